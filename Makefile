@@ -1,0 +1,41 @@
+# Every target sets up what it needs from a fresh clone: a .venv in the repo, uv inside it,
+# then the locked dependencies (uv.lock) and the project itself.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+UV_VERSION := 0.13.9
+STAMP := $(VENV)/.synced
+
+.PHONY: setup run test lint typecheck check bench simulate clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml uv.lock
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	test -x $(BIN)/uv || $(BIN)/python -m pip install --quiet uv==$(UV_VERSION)
+	$(BIN)/uv sync --locked --quiet
+	touch $(STAMP)
+
+## Play Money in the terminal against bots (you are seat 1 of 4).
+run: setup
+	$(BIN)/merchantry play money --players 4
+
+## Lint, type-check, then the whole test suite on both cores.
+test: setup lint typecheck
+	$(BIN)/pytest -n 2
+
+lint: setup
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
+
+typecheck: setup
+	$(BIN)/mypy
+
+bench: setup
+	$(BIN)/python benchmarks/bench_engine.py
+
+simulate: setup
+	$(BIN)/merchantry simulate money --players 4 --games 1000 --bots greedy,random,random,random --seed 1
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

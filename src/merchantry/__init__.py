@@ -1,0 +1,22 @@
+"""Merchantry: faithful digital editions of merchant board games.
+
+The public surface is described in docs/engine.md (and ../shared/ENGINE.md):
+
+    import merchantry
+    game = merchantry.games.get("money")
+    state = game.new_game(players=4, seed=7)
+"""
+
+from merchantry import bots, games, records
+from merchantry.errors import IllegalAction, InvalidOption, InvalidRecord, UnknownBot, UnknownGame
+
+__all__ = [
+    "IllegalAction",
+    "InvalidOption",
+    "InvalidRecord",
+    "UnknownBot",
+    "UnknownGame",
+    "bots",
+    "games",
+    "records",
+]

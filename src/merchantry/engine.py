@@ -1,0 +1,154 @@
+"""The engine contract every game implements (see docs/engine.md and ../shared/ENGINE.md).
+
+A game is a `Game` (static facts, option checking, parsing, construction) and a `State` (one position of
+one game, mutated in place by `apply`). Everything that leaves a state towards a player goes through
+`State.view(player)`; bots get `State.sample_hidden(seat, rng)`, never the real state.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from typing import Any
+
+from merchantry.errors import IllegalAction, InvalidOption
+
+# An action is any immutable, hashable value whose str() is its canonical text notation.
+Action = Any
+JSON = Any
+
+
+def seat_label(seat: int) -> str:
+    """How a seat is written for people and in action notation: seat 0 is "P1"."""
+    return f"P{seat + 1}"
+
+
+def parse_seat_label(text: str, num_players: int) -> int:
+    """Inverse of `seat_label`; raises IllegalAction for anything that is not a seat of this game."""
+    label = text.strip().upper()
+    if label.startswith("P") and label[1:].isdigit():
+        seat = int(label[1:]) - 1
+        if 0 <= seat < num_players:
+            return seat
+    raise IllegalAction(f"{text!r} is not a seat: seats are P1..P{num_players}")
+
+
+class State(ABC):
+    """One position of a game. Mutable through `apply` only; `clone` gives an independent copy."""
+
+    game: Game
+    num_players: int
+
+    @abstractmethod
+    def is_over(self) -> bool:
+        """True once the final scores are fixed."""
+
+    @abstractmethod
+    def to_act(self) -> list[int]:
+        """Seats that must act now: several in a simultaneous step, [] when the game is over."""
+
+    @abstractmethod
+    def legal_actions(self, player: int) -> list[Action]:
+        """The finite list of actions `player` may take now."""
+
+    @abstractmethod
+    def _apply(self, player: int, action: Action) -> None:
+        """Apply an action already known to be legal for `player`."""
+
+    @abstractmethod
+    def _why_illegal(self, player: int, action: Action) -> str:
+        """A sentence a person understands, saying why `action` is not legal for `player` now."""
+
+    @abstractmethod
+    def view(self, player: int | None) -> dict[str, JSON]:
+        """JSON-ready dict of everything `player` may know (None: spectators) and nothing else."""
+
+    @abstractmethod
+    def scores(self) -> list[float]:
+        """One number per seat; final once `is_over()`."""
+
+    @abstractmethod
+    def clone(self) -> State:
+        """An independent copy (never copy.deepcopy: immutable component data is shared)."""
+
+    @abstractmethod
+    def to_dict(self) -> dict[str, JSON]:
+        """The full state, hidden parts and random state included; `game.from_dict` inverts it."""
+
+    @abstractmethod
+    def sample_hidden(self, player: int | None, rng: random.Random) -> State:
+        """A full state drawn from what `player` cannot see, using only `rng`; view(player) is unchanged."""
+
+    # --- shared behaviour -------------------------------------------------------------------------
+
+    def apply(self, player: int, action: Action | str) -> None:
+        """Apply `action` for `player`, or raise IllegalAction with the reason and change nothing.
+
+        `action` may also be given as text notation; it is parsed with `game.parse_action`.
+        """
+        self.check_seat(player)
+        if isinstance(action, str):
+            action = self.game.parse_action(self, player, action)
+        if action not in self.legal_actions(player):
+            raise IllegalAction(self._why_illegal(player, action))
+        self._apply(player, action)
+
+    def winners(self) -> list[int]:
+        """Seats with the best final score ([] until the game is over; several on a shared win)."""
+        if not self.is_over():
+            return []
+        scores = self.scores()
+        best = max(scores)
+        return [seat for seat, score in enumerate(scores) if score == best]
+
+    def check_seat(self, player: int) -> None:
+        if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < self.num_players:
+            raise IllegalAction(f"{player!r} is not a seat of this {self.num_players}-player game")
+
+
+class Game(ABC):
+    """Static facts about one game and the ways to build its states."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+
+    @abstractmethod
+    def options(self) -> dict[str, tuple[Any, str]]:
+        """{option: (default, one-line description)}."""
+
+    @abstractmethod
+    def _new_game(self, players: int, seed: int, options: dict[str, Any]) -> State:
+        """Build the initial state from already checked options."""
+
+    @abstractmethod
+    def from_dict(self, data: dict[str, JSON]) -> State:
+        """Rebuild a state from `State.to_dict()`; raises InvalidRecord for malformed data."""
+
+    @abstractmethod
+    def parse_action(self, state: State, player: int, text: str) -> Action:
+        """Text notation -> action. Bad text raises IllegalAction listing what moves look like."""
+
+    def new_game(self, players: int, seed: int = 0, **options: Any) -> State:
+        """A new game; the same seed and options always give the same game."""
+        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+            raise InvalidOption(
+                f"{self.title} is for {self.min_players}-{self.max_players} players, not {players!r}"
+            )
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise InvalidOption(f"seed must be an integer, not {seed!r}")
+        return self._new_game(players, seed, self.resolve_options(options))
+
+    def resolve_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """Fill in defaults and reject unknown option names."""
+        known = self.options()
+        unknown = sorted(set(options) - set(known))
+        if unknown:
+            raise InvalidOption(
+                f"unknown option(s) {', '.join(unknown)} for {self.name}; options are: {', '.join(known)}"
+            )
+        return {name: options.get(name, default) for name, (default, _) in known.items()}
+
+    def __repr__(self) -> str:
+        return f"<Game {self.name}>"

@@ -1,0 +1,51 @@
+"""Money's actions and their text notation.
+
+Bidding (MO-R1) is built card by card (ENGINE principle 5): `add EUR20` moves one card from hand into
+the sealed bid, `bid` seals it. An exchange (MO-R6) is one of `take right`, `take left`, `take P3` (the bid
+in front of seat P3) or `keep` (take your own bid back).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from merchantry.engine import seat_label
+from merchantry.errors import IllegalAction
+from merchantry.games.money.components import ALL_CODES, BLUFF
+
+MAX_PLAYERS = 5
+RIGHT, LEFT = 0, 1
+GROUP_NAMES = ("right", "left")
+
+
+class MoneyAction(NamedTuple):
+    verb: str  # "add" | "bid" | "take" | "keep"
+    arg: str = ""  # a card code for add; "right", "left" or a seat label for take
+
+    def __str__(self) -> str:
+        return f"{self.verb} {self.arg}" if self.arg else self.verb
+
+
+SEAL = MoneyAction("bid")
+KEEP = MoneyAction("keep")
+ADD = {code: MoneyAction("add", code) for code in ALL_CODES + (BLUFF,)}
+TAKE_GROUP = (MoneyAction("take", "right"), MoneyAction("take", "left"))
+TAKE_BID = tuple(MoneyAction("take", seat_label(seat)) for seat in range(MAX_PLAYERS))
+
+# Every action of the game by its canonical text (lower-cased for lookup).
+_BY_TEXT = {str(a).lower(): a for a in [SEAL, KEEP, *ADD.values(), *TAKE_GROUP, *TAKE_BID]}
+
+NOTATION_HELP = "moves look like: add EUR20, add COIN, add BLUFF, bid, take right, take left, take P2, keep"
+
+
+def parse(text: str, num_players: int) -> MoneyAction:
+    """Text -> action (case and spacing are free); raises IllegalAction for text that is no Money move."""
+    if not isinstance(text, str):
+        raise IllegalAction(f"a move must be text, not {type(text).__name__}")
+    key = " ".join(text.split()).lower()
+    action = _BY_TEXT.get(key)
+    if action is None:
+        raise IllegalAction(f"{text!r} is not a Money move; {NOTATION_HELP}")
+    if action in TAKE_BID and TAKE_BID.index(action) >= num_players:
+        raise IllegalAction(f"{text!r}: there is no seat {action.arg} in a {num_players}-player game")
+    return action

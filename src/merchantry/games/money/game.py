@@ -1,0 +1,155 @@
+"""Money as a `merchantry.engine.Game`: options, construction, parsing and loading of states."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from merchantry.engine import JSON, Game, State
+from merchantry.errors import IllegalAction, InvalidOption, InvalidRecord
+from merchantry.games.money import actions
+from merchantry.games.money.components import CARD_CURRENCY, CURRENCIES, NUM_CARDS
+from merchantry.games.money.rules import (
+    FORMAT_VERSION,
+    PHASE_NAMES,
+    MoneyState,
+    deal,
+    removed_currency_count,
+)
+
+
+class MoneyGame(Game):
+    name = "money"
+    title = "Money"
+    min_players = 3
+    max_players = 5
+
+    def options(self) -> dict[str, tuple[Any, str]]:
+        return {
+            "max_rounds": (
+                60,
+                "MO-E2: score the game after this many rounds (digital safeguard, not in the rules)",
+            ),
+            "removed_currencies": (
+                "",
+                "MO-S1: currencies to leave out, e.g. 'EUR' or 'EUR,JPY'; empty: drawn",
+            ),
+            "match_games": (1, "MO-E6: games in a match, scores added up (the rules suggest 3)"),
+        }
+
+    def _check_options(self, players: int, options: dict[str, Any]) -> None:
+        max_rounds = options["max_rounds"]
+        if not isinstance(max_rounds, int) or isinstance(max_rounds, bool) or max_rounds < 1:
+            raise InvalidOption(f"max_rounds must be a positive integer, not {max_rounds!r}")
+        match_games = options["match_games"]
+        if not isinstance(match_games, int) or isinstance(match_games, bool) or not 1 <= match_games <= 10:
+            raise InvalidOption(f"match_games must be an integer from 1 to 10, not {match_games!r}")
+        named = options["removed_currencies"]
+        if not isinstance(named, str):
+            raise InvalidOption(f"removed_currencies must be text like 'EUR,JPY', not {named!r}")
+        if named:
+            removed = named.split(",")
+            bad = [c for c in removed if c not in CURRENCIES]
+            if bad or len(set(removed)) != len(removed):
+                raise InvalidOption(
+                    f"removed_currencies {named!r}: name distinct currencies from {', '.join(CURRENCIES)}"
+                )
+            if len(removed) != removed_currency_count(players):
+                count = removed_currency_count(players)
+                raise InvalidOption(f"with {players} players remove {count} currencies, not {len(removed)}")
+
+    def _new_game(self, players: int, seed: int, options: dict[str, Any]) -> MoneyState:
+        if isinstance(options["removed_currencies"], str):
+            options["removed_currencies"] = options["removed_currencies"].replace(" ", "").upper()
+        self._check_options(players, options)
+        state = MoneyState.__new__(MoneyState)
+        state.num_players = players
+        state.options = options
+        state.seed = seed
+        state.deal_seed = seed
+        state.match_index = 0
+        state.match_results = []
+        state.log = []
+        deal(state, random.Random(f"money:{seed}:0"))
+        return state
+
+    def parse_action(self, state: State, player: int, text: str) -> actions.MoneyAction:
+        return actions.parse(text, state.num_players)
+
+    def from_dict(self, data: dict[str, JSON]) -> MoneyState:
+        try:
+            state = self._build(data)
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            if isinstance(exc, InvalidRecord):
+                raise
+            raise InvalidRecord(f"not a Money state: {type(exc).__name__} {exc}") from None
+        _check_cards(state)
+        return state
+
+    def _build(self, data: dict[str, JSON]) -> MoneyState:
+        if not isinstance(data, dict) or data.get("game") != "money":
+            raise InvalidRecord("not a Money state: 'game' must be 'money'")
+        if data.get("version") != FORMAT_VERSION:
+            raise InvalidRecord(f"Money state version {data.get('version')!r} is not {FORMAT_VERSION}")
+        n = data["players"]
+        if not isinstance(n, int) or not self.min_players <= n <= self.max_players:
+            raise InvalidRecord(f"players must be {self.min_players}-{self.max_players}, not {n!r}")
+        options = self.resolve_options(dict(data["options"]))
+        try:
+            self._check_options(n, options)
+        except IllegalAction as exc:
+            raise InvalidRecord(str(exc)) from None
+        s = MoneyState.__new__(MoneyState)
+        s.num_players = n
+        s.options = options
+        s.seed = int(data["seed"])
+        s.deal_seed = int(data["deal_seed"])
+        s.match_index = int(data["match_index"])
+        s.match_results = [
+            (tuple(int(x) for x in r["scores"]), tuple(tuple(int(c) for c in h) for h in r["hands"]))
+            for r in data["match_results"]
+        ]
+        s.removed = tuple(str(c) for c in data["removed"])
+        s.round = int(data["round"])
+        s.phase = PHASE_NAMES.index(data["phase"])
+        s.hands = _seat_lists(data["hands"], n)
+        s.known = _seat_lists(data["known"], n)
+        s.bids = _seat_lists(data["bids"], n)
+        s.bluff_bid = [bool(x) for x in data["bluff_bid"]]
+        s.committed = [bool(x) for x in data["committed"]]
+        s.acted = [bool(x) for x in data["acted"]]
+        s.order = [int(x) for x in data["order"]]
+        s.current = int(data["current"])
+        s.market = _seat_lists(data["market"], 2)
+        s.deck = [int(c) for c in data["deck"]]
+        s.initial_deck = int(data["initial_deck"])
+        s.final_round = bool(data["final_round"])
+        s.log = [str(line) for line in data["log"]]
+        if not all(len(x) == n for x in (s.bluff_bid, s.committed, s.acted)):
+            raise InvalidRecord(f"per-seat lists must have {n} entries")
+        if s.phase == 1 and not 0 <= s.current < n:
+            raise InvalidRecord(f"no seat {s.current} to act")
+        return s
+
+
+def _seat_lists(value: JSON, count: int) -> list[list[int]]:
+    if not isinstance(value, list) or len(value) != count:
+        raise InvalidRecord(f"expected {count} card lists, got {value!r:.60}")
+    return [[int(c) for c in cards] for cards in value]
+
+
+def _check_cards(s: MoneyState) -> None:
+    """Every card of the deal is in exactly one place; removed currencies are nowhere."""
+    places = [*s.hands, *s.bids, *s.market, s.deck]
+    seen = sorted(c for cards in places for c in cards)
+    expected = [c for c in range(NUM_CARDS) if CARD_CURRENCY[c] not in s.removed]
+    if seen != expected:
+        raise InvalidRecord(
+            "not a Money state: the cards in hands, bids, market and deck are not one full deal"
+        )
+    for p in range(s.num_players):
+        if any(c not in s.hands[p] + s.bids[p] for c in s.known[p]):
+            raise InvalidRecord(f"not a Money state: seat {p} is known to hold a card it does not have")
+
+
+GAME = MoneyGame()

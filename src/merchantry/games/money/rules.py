@@ -1,0 +1,523 @@
+"""Money's rules: the state and its forward model. Clause ids refer to ../shared/rules/money.md.
+
+A round has two steps. In the bidding step (MO-R1) every player still building a bid is in `to_act()` at
+once; each adds cards one at a time to a sealed bid and seals it with `bid`. Nobody sees another's bid
+until every bid is sealed. In the exchange step (MO-R4..MO-R7) one player acts at a time.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from merchantry.engine import JSON, State, seat_label
+from merchantry.games.money.actions import (
+    ADD,
+    GROUP_NAMES,
+    KEEP,
+    LEFT,
+    RIGHT,
+    SEAL,
+    TAKE_BID,
+    TAKE_GROUP,
+    MoneyAction,
+)
+from merchantry.games.money.components import (
+    BLUFF,
+    CARD_CODES,
+    CARD_CURRENCY,
+    CARD_VALUES,
+    CURRENCIES,
+    NUM_CARDS,
+    display_key,
+)
+from merchantry.games.money.scoring import score_breakdown
+
+BIDDING, EXCHANGE, OVER = 0, 1, 2
+PHASE_NAMES = ("bidding", "exchange", "over")
+HAND_SIZE = 6  # MO-S2: valued cards dealt to each player, besides the bluff card
+GROUP_SIZE = 4  # MO-S3 / MO-R8
+FORMAT_VERSION = 1
+
+
+def codes(cards: list[int]) -> list[str]:
+    """Card ids -> codes, sorted for display."""
+    return sorted((CARD_CODES[c] for c in cards), key=display_key)
+
+
+def bid_value(cards: list[int]) -> int:
+    """MO-R3: the value of a bid is the sum of its face values."""
+    return sum(CARD_VALUES[c] for c in cards)
+
+
+def removed_currency_count(players: int) -> int:
+    """MO-S1: 5 players use all 7 currencies, 4 remove one, 3 remove two."""
+    return 5 - players
+
+
+class MoneyState(State):
+    """A position of Money. Fields are flat lists of ints so that `clone` is cheap (principle 4)."""
+
+    __slots__ = (
+        "num_players",
+        "options",
+        "seed",
+        "deal_seed",
+        "match_index",
+        "match_results",
+        "removed",
+        "round",
+        "phase",
+        "hands",
+        "known",
+        "bids",
+        "bluff_bid",
+        "committed",
+        "acted",
+        "order",
+        "current",
+        "market",
+        "deck",
+        "initial_deck",
+        "final_round",
+        "log",
+    )
+
+    num_players: int
+    options: dict[str, Any]  # resolved options; shared between clones, never mutated
+    seed: int
+    deal_seed: int  # seeds the deals of later games of a match; replaced in sampled worlds
+    match_index: int  # which game of the match (MO-E6 option) is being played, from 0
+    match_results: list[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]]  # (scores, hands) per game
+    removed: tuple[str, ...]  # currencies out of this deal (MO-S1), public
+    round: int
+    phase: int
+    hands: list[list[int]]  # valued cards in hand (not in a bid); the bluff card is implicit
+    known: list[list[int]]  # cards everyone saw enter a hand and not yet seen leave it (MO-I1)
+    bids: list[list[int]]  # bidding: the sealed or building bid; exchange: the bid on the table
+    bluff_bid: list[bool]  # the bluff card is in the bid being built (MO-R2 returns it at the reveal)
+    committed: list[bool]  # bid sealed this round
+    acted: list[bool]  # exchange step: has acted, or sat out (MO-R2)
+    order: list[int]  # MO-R4/MO-R5: seats with a bid, highest first
+    current: int  # exchange step: who acts now
+    market: list[list[int]]  # [right group, left group]
+    deck: list[int]  # face down; the top card is the last element
+    initial_deck: int  # deck size after the deal, for progress estimates
+    final_round: bool  # MO-E1: the deck ran out at the last refill
+    log: list[str]  # public events only
+
+    # --- the contract -----------------------------------------------------------------------------
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def to_act(self) -> list[int]:
+        if self.phase == BIDDING:
+            return [p for p in range(self.num_players) if not self.committed[p]]
+        if self.phase == EXCHANGE:
+            return [self.current]
+        return []
+
+    def legal_actions(self, player: int) -> list[MoneyAction]:
+        if self.phase == BIDDING:
+            if self.committed[player]:
+                return []
+            in_hand = sorted({CARD_CODES[c] for c in self.hands[player]}, key=display_key)
+            actions = [ADD[code] for code in in_hand]
+            if not self.bluff_bid[player]:
+                actions.append(ADD[BLUFF])
+            actions.append(SEAL)
+            return actions
+        if self.phase == EXCHANGE and player == self.current:
+            # MO-R6: a market group, another bid still on the table, or one's own bid back.
+            actions = [TAKE_GROUP[g] for g in (RIGHT, LEFT) if self.market[g]]
+            actions += [TAKE_BID[q] for q in self.order if q != player and not self.acted[q]]
+            actions.append(KEEP)
+            return actions
+        return []
+
+    def _why_illegal(self, player: int, action: MoneyAction) -> str:
+        who = seat_label(player)
+        if self.phase == OVER:
+            return "the game is over"
+        if self.phase == BIDDING:
+            if self.committed[player]:
+                return f"{who} has already sealed a bid this round; waiting for {self._waiting_for()}"
+            if action.verb == "add":
+                if action.arg == BLUFF:
+                    return f"{who}'s bluff card is already in the bid"
+                return f"{who} has no {action.arg} in hand to add to the bid"
+            return (
+                f"bids are being made: add cards with 'add EUR20' and seal the bid with 'bid', not {action}"
+            )
+        if player != self.current:
+            return f"it is {seat_label(self.current)}'s turn to exchange, not {who}'s"
+        if action.verb == "take" and action.arg in GROUP_NAMES:
+            return f"the {action.arg} market group is empty"
+        if action.verb == "take":
+            target = TAKE_BID.index(action)
+            if target == player:
+                return f"{who} cannot take their own bid with 'take'; use 'keep' to take it back"
+            if target >= self.num_players:
+                return f"there is no seat {action.arg} in this game"
+            return f"{action.arg} has no bid on the table to take (they sat out or have already acted)"
+        return f"all bids are sealed; {who} must exchange: take right, take left, take a bid, or keep"
+
+    def _waiting_for(self) -> str:
+        return ", ".join(seat_label(p) for p in self.to_act())
+
+    def _apply(self, player: int, action: MoneyAction) -> None:
+        verb = action.verb
+        if verb == "add":
+            self._add_to_bid(player, action.arg)
+        elif verb == "bid":
+            self.committed[player] = True
+            if all(self.committed):
+                self._reveal()
+        elif action is KEEP:
+            self._take_own_bid_back(player)
+        elif action in TAKE_GROUP:
+            self._take_group(player, TAKE_GROUP.index(action))
+        else:
+            self._take_bid(player, TAKE_BID.index(action))
+
+    # --- bidding (MO-R1..MO-R5) -------------------------------------------------------------------
+
+    def _add_to_bid(self, player: int, code: str) -> None:
+        if code == BLUFF:
+            self.bluff_bid[player] = True
+            return
+        # Of several identical notes, the one with the lowest serial goes in (docs/money.md, decisions).
+        hand = self.hands[player]
+        card = min(c for c in hand if CARD_CODES[c] == code)
+        hand.remove(card)
+        self.bids[player].append(card)
+
+    def _reveal(self) -> None:
+        """MO-R1/MO-R2: all bids turn face up at once; bluff cards go home; empty bids sit out."""
+        self.log.append(f"Round {self.round}: bids revealed")
+        for p in range(self.num_players):
+            self.bluff_bid[p] = False  # MO-R2: the bluff card goes back to its owner's hand
+            bid = self.bids[p]
+            known = self.known[p]
+            for card in bid:
+                if card in known:
+                    known.remove(card)
+            if bid:
+                self.log.append(f"{seat_label(p)} bids {' '.join(codes(bid))} = {bid_value(bid)}")
+            else:
+                self.acted[p] = True
+                self.log.append(f"{seat_label(p)} sits out")
+        # MO-R4 highest bid first; MO-R5 a tie goes to the bid holding the lowest serial (lowest card id).
+        bidders = [p for p in range(self.num_players) if self.bids[p]]
+        self.order = sorted(bidders, key=lambda p: (-bid_value(self.bids[p]), min(self.bids[p])))
+        self.phase = EXCHANGE
+        if self.order:
+            self.log.append("Order: " + ", ".join(seat_label(p) for p in self.order))
+        self._next_in_order()
+
+    # --- exchanging (MO-R6, MO-R7) ----------------------------------------------------------------
+
+    def _receive(self, player: int, cards: list[int]) -> None:
+        """Cards enter a hand in public view (MO-I1)."""
+        self.hands[player] += cards
+        self.known[player] += cards
+
+    def _take_group(self, player: int, group: int) -> None:
+        taken = self.market[group]
+        left_behind = self.bids[player]
+        self.market[group] = left_behind  # MO-R6.1: the bid takes the group's place, whatever its size
+        self.bids[player] = []
+        self._receive(player, taken)
+        self.log.append(
+            f"{seat_label(player)} takes the {GROUP_NAMES[group]} group ({' '.join(codes(taken))})"
+            f" and leaves {' '.join(codes(left_behind))}"
+        )
+        self._done_acting(player)
+
+    def _take_bid(self, player: int, target: int) -> None:
+        taken = self.bids[target]
+        self.bids[target] = self.bids[player]  # MO-R6.2: own bid goes in front of the other player
+        self.bids[player] = []
+        self._receive(player, taken)
+        self.log.append(
+            f"{seat_label(player)} takes {seat_label(target)}'s bid ({' '.join(codes(taken))});"
+            f" {seat_label(target)} now has {' '.join(codes(self.bids[target]))}"
+        )
+        self.acted[player] = True
+        self.current = target  # MO-R7: the player whose bid was taken acts next
+
+    def _take_own_bid_back(self, player: int) -> None:
+        self.log.append(f"{seat_label(player)} takes back {' '.join(codes(self.bids[player]))}")
+        self._receive(player, self.bids[player])  # MO-R6.3
+        self.bids[player] = []
+        self._done_acting(player)
+
+    def _done_acting(self, player: int) -> None:
+        self.acted[player] = True
+        self._next_in_order()
+
+    def _next_in_order(self) -> None:
+        """MO-R4: the highest remaining bid acts next; when all have acted the round ends (MO-R8)."""
+        for p in self.order:
+            if not self.acted[p]:
+                self.current = p
+                return
+        self._end_round()
+
+    # --- end of round, end of game (MO-R8, MO-E1, MO-E2, MO-E6) ------------------------------------
+
+    def _end_round(self) -> None:
+        self.current = -1
+        if self.final_round or self.round >= self.options["max_rounds"]:
+            self._end_deal()
+            return
+        self._refill()
+        self.round += 1
+        self._start_bidding()
+
+    def _refill(self) -> None:
+        """MO-R8: right group first, then left, each up to 4 cards; a group of 4 or more gets none."""
+        added = []
+        for group in (RIGHT, LEFT):
+            cards = self.market[group]
+            count = 0
+            while len(cards) < GROUP_SIZE and self.deck:
+                cards.append(self.deck.pop())
+                count += 1
+            added.append(count)
+        self.log.append(f"Market refilled: right +{added[0]}, left +{added[1]}; {len(self.deck)} in the deck")
+        if not self.deck:
+            # MO-E1: the round after the refill that empties (or cannot complete from) the deck is the last.
+            self.final_round = True
+            self.log.append("The deck is empty: this is the final round")
+
+    def _start_bidding(self) -> None:
+        n = self.num_players
+        self.phase = BIDDING
+        self.bids = [[] for _ in range(n)]
+        self.bluff_bid = [False] * n
+        self.committed = [False] * n
+        self.acted = [False] * n
+        self.order = []
+
+    def _end_deal(self) -> None:
+        scores = tuple(self.hand_score(p) for p in range(self.num_players))
+        self.match_results.append((scores, tuple(tuple(h) for h in self.hands)))
+        self.log.append(
+            f"Game {self.match_index + 1} over: "
+            + ", ".join(f"{seat_label(p)} {s}" for p, s in enumerate(scores))
+        )
+        if self.match_index + 1 < self.options["match_games"]:
+            self.match_index += 1
+            deal(self, random.Random(f"money:{self.deal_seed}:{self.match_index}"))
+        else:
+            self.phase = OVER
+
+    def hand_score(self, player: int) -> int:
+        return score_breakdown(CARD_CODES[c] for c in self.hands[player]).total
+
+    def scores(self) -> list[float]:
+        """Cumulative scores of the finished games of the match; hands in play are secret until the end."""
+        totals = [0.0] * self.num_players
+        for scores, _ in self.match_results:
+            for p, s in enumerate(scores):
+                totals[p] += s
+        return totals
+
+    # --- information --------------------------------------------------------------------------------
+
+    def hand_size(self, player: int) -> int:
+        """Cards a player holds, counting a bid being built and the bluff card (public, MO-I1)."""
+        in_bid = len(self.bids[player]) if self.phase == BIDDING else 0
+        return len(self.hands[player]) + in_bid + 1
+
+    def view(self, player: int | None) -> dict[str, JSON]:
+        if player is not None:
+            self.check_seat(player)
+        seats = [self._seat_view(p, player) for p in range(self.num_players)]
+        view: dict[str, JSON] = {
+            "game": "money",
+            "seat": player,
+            "players": self.num_players,
+            "phase": PHASE_NAMES[self.phase],
+            "round": self.round,
+            "max_rounds": self.options["max_rounds"],
+            "final_round": self.final_round,
+            "match": {"game": self.match_index + 1, "of": self.options["match_games"]},
+            "removed_currencies": list(self.removed),
+            "deck": len(self.deck),
+            "market": {"right": codes(self.market[RIGHT]), "left": codes(self.market[LEFT])},
+            "to_act": self.to_act(),
+            "order": list(self.order),
+            "current": self.current if self.phase == EXCHANGE else None,
+            "seats": seats,
+            "scores": self.scores(),
+            "results": [self._result_view(scores, hands) for scores, hands in self.match_results],
+            "log": list(self.log),
+        }
+        if player is not None:
+            hand = sorted(self.hands[player], key=lambda c: (display_key(CARD_CODES[c]), c))
+            view["hand"] = [CARD_CODES[c] for c in hand] + [BLUFF]
+            view["hand_serials"] = [c + 1 for c in hand]
+            if self.phase == BIDDING:
+                view["my_bid"] = codes(self.bids[player]) + ([BLUFF] if self.bluff_bid[player] else [])
+        return view
+
+    def _seat_view(self, p: int, viewer: int | None) -> dict[str, JSON]:
+        seat: dict[str, JSON] = {"seat": p, "hand_size": self.hand_size(p), "known": codes(self.known[p])}
+        if self.phase == BIDDING:
+            seat["sealed"] = self.committed[p]  # MO-I1: bids stay hidden until the reveal
+        elif self.phase == EXCHANGE:
+            on_table = self.bids[p]
+            seat["bid"] = codes(on_table) if on_table else None
+            seat["bid_value"] = bid_value(on_table) if on_table else None
+            seat["acted"] = self.acted[p]
+        return seat
+
+    @staticmethod
+    def _result_view(scores: tuple[int, ...], hands: tuple[tuple[int, ...], ...]) -> dict[str, JSON]:
+        """A finished game: hands are shown at the final scoring."""
+        breakdown = []
+        for hand in hands:
+            hs = score_breakdown(CARD_CODES[c] for c in hand)
+            breakdown.append(
+                {
+                    "hand": codes(list(hand)),
+                    "currencies": {
+                        c.currency: {"total": c.total, "trios": c.trios, "score": c.score}
+                        for c in hs.currencies
+                    },
+                    "coins": hs.coins,
+                    "total": hs.total,
+                }
+            )
+        return {"scores": list(scores), "hands": breakdown}
+
+    # --- copies, serialisation, sampling ------------------------------------------------------------
+
+    def clone(self) -> MoneyState:
+        new = MoneyState.__new__(MoneyState)
+        new.num_players = self.num_players
+        new.options = self.options
+        new.seed = self.seed
+        new.deal_seed = self.deal_seed
+        new.match_index = self.match_index
+        new.match_results = self.match_results[:]
+        new.removed = self.removed
+        new.round = self.round
+        new.phase = self.phase
+        new.hands = [h[:] for h in self.hands]
+        new.known = [k[:] for k in self.known]
+        new.bids = [b[:] for b in self.bids]
+        new.bluff_bid = self.bluff_bid[:]
+        new.committed = self.committed[:]
+        new.acted = self.acted[:]
+        new.order = self.order[:]
+        new.current = self.current
+        new.market = [self.market[0][:], self.market[1][:]]
+        new.deck = self.deck[:]
+        new.initial_deck = self.initial_deck
+        new.final_round = self.final_round
+        new.log = self.log[:]
+        return new
+
+    def to_dict(self) -> dict[str, JSON]:
+        return {
+            "game": "money",
+            "version": FORMAT_VERSION,
+            "players": self.num_players,
+            "options": dict(self.options),
+            "seed": self.seed,
+            "deal_seed": self.deal_seed,
+            "match_index": self.match_index,
+            "match_results": [
+                {"scores": list(scores), "hands": [list(h) for h in hands]}
+                for scores, hands in self.match_results
+            ],
+            "removed": list(self.removed),
+            "round": self.round,
+            "phase": PHASE_NAMES[self.phase],
+            "hands": [h[:] for h in self.hands],
+            "known": [k[:] for k in self.known],
+            "bids": [b[:] for b in self.bids],
+            "bluff_bid": self.bluff_bid[:],
+            "committed": self.committed[:],
+            "acted": self.acted[:],
+            "order": self.order[:],
+            "current": self.current,
+            "market": [self.market[0][:], self.market[1][:]],
+            "deck": self.deck[:],
+            "initial_deck": self.initial_deck,
+            "final_round": self.final_round,
+            "log": self.log[:],
+        }
+
+    def sample_hidden(self, player: int | None, rng: random.Random) -> MoneyState:
+        """Redeal every card `player` has not seen: the deck and opponents' cards not known in public.
+
+        Cards that entered a hand in public stay there (MO-I1). Opponents' bids that are still sealed are
+        unknown: a sealed bid is redrawn at random from the opponent's sampled cards, an unsealed one is
+        emptied. Later deals of a match draw from a seed taken from `rng` (ENGINE principle 2).
+        """
+        if player is not None:
+            self.check_seat(player)
+        world = self.clone()
+        others = [q for q in range(self.num_players) if q != player]
+        pool = world.deck[:]
+        unknown_counts = []
+        for q in others:
+            holding = world.hands[q] + (world.bids[q] if world.phase == BIDDING else [])
+            unknown = list((Counter(holding) - Counter(world.known[q])).elements())
+            pool += unknown
+            unknown_counts.append(len(unknown))
+            world.hands[q] = world.known[q][:]
+            if world.phase == BIDDING:
+                world.bids[q] = []
+                world.bluff_bid[q] = False
+        rng.shuffle(pool)
+        for q, count in zip(others, unknown_counts, strict=True):
+            world.hands[q] += pool[:count]
+            del pool[:count]
+        world.deck = pool
+        if world.phase == BIDDING:
+            for q in others:
+                if world.committed[q]:
+                    world._draw_sealed_bid(q, rng)
+        world.deal_seed = rng.getrandbits(63)
+        return world
+
+    def _draw_sealed_bid(self, player: int, rng: random.Random) -> None:
+        hand = self.hands[player]
+        rng.shuffle(hand)
+        size = rng.randint(0, len(hand))
+        self.bids[player] = hand[:size]
+        del hand[:size]
+        self.bluff_bid[player] = rng.random() < 0.5
+
+
+def deal(state: MoneyState, rng: random.Random) -> None:
+    """MO-S1..MO-S3: choose the currencies, shuffle, deal 6 cards to each player and 4 to each group."""
+    n = state.num_players
+    named = state.options["removed_currencies"]
+    if named:
+        removed = tuple(sorted(named.split(",")))
+    else:
+        removed = tuple(sorted(rng.sample(CURRENCIES, removed_currency_count(n))))
+    cards = [c for c in range(NUM_CARDS) if CARD_CURRENCY[c] not in removed]
+    rng.shuffle(cards)
+    state.removed = removed
+    state.hands = [cards[HAND_SIZE * p : HAND_SIZE * (p + 1)] for p in range(n)]
+    state.known = [[] for _ in range(n)]
+    del cards[: HAND_SIZE * n]
+    state.market = [[cards.pop() for _ in range(GROUP_SIZE)], [cards.pop() for _ in range(GROUP_SIZE)]]
+    state.deck = cards
+    state.initial_deck = len(cards)
+    state.round = 1
+    state.final_round = False
+    state.current = -1
+    state._start_bidding()
+    game_no = f"Game {state.match_index + 1}: " if state.options["match_games"] > 1 else ""
+    removed_text = ", ".join(removed) if removed else "none"
+    state.log.append(f"{game_no}new deal; currencies removed: {removed_text}")

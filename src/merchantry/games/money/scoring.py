@@ -1,0 +1,76 @@
+"""Final scoring of a Money hand (MO-E3..MO-E5)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from merchantry.errors import IllegalAction
+from merchantry.games.money.components import (
+    BLUFF,
+    COIN,
+    COIN_VALUE,
+    COPIES,
+    CURRENCIES,
+    TRIO_VALUES,
+)
+
+THRESHOLD = 200  # MO-E3: a currency below this loses PENALTY points
+PENALTY = 100
+TRIO_BONUS = 100  # MO-E4
+
+
+@dataclass(frozen=True)
+class CurrencyScore:
+    currency: str
+    total: int  # face value of the notes held
+    trios: int  # complete sets of the three 20s / three 30s
+    score: int  # after the MO-E3 penalty and the MO-E4 bonus
+
+
+@dataclass(frozen=True)
+class HandScore:
+    currencies: tuple[CurrencyScore, ...]  # only currencies the hand holds
+    coins: int
+    total: int
+
+
+def currency_score(total: int, trios: int) -> int:
+    """MO-E3 then MO-E4: below 200 subtract 100 (never below 0), then add 100 per trio."""
+    base = total if total >= THRESHOLD else max(0, total - PENALTY)
+    return base + TRIO_BONUS * trios
+
+
+def _count_codes(cards: Iterable[str]) -> Counter[str]:
+    counts: Counter[str] = Counter()
+    for code in cards:
+        if code == BLUFF:
+            continue  # MO-E5: bluff cards score 0
+        if code not in COPIES:
+            raise IllegalAction(f"{code!r} is not a Money card (cards look like EUR20, JPY60, COIN, BLUFF)")
+        counts[code] += 1
+        if counts[code] > COPIES[code]:
+            raise IllegalAction(f"a hand cannot hold {counts[code]} {code}: only {COPIES[code]} exist")
+    return counts
+
+
+def score_breakdown(cards: Iterable[str]) -> HandScore:
+    """Score a final hand given as card codes, per currency."""
+    counts = _count_codes(cards)
+    per_currency = []
+    for cur in CURRENCIES:
+        held = {code: n for code, n in counts.items() if code.startswith(cur)}
+        if not held:
+            continue
+        total = sum(int(code[3:]) * n for code, n in held.items())
+        trios = sum(1 for value in TRIO_VALUES if held.get(f"{cur}{value}", 0) == 3)
+        per_currency.append(CurrencyScore(cur, total, trios, currency_score(total, trios)))
+    coins = counts[COIN] * COIN_VALUE  # MO-E5: coins always count, and are no currency
+    total = sum(c.score for c in per_currency) + coins
+    return HandScore(tuple(per_currency), coins, total)
+
+
+def score_hand(cards: list[str]) -> int:
+    """The final score of a hand of card codes, e.g. the MO-X1 hand scores 450."""
+    return score_breakdown(cards).total

@@ -1,0 +1,113 @@
+"""Game records: `{"game", "players", "seed", "options", "moves": [[seat, "text"], ...]}`.
+
+A record is the whole story of a game; `replay(record)` rebuilds the state exactly. Records hold every
+move, sealed ones included, so they are for the table's owner and for finished games, not for players
+of a game in progress (who see `view(seat)` only).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from merchantry import games
+from merchantry.engine import Action, State, seat_label
+from merchantry.errors import IllegalAction, InvalidRecord
+
+Record = dict[str, Any]
+RECORD_KEYS = {"game", "players", "seed", "options", "moves"}
+
+
+class Session:
+    """A state together with the record of how it was reached: what the terminal, the simulator and the
+    server drive. `apply` only records moves that the state accepted."""
+
+    def __init__(self, game: str, players: int, seed: int = 0, options: dict[str, Any] | None = None):
+        self.game = games.get(game)
+        self.options = dict(options or {})
+        self.state: State = self.game.new_game(players=players, seed=seed, **self.options)
+        self.seed = seed
+        self.moves: list[list[Any]] = []
+
+    def apply(self, seat: int, action: Action | str) -> Action:
+        if isinstance(action, str):
+            self.state.check_seat(seat)
+            action = self.game.parse_action(self.state, seat, action)
+        self.state.apply(seat, action)
+        self.moves.append([seat, str(action)])
+        return action
+
+    def record(self) -> Record:
+        return {
+            "game": self.game.name,
+            "players": self.state.num_players,
+            "seed": self.seed,
+            "options": dict(self.options),
+            "moves": [move[:] for move in self.moves],
+        }
+
+
+def check_record(record: Any) -> Record:
+    """Raise InvalidRecord with a one-line reason unless `record` has the shape of a game record."""
+    if not isinstance(record, dict):
+        raise InvalidRecord(f"a record must be a JSON object, not {type(record).__name__}")
+    missing = sorted(RECORD_KEYS - set(record))
+    if missing:
+        raise InvalidRecord(f"record is missing {', '.join(missing)}")
+    if not isinstance(record["game"], str):
+        raise InvalidRecord("record 'game' must be a game name")
+    for key in ("players", "seed"):
+        if not isinstance(record[key], int) or isinstance(record[key], bool):
+            raise InvalidRecord(f"record '{key}' must be an integer, not {record[key]!r}")
+    if not isinstance(record["options"], dict):
+        raise InvalidRecord("record 'options' must be an object")
+    moves = record["moves"]
+    if not isinstance(moves, list):
+        raise InvalidRecord("record 'moves' must be a list of [seat, move] pairs")
+    for i, move in enumerate(moves, 1):
+        if not (
+            isinstance(move, list)
+            and len(move) == 2
+            and isinstance(move[0], int)
+            and isinstance(move[1], str)
+        ):
+            raise InvalidRecord(f'move {i} must be [seat, "move text"], not {move!r:.60}')
+    return record
+
+
+def replay(record: Any, upto: int | None = None) -> State:
+    """Rebuild the state a record describes (after its first `upto` moves, or all of them).
+
+    Raises InvalidRecord (naming the move) for a malformed record or a move the rules refuse, and
+    UnknownGame for a game that does not exist.
+    """
+    check_record(record)
+    game = games.get(record["game"])
+    try:
+        state = game.new_game(players=record["players"], seed=record["seed"], **record["options"])
+    except ValueError as exc:
+        raise InvalidRecord(f"record cannot start a game: {exc}") from None
+    for i, (seat, text) in enumerate(record["moves"][:upto], 1):
+        try:
+            state.apply(seat, text)
+        except IllegalAction as exc:
+            raise InvalidRecord(f"move {i} ({seat_label(seat)} {text!r}) is refused: {exc}") from None
+    return state
+
+
+def load(path: str | Path) -> Record:
+    """Read a record from a JSON file; raises InvalidRecord with a one-line reason."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InvalidRecord(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidRecord(f"{path} is not JSON: {exc.msg} at line {exc.lineno}") from None
+    return check_record(data)
+
+
+def save(record: Record, path: str | Path) -> None:
+    Path(path).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
