@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from merchantry.engine import JSON, Game, State
-from merchantry.errors import IllegalAction, InvalidOption, InvalidRecord
+from merchantry.errors import InvalidOption, InvalidRecord
 from merchantry.games.money import actions
 from merchantry.games.money.components import CARD_CURRENCY, CURRENCIES, NUM_CARDS
 from merchantry.games.money.rules import (
@@ -94,10 +94,10 @@ class MoneyGame(Game):
         n = data["players"]
         if not isinstance(n, int) or not self.min_players <= n <= self.max_players:
             raise InvalidRecord(f"players must be {self.min_players}-{self.max_players}, not {n!r}")
-        options = self.resolve_options(dict(data["options"]))
         try:
+            options = self.resolve_options(dict(data["options"]))
             self._check_options(n, options)
-        except IllegalAction as exc:
+        except InvalidOption as exc:
             raise InvalidRecord(str(exc)) from None
         s = MoneyState.__new__(MoneyState)
         s.num_players = n
@@ -153,3 +153,4 @@ def _check_cards(s: MoneyState) -> None:
 
 
 GAME = MoneyGame()
+MoneyState.game = GAME

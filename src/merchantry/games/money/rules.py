@@ -348,6 +348,7 @@ class MoneyState(State):
             "match": {"game": self.match_index + 1, "of": self.options["match_games"]},
             "removed_currencies": list(self.removed),
             "deck": len(self.deck),
+            "deck_at_deal": self.initial_deck,
             "market": {"right": codes(self.market[RIGHT]), "left": codes(self.market[LEFT])},
             "to_act": self.to_act(),
             "order": list(self.order),

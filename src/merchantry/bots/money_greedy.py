@@ -1,0 +1,101 @@
+"""The `greedy` Money bot: judges every hand it could end up with by what it does to its score.
+
+It reads only `world.view(seat)`, so it cannot learn anything its seat may not know. Early in a deal a
+hand is judged by its promise (a currency close to 200 is worth nearly its face value, a scattered one
+little: the value grows with the square of the total), late in the deal by its exact score (MO-E3..E5).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from merchantry.engine import State
+from merchantry.games.money.actions import ADD, KEEP, SEAL, TAKE_BID, TAKE_GROUP, MoneyAction
+from merchantry.games.money.components import BLUFF, COIN, COIN_VALUE, TRIO_VALUES
+from merchantry.games.money.scoring import THRESHOLD, TRIO_BONUS, currency_score
+
+PARTIAL_TRIO = 25  # two notes of a trio already held are worth something before the third arrives
+SURE_BID = 120  # a bid this large usually acts first (a guess, tuned against the random bot)
+
+
+def hand_value(cards: list[str], progress: float) -> float:
+    """Blend of the hand's promise (early) and its exact final score (late); progress runs 0 -> 1."""
+    totals: Counter[str] = Counter()
+    counts = Counter(cards)
+    for code, n in counts.items():
+        if code not in (COIN, BLUFF):
+            totals[code[:3]] += int(code[3:]) * n
+    exact = promise = float(counts[COIN] * COIN_VALUE)
+    for currency, total in totals.items():
+        held = [counts[f"{currency}{v}"] for v in TRIO_VALUES]
+        trios = sum(1 for n in held if n == 3)
+        exact += currency_score(total, trios)
+        promise += total if total >= THRESHOLD else total * total / THRESHOLD
+        promise += TRIO_BONUS * trios + PARTIAL_TRIO * sum(1 for n in held if n == 2)
+    return progress * exact + (1 - progress) * promise
+
+
+def remove(cards: list[str], gone: list[str]) -> list[str]:
+    rest = Counter(cards) - Counter(gone)
+    return list(rest.elements())
+
+
+def bid_worth(cards: list[str]) -> int:
+    return sum(COIN_VALUE if c == COIN else int(c[3:]) for c in cards if c != BLUFF)
+
+
+class MoneyGreedyBot:
+    name = "greedy"
+
+    def choose(self, world: State, seat: int, rng: random.Random) -> MoneyAction:
+        view = world.view(seat)
+        legal = world.legal_actions(seat)
+        progress = 1 - view["deck"] / view["deck_at_deal"]
+        if view["phase"] == "bidding":
+            return self._next_bid_step(view, legal, progress)
+        return self._best_exchange(view, seat, legal, progress)
+
+    # --- bidding --------------------------------------------------------------------------------------
+
+    def _next_bid_step(self, view: dict, legal: list[MoneyAction], progress: float) -> MoneyAction:
+        """Build the bid `wanted_bid` decides on, one card at a time, then seal it."""
+        holding = [c for c in view["hand"] + view["my_bid"] if c != BLUFF]
+        wanted = self.wanted_bid(holding, view, progress)
+        missing = remove(wanted, [c for c in view["my_bid"] if c != BLUFF])
+        for code in sorted(missing):
+            if ADD[code] in legal:
+                return ADD[code]
+        return SEAL
+
+    def wanted_bid(self, holding: list[str], view: dict, progress: float) -> list[str]:
+        """The bid with the best expected gain over the market groups, built from the cheapest cards."""
+        groups = [view["market"]["right"], view["market"]["left"]]
+        base = hand_value(holding, progress)
+        cheapest = sorted(holding, key=lambda c: base - hand_value(remove(holding, [c]), progress))
+        best_bid: list[str] = []
+        best_gain = 0.0
+        for size in range(1, len(cheapest) + 1):
+            bid = cheapest[:size]
+            kept = cheapest[size:]
+            gains = sorted(hand_value(kept + g, progress) - base for g in groups)
+            first = min(1.0, bid_worth(bid) / SURE_BID)
+            expected = first * gains[1] + (1 - first) * max(0.0, gains[0]) * 0.5
+            if expected > best_gain:
+                best_bid, best_gain = bid, expected
+        return best_bid
+
+    # --- exchanging -----------------------------------------------------------------------------------
+
+    def _best_exchange(self, view: dict, seat: int, legal: list[MoneyAction], progress: float) -> MoneyAction:
+        hand = [c for c in view["hand"] if c != BLUFF]
+        seats = view["seats"]
+        options: list[tuple[MoneyAction, list[str]]] = [(KEEP, seats[seat]["bid"] or [])]
+        options += [(TAKE_GROUP[g], view["market"][name]) for g, name in enumerate(("right", "left"))]
+        options += [(TAKE_BID[q], seats[q]["bid"] or []) for q in range(view["players"])]
+        best = max(
+            (a for a in options if a[0] in legal),
+            key=lambda option: hand_value(hand + option[1], progress),
+        )
+        return best[0]
+
