@@ -1,0 +1,223 @@
+"""The engine contract (ENGINE.md), checked over every registered game, every player count and many seeds.
+
+A new game gets all of these by being registered in merchantry.games.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import merchantry
+from merchantry import games, records
+from merchantry.engine import State
+from tests.conformance.walks import game_setups, random_walk
+
+SEEDS = range(200)
+SETUPS = game_setups(len(SEEDS))
+CHECK_EVERY = 7  # the costlier checks run on every 7th position of a walk (and the first and last)
+
+
+def ids(setup: tuple[str, int]) -> str:
+    return f"{setup[0]}-{setup[1]}p"
+
+
+def everyone(state: State) -> list[int | None]:
+    return [*range(state.num_players), None]
+
+
+def snapshot(state: State) -> str:
+    return json.dumps(state.to_dict(), sort_keys=True)
+
+
+@pytest.fixture(params=SETUPS, ids=ids)
+def setup(request):
+    return request.param
+
+
+def test_random_games_terminate_with_scores_and_winners(setup):
+    name, players = setup
+    game = games.get(name)
+    for seed in SEEDS:
+        state = game.new_game(players=players, seed=seed)
+        assert state.num_players == players
+        for _seat, _action in random_walk(state, random.Random(seed)):
+            assert state.to_act(), "a game that is not over has someone to act"
+            assert all(state.legal_actions(p) for p in state.to_act())
+        assert state.is_over() and state.to_act() == []
+        scores = state.scores()
+        assert len(scores) == players and all(isinstance(s, int | float) for s in scores)
+        winners = state.winners()
+        assert winners and all(scores[w] == max(scores) for w in winners)
+
+
+def test_every_legal_action_applies_and_illegal_ones_raise_and_change_nothing(setup):
+    name, players = setup
+    game = games.get(name)
+    seen_actions: dict[str, object] = {}
+    for seed in SEEDS:
+        state = game.new_game(players=players, seed=seed)
+        for step, (seat, _action) in enumerate(random_walk(state, random.Random(seed))):
+            legal_by_seat = {p: state.legal_actions(p) for p in range(players)}
+            for actions in legal_by_seat.values():
+                seen_actions.update((str(a), a) for a in actions)
+            if step % CHECK_EVERY:
+                continue
+            before = snapshot(state)
+            for p, actions in legal_by_seat.items():
+                for action in actions:
+                    trial = state.clone()
+                    trial.apply(p, action)
+                    # text notation round-trips and means the same action
+                    assert game.parse_action(state, p, str(action)) == action
+                illegal = [a for text, a in seen_actions.items() if a not in actions]
+                for action in random.Random(step).sample(illegal, min(4, len(illegal))):
+                    with pytest.raises(merchantry.IllegalAction) as refused:
+                        state.apply(p, action)
+                    assert str(refused.value), "a refusal says why"
+                    assert snapshot(state) == before
+            with pytest.raises(merchantry.IllegalAction):
+                state.apply(seat, "this is not a move")
+            with pytest.raises(merchantry.IllegalAction):
+                state.apply(players, state.legal_actions(seat)[0])
+            assert snapshot(state) == before
+
+
+def test_clone_is_independent_of_the_original(setup):
+    name, players = setup
+    game = games.get(name)
+    for seed in SEEDS[:50]:
+        state = game.new_game(players=players, seed=seed)
+        rng = random.Random(seed)
+        moved_copy = None
+        for step, (seat, _action) in enumerate(random_walk(state, rng)):
+            if moved_copy is not None:  # the original has moved on since: the copy must not have
+                copy, expected = moved_copy
+                assert snapshot(copy) == expected
+                moved_copy = None
+            if step % CHECK_EVERY:
+                continue
+            before = snapshot(state)
+            copy = state.clone()
+            assert snapshot(copy) == before
+            copy.apply(seat, rng.choice(copy.legal_actions(seat)))
+            assert snapshot(state) == before, "moving the copy changed the original"
+            moved_copy = (copy, snapshot(copy))
+
+
+def test_to_dict_round_trips_and_records_replay_to_the_same_state(setup):
+    name, players = setup
+    game = games.get(name)
+    for seed in SEEDS:
+        session = records.Session(name, players, seed=seed)
+        rng = random.Random(seed)
+        stop = rng.randrange(1, 400)
+        for step, (seat, action) in enumerate(random_walk(session.state.clone(), rng)):
+            session.apply(seat, action)
+            if step in (stop, stop * 3):
+                _check_round_trips(game, session)
+        _check_round_trips(game, session)
+
+
+def _check_round_trips(game, session: records.Session) -> None:
+    state = session.state
+    data = state.to_dict()
+    text = json.dumps(data)  # JSON-ready
+    again = game.from_dict(json.loads(text))
+    assert again.to_dict() == data
+    assert [again.view(p) for p in everyone(state)] == [state.view(p) for p in everyone(state)]
+    record = json.loads(json.dumps(session.record()))
+    assert records.replay(record).to_dict() == data
+
+
+def test_views_are_json_ready_and_show_each_seat_its_own_legal_moves(setup):
+    name, players = setup
+    game = games.get(name)
+    for seed in SEEDS[:100]:
+        state = game.new_game(players=players, seed=seed)
+        for step, _move in enumerate(random_walk(state, random.Random(seed))):
+            if step % CHECK_EVERY:
+                continue
+            for viewer in everyone(state):
+                view = state.view(viewer)
+                assert json.loads(json.dumps(view)) == view
+        final = [state.view(p) for p in everyone(state)]
+        assert json.loads(json.dumps(final)) == final
+
+
+def test_sample_hidden_keeps_the_view_and_varies_what_is_unseen(setup):
+    name, players = setup
+    game = games.get(name)
+    for seed in SEEDS:
+        state = game.new_game(players=players, seed=seed)
+        # at the start every seat has something it cannot see, and sampling really varies it
+        for viewer in everyone(state):
+            worlds = [state.sample_hidden(viewer, random.Random(k)) for k in range(6)]
+            assert len({snapshot(w) for w in worlds} | {snapshot(state)}) > 2
+        rng = random.Random(seed)
+        for step, _move in enumerate(random_walk(state, random.Random(seed))):
+            if step % CHECK_EVERY:
+                continue
+            before = snapshot(state)
+            for viewer in everyone(state):
+                world = state.sample_hidden(viewer, rng)
+                assert world.view(viewer) == state.view(viewer)
+                if viewer is not None:
+                    assert world.legal_actions(viewer) == state.legal_actions(viewer)
+                assert world.to_act() == state.to_act()
+                _play_out(world, rng)  # a sampled world is a full, playable state
+            assert snapshot(state) == before, "sampling leaves the real state alone"
+
+
+def _play_out(world: State, rng: random.Random) -> None:
+    for _ in random_walk(world, rng):
+        if rng.random() < 0.05:
+            return
+
+
+def test_sampled_worlds_draw_from_the_given_rng_only(setup):
+    name, players = setup
+    game = games.get(name)
+    for seed in SEEDS[:50]:
+        state = game.new_game(players=players, seed=seed)
+        a = state.sample_hidden(0, random.Random(99))
+        b = state.sample_hidden(0, random.Random(99))
+        assert snapshot(a) == snapshot(b), "the same rng gives the same world"
+        other = game.new_game(players=players, seed=seed + 1000)
+        c = other.sample_hidden(0, random.Random(99))
+        # what the seat cannot see is drawn from the rng, not from the game's own seed
+        assert snapshot(a) != snapshot(c)
+
+
+def test_the_same_seed_gives_the_same_game(setup):
+    name, players = setup
+    game = games.get(name)
+    for seed in SEEDS[:50]:
+        runs = []
+        for _ in range(2):
+            state = game.new_game(players=players, seed=seed)
+            moves = [str(a) for _, a in random_walk(state, random.Random(seed))]
+            runs.append((moves, snapshot(state)))
+        assert runs[0] == runs[1]
+    starts = {snapshot(game.new_game(players=players, seed=s)) for s in range(10)}
+    assert len(starts) == 10, "different seeds give different games"
+
+
+def test_unknown_names_and_bad_records_give_one_line_errors():
+    with pytest.raises(merchantry.UnknownGame, match="games are: .*money"):
+        games.get("monopoly")
+    for bad in (
+        [],
+        {"game": "money"},
+        {"game": "money", "players": "four", "seed": 1, "options": {}, "moves": []},
+        {"game": "money", "players": 4, "seed": 1, "options": {}, "moves": [[0, "fly"]]},
+        {"game": "money", "players": 4, "seed": 1, "options": {"colour": 1}, "moves": []},
+        {"game": "money", "players": 9, "seed": 1, "options": {}, "moves": []},
+    ):
+        with pytest.raises(merchantry.InvalidRecord) as error:
+            records.replay(bad)
+        assert "\n" not in str(error.value)
+    with pytest.raises(merchantry.UnknownGame):
+        records.replay({"game": "chess", "players": 2, "seed": 1, "options": {}, "moves": []})
