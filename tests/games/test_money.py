@@ -400,7 +400,12 @@ def test_mo_e6_a_match_of_three_games_adds_the_scores():
 
 
 def test_mo_x1_worked_example_scores_450():
-    hand = ["EUR20"] * 3 + ["JPY20"] + ["JPY30"] * 3 + ["USD20", "USD30", "USD30", "USD40", "USD50", "USD60", "COIN"]
+    hand = (
+        ["EUR20"] * 3
+        + ["JPY20"]
+        + ["JPY30"] * 3
+        + ["USD20", "USD30", "USD30", "USD40", "USD50", "USD60", "COIN"]
+    )
     assert money.score_hand(hand) == 450
     by_currency = {c.currency: c.score for c in money.score_breakdown(hand).currencies}
     assert by_currency == {"EUR": 100, "JPY": 110, "USD": 230}

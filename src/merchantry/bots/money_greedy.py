@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 from merchantry.engine import State
 from merchantry.games.money.actions import ADD, KEEP, SEAL, TAKE_BID, TAKE_GROUP, MoneyAction
@@ -58,7 +59,7 @@ class MoneyGreedyBot:
 
     # --- bidding --------------------------------------------------------------------------------------
 
-    def _next_bid_step(self, view: dict, legal: list[MoneyAction], progress: float) -> MoneyAction:
+    def _next_bid_step(self, view: dict[str, Any], legal: list[MoneyAction], progress: float) -> MoneyAction:
         """Build the bid `wanted_bid` decides on, one card at a time, then seal it."""
         holding = [c for c in view["hand"] + view["my_bid"] if c != BLUFF]
         wanted = self.wanted_bid(holding, view, progress)
@@ -68,7 +69,7 @@ class MoneyGreedyBot:
                 return ADD[code]
         return SEAL
 
-    def wanted_bid(self, holding: list[str], view: dict, progress: float) -> list[str]:
+    def wanted_bid(self, holding: list[str], view: dict[str, Any], progress: float) -> list[str]:
         """The bid with the best expected gain over the market groups, built from the cheapest cards."""
         groups = [view["market"]["right"], view["market"]["left"]]
         base = hand_value(holding, progress)
@@ -87,7 +88,9 @@ class MoneyGreedyBot:
 
     # --- exchanging -----------------------------------------------------------------------------------
 
-    def _best_exchange(self, view: dict, seat: int, legal: list[MoneyAction], progress: float) -> MoneyAction:
+    def _best_exchange(
+        self, view: dict[str, Any], seat: int, legal: list[MoneyAction], progress: float
+    ) -> MoneyAction:
         hand = [c for c in view["hand"] if c != BLUFF]
         seats = view["seats"]
         options: list[tuple[MoneyAction, list[str]]] = [(KEEP, seats[seat]["bid"] or [])]
@@ -98,4 +101,3 @@ class MoneyGreedyBot:
             key=lambda option: hand_value(hand + option[1], progress),
         )
         return best[0]
-

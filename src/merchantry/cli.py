@@ -1,0 +1,201 @@
+"""The `merchantry` command: play, simulate, replay, games."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from merchantry import bots, games, records, simulate
+from merchantry.engine import seat_label
+from merchantry.terminal import TerminalTable, renderer_for
+
+
+def parse_options(pairs: list[str]) -> dict[str, Any]:
+    """`--option max_rounds=30` -> {"max_rounds": 30}; integers are read as integers."""
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise ValueError(f"--option takes name=value, not {pair!r}")
+        options[name.strip()] = int(value) if value.strip().lstrip("-").isdigit() else value.strip()
+    return options
+
+
+def bot_list(text: str, count: int, what: str) -> list[str]:
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if len(names) == 1:
+        return names * count
+    if len(names) != count:
+        raise ValueError(f"--bots needs one name or {count} names ({what}), got {len(names)}")
+    return names
+
+
+def cmd_play(args: argparse.Namespace, console: Console) -> int:
+    game = games.get(args.game)
+    players = args.players or min(game.min_players + 1, game.max_players)
+    human = args.seat - 1
+    if not 0 <= human < players:
+        raise ValueError(f"--seat must be 1..{players}")
+    others = bot_list(args.bots, players - 1, "one per other seat")
+    seat_bots = others[:human] + ["you"] + others[human:]
+    for name in set(others):
+        bots.get(name, game)
+    seed = args.seed if args.seed is not None else random.randrange(1_000_000)
+    session = records.Session(game.name, players, seed=seed, options=parse_options(args.option))
+    console.print(f"Seed {seed}.")
+    table = TerminalTable(session, human, seat_bots, console, console.input, random.Random(seed), args.record)
+    table.run()
+    return 0
+
+
+def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
+    game = games.get(args.game)
+    players = args.players or len(args.bots.split(","))
+    lineup = bot_list(args.bots, players, "one per seat")
+    results, seconds = simulate.run(game.name, lineup, args.games, seed=args.seed, workers=args.workers)
+    summary = simulate.summarise(game.name, results, seconds)
+    if args.records:
+        with open(args.records, "w", encoding="utf-8") as out:
+            for result in results:
+                out.write(json.dumps(result.record) + "\n")
+    if args.json:
+        print(json.dumps(summary.as_dict(), indent=1))
+        return 0
+    print_summary(summary, lineup, args, console)
+    return 0
+
+
+def print_summary(
+    summary: simulate.Summary, lineup: list[str], args: argparse.Namespace, console: Console
+) -> None:
+    console.print(
+        f"[bold]{summary.game}[/], {summary.players} players, {summary.games} games, seed {args.seed}, "
+        f"line-up {','.join(lineup)} (rotated through the seats)"
+    )
+    by_bot = Table(title="By bot")
+    for column in ("bot", "seats played", "win rate", "mean score", "score stdev"):
+        by_bot.add_column(column, justify="right")
+    for name, row in summary.by_bot.items():
+        by_bot.add_row(
+            name,
+            str(int(row["seats"])),
+            f"{row['win_rate']:.1%}",
+            f"{row['mean_score']:.1f}",
+            f"{row['stdev_score']:.1f}",
+        )
+    console.print(by_bot)
+    by_seat = Table(title="By seat")
+    for column in ("seat", "win rate", "mean score", "score stdev"):
+        by_seat.add_column(column, justify="right")
+    for seat, row in enumerate(summary.by_seat):
+        by_seat.add_row(
+            seat_label(seat),
+            f"{row['win_rate']:.1%}",
+            f"{row['mean_score']:.1f}",
+            f"{row['stdev_score']:.1f}",
+        )
+    console.print(by_seat)
+    length = ", ".join(f"{key.replace('_', ' ')} {value:.1f}" for key, value in summary.length.items())
+    console.print(f"Game length: {length}")
+    console.print(
+        f"{summary.games / summary.seconds:.1f} games/s ({summary.seconds:.1f} s, {args.workers} worker(s))"
+    )
+
+
+def cmd_replay(args: argparse.Namespace, console: Console) -> int:
+    record = records.load(args.file)
+    state = records.replay(record, upto=args.upto)
+    moves = len(record["moves"]) if args.upto is None else min(args.upto, len(record["moves"]))
+    console.print(
+        f"[bold]{record['game']}[/], {record['players']} players, seed {record['seed']}: {moves} moves"
+    )
+    viewer = None if args.seat is None else args.seat - 1
+    view = state.view(viewer)
+    draw = renderer_for(record["game"])
+    if state.is_over() and draw is not None and hasattr(draw, "draw_final"):
+        draw.draw_final(view, console)
+    else:
+        console.print_json(json.dumps(view))
+    if state.is_over():
+        scores = ", ".join(f"{seat_label(s)} {v:g}" for s, v in enumerate(state.scores()))
+        console.print(f"Final scores: {scores}")
+        console.print("Winners: " + ", ".join(seat_label(w) for w in state.winners()))
+    else:
+        waiting = ", ".join(seat_label(s) for s in state.to_act())
+        console.print(f"The game is not over: waiting for {waiting}.")
+    return 0
+
+
+def cmd_games(args: argparse.Namespace, console: Console) -> int:
+    table = Table(title="Games")
+    for column in ("name", "title", "players", "options", "bots"):
+        table.add_column(column)
+    for name in games.names():
+        game = games.get(name)
+        options = "\n".join(f"{o}={d!r}: {text}" for o, (d, text) in game.options().items())
+        table.add_row(
+            name, game.title, f"{game.min_players}-{game.max_players}", options, ", ".join(bots.names(game))
+        )
+    console.print(table)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="merchantry", description="Merchant board games: play, simulate, replay."
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    play = sub.add_parser("play", help="play a game in the terminal against bots")
+    play.add_argument("game")
+    play.add_argument("--players", type=int, help="number of players (default: game's minimum + 1)")
+    play.add_argument("--seat", type=int, default=1, help="your seat, 1..players (default 1)")
+    play.add_argument("--bots", default="greedy", help="bot for every other seat, or one name per other seat")
+    play.add_argument("--seed", type=int, help="seed for the deal (default: random, printed)")
+    play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option")
+    play.add_argument("--record", metavar="FILE", help="save the game record to FILE when the game ends")
+    play.set_defaults(run=cmd_play)
+
+    sim = sub.add_parser("simulate", help="play many bot games and print statistics")
+    sim.add_argument("game")
+    sim.add_argument("--players", type=int, help="number of players (default: number of --bots)")
+    sim.add_argument("--games", type=int, default=100)
+    sim.add_argument("--bots", default="random", help="one bot name per seat, or one name for all")
+    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--workers", type=int, default=1, help="processes to spread the games over")
+    sim.add_argument("--json", action="store_true", help="print the statistics as JSON")
+    sim.add_argument("--records", metavar="FILE", help="write every game's record to FILE (JSON lines)")
+    sim.set_defaults(run=cmd_simulate)
+
+    rep = sub.add_parser("replay", help="replay a game record and show the final position and scores")
+    rep.add_argument("file")
+    rep.add_argument("--upto", type=int, help="stop after this many moves")
+    rep.add_argument("--seat", type=int, help="show the position as this seat sees it (default: spectator)")
+    rep.set_defaults(run=cmd_replay)
+
+    lst = sub.add_parser("games", help="list the games, their options and bots")
+    lst.set_defaults(run=cmd_games)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    console = Console()
+    try:
+        code: int = args.run(args, console)
+        return code
+    except ValueError as exc:  # every error of the API is a ValueError with a one-line reason
+        print(f"merchantry: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,167 @@
+"""Terminal play: a person against bots, drawn with rich. Game-specific drawing lives in one module per
+game (`merchantry.terminal.money`); this module runs the table."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import random
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from merchantry import bots
+from merchantry.engine import State, seat_label
+from merchantry.errors import IllegalAction
+from merchantry.records import Session, save
+
+InputFn = Callable[[str], str]
+COMMANDS = "Type a move's number or its text. Other commands: help, log, quit."
+
+
+class Quit(Exception):
+    pass
+
+
+def renderer_for(game: str) -> ModuleType | None:
+    try:
+        return importlib.import_module(f"merchantry.terminal.{game}")
+    except ModuleNotFoundError:
+        return None
+
+
+class TerminalTable:
+    """One game at the terminal: seat `human` is the person, every other seat a bot."""
+
+    def __init__(
+        self,
+        session: Session,
+        human: int,
+        bot_names: list[str],
+        console: Console,
+        read: InputFn,
+        rng: random.Random,
+        record_path: str | None = None,
+    ):
+        self.session = session
+        self.human = human
+        self.bots = {
+            seat: bots.get(bot_names[seat], session.game) for seat in range(len(bot_names)) if seat != human
+        }
+        self.bot_names = bot_names
+        self.console = console
+        self.read = read
+        self.rng = rng
+        self.record_path = record_path
+        self.renderer = renderer_for(session.game.name)
+        self.log_seen = 0
+
+    @property
+    def state(self) -> State:
+        return self.session.state
+
+    def run(self) -> None:
+        names = ", ".join(f"{seat_label(s)} {self.bot_names[s]}" for s in sorted(self.bots))
+        self.console.print(
+            f"[bold]{self.session.game.title}[/] — you are [bold]{seat_label(self.human)}[/]; bots: {names}"
+        )
+        self.console.print(COMMANDS)
+        try:
+            while not self.state.is_over():
+                waiting_bots = [s for s in self.state.to_act() if s != self.human]
+                if waiting_bots:
+                    seat = waiting_bots[0]
+                    self.session.apply(seat, bots.play_turn(self.state, seat, self.bots[seat], self.rng))
+                    continue
+                self.show_news()
+                self.human_turn()
+            self.show_news()
+            self.show_final()
+        except Quit:
+            self.console.print("Game abandoned.")
+        finally:
+            if self.record_path:
+                save(self.session.record(), self.record_path)
+                self.console.print(
+                    f"Record saved to {self.record_path} (replay with: merchantry replay FILE)"
+                )
+
+    def show_news(self) -> None:
+        """Print public log lines that appeared since the last look (from the player's own view)."""
+        log = self.state.view(self.human).get("log", [])
+        for line in log[self.log_seen :]:
+            self.console.print(f"[dim]·[/] {line}")
+        self.log_seen = len(log)
+
+    def human_turn(self) -> None:
+        view = self.state.view(self.human)
+        legal = self.state.legal_actions(self.human)
+        self.draw(view)
+        self.console.print(self.numbered(legal))
+        while True:
+            try:
+                text = self.read("> ").strip()
+            except EOFError:
+                raise Quit() from None
+            if not text:
+                continue
+            command = text.lower()
+            if command in ("quit", "exit", "q"):
+                raise Quit()
+            if command in ("help", "?"):
+                self.console.print(COMMANDS)
+                help_text = getattr(self.renderer, "HELP", "")
+                if help_text:
+                    self.console.print(help_text)
+                continue
+            if command == "log":
+                for line in view.get("log", []):
+                    self.console.print(f"[dim]·[/] {line}")
+                continue
+            try:
+                self.play_text(text, legal)
+                return
+            except IllegalAction as exc:
+                self.console.print(f"[red]Not allowed:[/] {exc}")
+
+    def play_text(self, text: str, legal: list[Any]) -> None:
+        """A number from the list, a move's notation, or a game's shortcut for several moves at once."""
+        if text.isdigit():
+            number = int(text)
+            if not 1 <= number <= len(legal):
+                raise IllegalAction(f"choose a number from 1 to {len(legal)}")
+            self.session.apply(self.human, legal[number - 1])
+            return
+        expand = getattr(self.renderer, "expand", None)
+        moves = expand(text) if expand else [text]
+        trial = self.state.clone()  # a several-move shortcut is applied whole or not at all
+        for move in moves:
+            trial.apply(self.human, move)
+        for move in moves:
+            self.session.apply(self.human, move)
+
+    def numbered(self, legal: list[Any]) -> Table:
+        table = Table(show_header=False, box=None, padding=(0, 2))
+        cells = [f"[cyan]{i}[/] {action}" for i, action in enumerate(legal, 1)]
+        columns = 4
+        for start in range(0, len(cells), columns):
+            table.add_row(*cells[start : start + columns])
+        return table
+
+    def draw(self, view: dict[str, Any]) -> None:
+        if self.renderer is not None:
+            self.renderer.draw(view, self.console)
+        else:
+            self.console.print_json(json.dumps(view))
+
+    def show_final(self) -> None:
+        view = self.state.view(self.human)
+        if self.renderer is not None and hasattr(self.renderer, "draw_final"):
+            self.renderer.draw_final(view, self.console)
+        winners = self.state.winners()
+        scores = self.state.scores()
+        names = " and ".join("you" if w == self.human else seat_label(w) for w in winners)
+        self.console.print(f"[bold]Winner: {names}[/] with {scores[winners[0]]:g} points.")
