@@ -1,0 +1,84 @@
+"""Bots: the registry, the rule that a bot sees only a sampled world, and that greedy plays sensibly."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import merchantry
+from merchantry import bots, simulate
+from merchantry.games import money
+from tests.games.money_helpers import arrange, bid_round, hand_codes
+
+
+def test_bot_registry_lists_bots_per_game():
+    assert bots.names("money") == ["greedy", "random"]
+    assert bots.get("greedy", money.GAME).name == "greedy"
+    with pytest.raises(merchantry.UnknownBot, match="bots are: greedy, random"):
+        bots.get("genius", "money")
+
+
+class SpyBot:
+    name = "spy"
+
+    def __init__(self):
+        self.worlds = []
+
+    def choose(self, world, seat, rng):
+        self.worlds.append(world)
+        return world.legal_actions(seat)[0]
+
+
+def test_a_bot_is_handed_a_sampled_world_never_the_real_state():
+    state = money.GAME.new_game(players=4, seed=1)
+    spy = SpyBot()
+    for k in range(8):
+        bots.play_turn(state, 0, spy, random.Random(k))
+    assert all(world is not state for world in spy.worlds)
+    assert all(world.view(0) == state.view(0) for world in spy.worlds)
+    # what seat 0 cannot see differs between the worlds it is shown
+    assert len({tuple(world.deck) for world in spy.worlds}) > 1
+    assert any(world.hands[1] != state.hands[1] for world in spy.worlds)
+
+
+def test_greedy_builds_its_bid_card_by_card_then_seals_it():
+    state = arrange(
+        hands=[["USD20", "USD30", "USD40", "GBP20"], ["EUR20"], ["EUR30"], ["EUR40"]],
+        right=["USD50", "USD60", "USD30", "USD20"],
+        left=["AUD20", "CAD20", "BRL20", "COIN"],
+    )
+    greedy = bots.get("greedy", "money")
+    rng = random.Random(0)
+    moves = []
+    for _ in range(10):
+        action = bots.play_turn(state, 0, greedy, rng)
+        state.apply(0, action)
+        moves.append(str(action))
+        if action == money.actions.SEAL:
+            break
+    assert moves[-1] == "bid"
+    assert all(m.startswith("add ") for m in moves[:-1])
+    assert "GBP20" in " ".join(moves)  # it offers the card it needs least
+    assert "add USD40" not in moves  # and keeps its best dollar, which the right group adds to
+
+
+def test_greedy_takes_the_exchange_that_scores_best():
+    state = arrange(
+        hands=[["USD20", "USD30", "USD40"], ["EUR20"], ["EUR30"], ["EUR40"]],
+        right=["AUD20", "CAD20", "BRL20", "COIN"],
+        left=["USD50", "USD60", "USD30", "GBP20"],
+    )
+    bid_round(state, [["USD20"], [], [], []])
+    greedy = bots.get("greedy", "money")
+    action = bots.play_turn(state, 0, greedy, random.Random(0))
+    assert str(action) == "take left"
+    state.apply(0, action)
+    assert "USD60" in hand_codes(state, 0)
+
+
+def test_greedy_beats_three_random_bots_clearly():
+    results, _ = simulate.run("money", ["greedy", "random", "random", "random"], 40, seed=11)
+    summary = simulate.summarise("money", results, 1.0)
+    assert summary.by_bot["greedy"]["win_rate"] > 0.75
+    assert summary.by_bot["greedy"]["mean_score"] > 2 * summary.by_bot["random"]["mean_score"]

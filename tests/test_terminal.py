@@ -1,0 +1,75 @@
+"""Terminal play, driven by scripted input."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import random
+
+from rich.console import Console
+
+from merchantry import records
+from merchantry.terminal import TerminalTable
+
+
+def scripted(lines):
+    feed = iter(lines)
+
+    def read(prompt: str) -> str:
+        line = next(feed, None)
+        if line is None:
+            raise EOFError  # as input() does at the end of input
+        return line
+
+    return read
+
+
+def table_for(inputs, seed=3, players=4, record_path=None):
+    out = io.StringIO()
+    console = Console(file=out, width=140, color_system=None)
+    session = records.Session("money", players, seed=seed)
+    seat_bots = ["you"] + ["greedy"] * (players - 1)
+    table = TerminalTable(session, 0, seat_bots, console, scripted(inputs), random.Random(seed), record_path)
+    return table, out
+
+
+def test_a_person_plays_money_to_the_end_with_numbers_and_notation(tmp_path):
+    # numbers, notation, a shortcut and refused moves, over and over, until the game ends
+    moves = itertools.cycle(["1", "bid COIN", "bid", "take right", "keep", "add NOPE", "99"])
+    path = tmp_path / "game.json"
+    table, out = table_for(moves, record_path=str(path))
+    table.run()
+    text = out.getvalue()
+    assert table.state.is_over()
+    assert "Your hand:" in text and "Right group:" in text
+    assert "Not allowed:" in text  # refused moves are explained and asked again
+    assert "Final scores" in text and "per currency" in text and "Winner:" in text
+    replayed = records.replay(records.load(path))
+    assert replayed.to_dict() == table.state.to_dict()
+
+
+def test_an_illegal_move_is_explained_and_changes_nothing():
+    table, out = table_for(["add EUR60", "quit"])
+    before = table.state.view(0)["my_bid"]
+    table.run()
+    assert "Not allowed:" in out.getvalue() and "no EUR60 in hand" in out.getvalue()
+    assert table.state.view(0)["my_bid"] == before
+    assert "Game abandoned." in out.getvalue()
+
+
+def test_the_bid_shortcut_is_applied_whole_or_not_at_all():
+    table, out = table_for(["quit"])
+    hand = [c for c in table.state.view(0)["hand"] if c != "BLUFF"]
+    table2, out2 = table_for([f"bid {hand[0]} EUR99", f"bid {hand[0]}", "quit"])
+    table2.run()
+    text = out2.getvalue()
+    assert "'add EUR99' is not a Money move" in text
+    # the first shortcut added nothing; the second, valid one sealed a one-card bid
+    mine = [move for seat, move in table2.session.moves if seat == 0]
+    assert mine == [f"add {hand[0]}", "bid"]
+
+
+def test_end_of_input_abandons_the_game_cleanly():
+    table, out = table_for([])
+    table.run()
+    assert "Game abandoned." in out.getvalue()
