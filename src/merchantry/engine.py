@@ -152,3 +152,34 @@ class Game(ABC):
 
     def __repr__(self) -> str:
         return f"<Game {self.name}>"
+
+
+class EventLog:
+    """A game's public log, immutable and shared between clones: adding a line makes a new log that
+    points at the old one, so `clone()` costs nothing for it however long the game has run."""
+
+    __slots__ = ("_line", "_previous", "size")
+
+    def __init__(self, line: str | None = None, previous: EventLog | None = None):
+        self._line = line
+        self._previous = previous
+        self.size: int = 0 if previous is None else previous.size + 1
+
+    def add(self, line: str) -> EventLog:
+        return EventLog(line, self)
+
+    def lines(self) -> list[str]:
+        out: list[str] = []
+        node: EventLog | None = self
+        while node is not None and node._line is not None:
+            out.append(node._line)
+            node = node._previous
+        out.reverse()
+        return out
+
+    @classmethod
+    def of(cls, lines: list[str]) -> EventLog:
+        log = cls()
+        for line in lines:
+            log = log.add(line)
+        return log

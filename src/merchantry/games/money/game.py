@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from merchantry.engine import JSON, Game, State
+from merchantry.engine import JSON, EventLog, Game, State
 from merchantry.errors import InvalidOption, InvalidRecord
 from merchantry.games.money import actions
 from merchantry.games.money.components import CARD_CURRENCY, CURRENCIES, NUM_CARDS
@@ -69,7 +69,7 @@ class MoneyGame(Game):
         state.deal_seed = seed
         state.match_index = 0
         state.match_results = []
-        state.log = []
+        state.log = EventLog()
         deal(state, random.Random(f"money:{seed}:0"))
         return state
 
@@ -124,7 +124,7 @@ class MoneyGame(Game):
         s.deck = [int(c) for c in data["deck"]]
         s.initial_deck = int(data["initial_deck"])
         s.final_round = bool(data["final_round"])
-        s.log = [str(line) for line in data["log"]]
+        s.log = EventLog.of([str(line) for line in data["log"]])
         if not all(len(x) == n for x in (s.bluff_bid, s.committed, s.acted)):
             raise InvalidRecord(f"per-seat lists must have {n} entries")
         if s.phase == 1 and not 0 <= s.current < n:

@@ -11,7 +11,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from merchantry.engine import JSON, State, seat_label
+from merchantry.engine import JSON, EventLog, State, seat_label
 from merchantry.games.money.actions import (
     ADD,
     GROUP_NAMES,
@@ -105,7 +105,7 @@ class MoneyState(State):
     deck: list[int]  # face down; the top card is the last element
     initial_deck: int  # deck size after the deal, for progress estimates
     final_round: bool  # MO-E1: the deck ran out at the last refill
-    log: list[str]  # public events only
+    log: EventLog  # public events only
 
     # --- the contract -----------------------------------------------------------------------------
 
@@ -196,7 +196,7 @@ class MoneyState(State):
 
     def _reveal(self) -> None:
         """MO-R1/MO-R2: all bids turn face up at once; bluff cards go home; empty bids sit out."""
-        self.log.append(f"Round {self.round}: bids revealed")
+        self.log = self.log.add(f"Round {self.round}: bids revealed")
         for p in range(self.num_players):
             self.bluff_bid[p] = False  # MO-R2: the bluff card goes back to its owner's hand
             bid = self.bids[p]
@@ -205,16 +205,16 @@ class MoneyState(State):
                 if card in known:
                     known.remove(card)
             if bid:
-                self.log.append(f"{seat_label(p)} bids {' '.join(codes(bid))} = {bid_value(bid)}")
+                self.log = self.log.add(f"{seat_label(p)} bids {' '.join(codes(bid))} = {bid_value(bid)}")
             else:
                 self.acted[p] = True
-                self.log.append(f"{seat_label(p)} sits out")
+                self.log = self.log.add(f"{seat_label(p)} sits out")
         # MO-R4 highest bid first; MO-R5 a tie goes to the bid holding the lowest serial (lowest card id).
         bidders = [p for p in range(self.num_players) if self.bids[p]]
         self.order = sorted(bidders, key=lambda p: (-bid_value(self.bids[p]), min(self.bids[p])))
         self.phase = EXCHANGE
         if self.order:
-            self.log.append("Order: " + ", ".join(seat_label(p) for p in self.order))
+            self.log = self.log.add("Order: " + ", ".join(seat_label(p) for p in self.order))
         self._next_in_order()
 
     # --- exchanging (MO-R6, MO-R7) ----------------------------------------------------------------
@@ -230,7 +230,7 @@ class MoneyState(State):
         self.market[group] = left_behind  # MO-R6.1: the bid takes the group's place, whatever its size
         self.bids[player] = []
         self._receive(player, taken)
-        self.log.append(
+        self.log = self.log.add(
             f"{seat_label(player)} takes the {GROUP_NAMES[group]} group ({' '.join(codes(taken))})"
             f" and leaves {' '.join(codes(left_behind))}"
         )
@@ -241,7 +241,7 @@ class MoneyState(State):
         self.bids[target] = self.bids[player]  # MO-R6.2: own bid goes in front of the other player
         self.bids[player] = []
         self._receive(player, taken)
-        self.log.append(
+        self.log = self.log.add(
             f"{seat_label(player)} takes {seat_label(target)}'s bid ({' '.join(codes(taken))});"
             f" {seat_label(target)} now has {' '.join(codes(self.bids[target]))}"
         )
@@ -249,7 +249,7 @@ class MoneyState(State):
         self.current = target  # MO-R7: the player whose bid was taken acts next
 
     def _take_own_bid_back(self, player: int) -> None:
-        self.log.append(f"{seat_label(player)} takes back {' '.join(codes(self.bids[player]))}")
+        self.log = self.log.add(f"{seat_label(player)} takes back {' '.join(codes(self.bids[player]))}")
         self._receive(player, self.bids[player])  # MO-R6.3
         self.bids[player] = []
         self._done_acting(player)
@@ -287,11 +287,13 @@ class MoneyState(State):
                 cards.append(self.deck.pop())
                 count += 1
             added.append(count)
-        self.log.append(f"Market refilled: right +{added[0]}, left +{added[1]}; {len(self.deck)} in the deck")
+        self.log = self.log.add(
+            f"Market refilled: right +{added[0]}, left +{added[1]}; {len(self.deck)} in the deck"
+        )
         if not self.deck:
             # MO-E1: the round after the refill that empties (or cannot complete from) the deck is the last.
             self.final_round = True
-            self.log.append("The deck is empty: this is the final round")
+            self.log = self.log.add("The deck is empty: this is the final round")
 
     def _start_bidding(self) -> None:
         n = self.num_players
@@ -305,7 +307,7 @@ class MoneyState(State):
     def _end_deal(self) -> None:
         scores = tuple(self.hand_score(p) for p in range(self.num_players))
         self.match_results.append((scores, tuple(tuple(h) for h in self.hands)))
-        self.log.append(
+        self.log = self.log.add(
             f"Game {self.match_index + 1} over: "
             + ", ".join(f"{seat_label(p)} {s}" for p, s in enumerate(scores))
         )
@@ -356,7 +358,7 @@ class MoneyState(State):
             "seats": seats,
             "scores": self.scores(),
             "results": [self._result_view(scores, hands) for scores, hands in self.match_results],
-            "log": list(self.log),
+            "log": self.log.lines(),
         }
         if player is not None:
             hand = sorted(self.hands[player], key=lambda c: (display_key(CARD_CODES[c]), c))
@@ -421,7 +423,7 @@ class MoneyState(State):
         new.deck = self.deck[:]
         new.initial_deck = self.initial_deck
         new.final_round = self.final_round
-        new.log = self.log[:]
+        new.log = self.log  # immutable, shared
         return new
 
     def to_dict(self) -> dict[str, JSON]:
@@ -452,7 +454,7 @@ class MoneyState(State):
             "deck": self.deck[:],
             "initial_deck": self.initial_deck,
             "final_round": self.final_round,
-            "log": self.log[:],
+            "log": self.log.lines(),
         }
 
     def sample_hidden(self, player: int | None, rng: random.Random) -> MoneyState:
@@ -521,4 +523,4 @@ def deal(state: MoneyState, rng: random.Random) -> None:
     state._start_bidding()
     game_no = f"Game {state.match_index + 1}: " if state.options["match_games"] > 1 else ""
     removed_text = ", ".join(removed) if removed else "none"
-    state.log.append(f"{game_no}new deal; currencies removed: {removed_text}")
+    state.log = state.log.add(f"{game_no}new deal; currencies removed: {removed_text}")
