@@ -11,7 +11,18 @@ from merchantry import cli, records, simulate
 
 def test_simulate_prints_win_rates_scores_and_speed(capsys):
     code = cli.main(
-        ["simulate", "money", "--players", "4", "--games", "8", "--bots", "greedy,random,random,random", "--seed", "1"]
+        [
+            "simulate",
+            "money",
+            "--players",
+            "4",
+            "--games",
+            "8",
+            "--bots",
+            "greedy,random,random,random",
+            "--seed",
+            "1",
+        ]
     )
     assert code == 0
     text = capsys.readouterr().out
@@ -69,7 +80,9 @@ def test_a_malformed_record_file_gives_a_one_line_error(tmp_path, capsys):
     assert cli.main(["replay", str(bad_json)]) == 2
     assert "is not JSON" in capsys.readouterr().err
     bad_move = tmp_path / "move.json"
-    bad_move.write_text(json.dumps({"game": "money", "players": 3, "seed": 1, "options": {}, "moves": [[0, "keep"]]}))
+    bad_move.write_text(
+        json.dumps({"game": "money", "players": 3, "seed": 1, "options": {}, "moves": [[0, "keep"]]})
+    )
     assert cli.main(["replay", str(bad_move)]) == 2
     assert "move 1 (P1 'keep') is refused" in capsys.readouterr().err
 
