@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from functools import lru_cache
 from typing import Any
 
 from merchantry.engine import State
@@ -46,6 +47,29 @@ def bid_worth(cards: list[str]) -> int:
     return sum(COIN_VALUE if c == COIN else int(c[3:]) for c in cards if c != BLUFF)
 
 
+@lru_cache(maxsize=4096)
+def wanted_bid(
+    holding: tuple[str, ...], right: tuple[str, ...], left: tuple[str, ...], progress: float
+) -> tuple[str, ...]:
+    """The bid with the best expected gain over the market groups, built from the cheapest cards.
+
+    Pure, so cached: a bid is built over several calls from the same position."""
+    cards = list(holding)
+    base = hand_value(cards, progress)
+    cheapest = sorted(cards, key=lambda c: base - hand_value(remove(cards, [c]), progress))
+    best_bid: list[str] = []
+    best_gain = 0.0
+    for size in range(1, len(cheapest) + 1):
+        bid = cheapest[:size]
+        kept = cheapest[size:]
+        gains = sorted(hand_value(kept + list(group), progress) - base for group in (right, left))
+        first = min(1.0, bid_worth(bid) / SURE_BID)
+        expected = first * gains[1] + (1 - first) * max(0.0, gains[0]) * 0.5
+        if expected > best_gain:
+            best_bid, best_gain = bid, expected
+    return tuple(best_bid)
+
+
 class MoneyGreedyBot:
     name = "greedy"
 
@@ -62,29 +86,15 @@ class MoneyGreedyBot:
     def _next_bid_step(self, view: dict[str, Any], legal: list[MoneyAction], progress: float) -> MoneyAction:
         """Build the bid `wanted_bid` decides on, one card at a time, then seal it."""
         holding = [c for c in view["hand"] + view["my_bid"] if c != BLUFF]
-        wanted = self.wanted_bid(holding, view, progress)
+        market = view["market"]
+        wanted = list(
+            wanted_bid(tuple(sorted(holding)), tuple(market["right"]), tuple(market["left"]), progress)
+        )
         missing = remove(wanted, [c for c in view["my_bid"] if c != BLUFF])
         for code in sorted(missing):
             if ADD[code] in legal:
                 return ADD[code]
         return SEAL
-
-    def wanted_bid(self, holding: list[str], view: dict[str, Any], progress: float) -> list[str]:
-        """The bid with the best expected gain over the market groups, built from the cheapest cards."""
-        groups = [view["market"]["right"], view["market"]["left"]]
-        base = hand_value(holding, progress)
-        cheapest = sorted(holding, key=lambda c: base - hand_value(remove(holding, [c]), progress))
-        best_bid: list[str] = []
-        best_gain = 0.0
-        for size in range(1, len(cheapest) + 1):
-            bid = cheapest[:size]
-            kept = cheapest[size:]
-            gains = sorted(hand_value(kept + g, progress) - base for g in groups)
-            first = min(1.0, bid_worth(bid) / SURE_BID)
-            expected = first * gains[1] + (1 - first) * max(0.0, gains[0]) * 0.5
-            if expected > best_gain:
-                best_bid, best_gain = bid, expected
-        return best_bid
 
     # --- exchanging -----------------------------------------------------------------------------------
 
