@@ -12,6 +12,7 @@ from merchantry.engine import Game
 from merchantry.errors import UnknownGame
 
 _MODULES = {
+    "grand_bazaar": "merchantry.games.grand_bazaar",
     "money": "merchantry.games.money",
 }
 _loaded: dict[str, Game] = {}

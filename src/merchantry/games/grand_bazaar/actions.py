@@ -1,0 +1,32 @@
+"""Grand Bazaar's actions: `buy ruby`, `sell emerald`, `done` (GB-R7: a turn is a sequence of these)."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from merchantry.errors import IllegalAction
+from merchantry.games.grand_bazaar.components import GEMS
+
+
+class BazaarAction(NamedTuple):
+    verb: str  # "buy" | "sell" | "done"
+    gem: int = -1  # index into GEMS
+
+    def __str__(self) -> str:
+        return f"{self.verb} {GEMS[self.gem]}" if self.gem >= 0 else self.verb
+
+
+BUY = tuple(BazaarAction("buy", g) for g in range(len(GEMS)))
+SELL = tuple(BazaarAction("sell", g) for g in range(len(GEMS)))
+DONE = BazaarAction("done")
+_BY_TEXT = {str(a): a for a in (*BUY, *SELL, DONE)}
+NOTATION_HELP = f"moves look like: buy ruby, sell emerald, done (gems: {', '.join(GEMS)})"
+
+
+def parse(text: str) -> BazaarAction:
+    if not isinstance(text, str):
+        raise IllegalAction(f"a move must be text, not {type(text).__name__}")
+    action = _BY_TEXT.get(" ".join(text.split()).lower())
+    if action is None:
+        raise IllegalAction(f"{text!r} is not a Grand Bazaar move; {NOTATION_HELP}")
+    return action

@@ -1,0 +1,31 @@
+"""Grand Bazaar's components, loaded once from data files and shared by every state."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+
+def _load(name: str) -> dict[str, Any]:
+    text = resources.files(__package__).joinpath("data", name).read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+_CARDS = _load("price_cards.json")
+_SETUP = _load("setup.json")
+
+GEMS: tuple[str, ...] = tuple(_CARDS["gems"])  # sapphire, ruby, emerald: the order of a card's changes
+PRICE_CARDS: tuple[tuple[int, int, int], ...] = tuple(tuple(card) for card in _CARDS["cards"])  # GB-C3
+GEM_CARDS_PER_TYPE: int = _SETUP["gem_cards_per_type"]  # GB-C1
+START_PRICE: int = _SETUP["start_price"]  # GB-C2
+START_CASH: int = _SETUP["start_cash"]  # GB-S1
+GEM_LIMIT: int = _SETUP["gem_limit"]  # GB-R4
+FINAL_GEM_VALUE: int = _SETUP["final_gem_value"]  # GB-E1
+ROUNDS = len(PRICE_CARDS)  # one price card per round
+
+
+def card_text(card: int) -> str:
+    """A price card as people read it: '+1 -1 0' in gem order."""
+    return " ".join(f"{change:+d}" if change else "0" for change in PRICE_CARDS[card])

@@ -1,0 +1,91 @@
+"""Grand Bazaar as a `merchantry.engine.Game`."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from merchantry.engine import JSON, EventLog, Game, State
+from merchantry.errors import InvalidRecord
+from merchantry.games.grand_bazaar import actions
+from merchantry.games.grand_bazaar.components import GEM_CARDS_PER_TYPE, GEMS, PRICE_CARDS
+from merchantry.games.grand_bazaar.rules import FORMAT_VERSION, BazaarState, setup
+
+
+class GrandBazaarGame(Game):
+    name = "grand_bazaar"
+    title = "Grand Bazaar"
+    min_players = 2
+    max_players = 7
+
+    def options(self) -> dict[str, tuple[Any, str]]:
+        return {}
+
+    def _new_game(self, players: int, seed: int, options: dict[str, Any]) -> BazaarState:
+        state = BazaarState.__new__(BazaarState)
+        state.num_players = players
+        state.seed = seed
+        setup(state, random.Random(f"grand_bazaar:{seed}"))
+        return state
+
+    def parse_action(self, state: State, player: int, text: str) -> actions.BazaarAction:
+        return actions.parse(text)
+
+    def from_dict(self, data: dict[str, JSON]) -> BazaarState:
+        try:
+            state = self._build(data)
+        except InvalidRecord:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise InvalidRecord(f"not a Grand Bazaar state: {type(exc).__name__} {exc}") from None
+        _check(state)
+        return state
+
+    def _build(self, data: dict[str, JSON]) -> BazaarState:
+        if not isinstance(data, dict) or data.get("game") != "grand_bazaar":
+            raise InvalidRecord("not a Grand Bazaar state: 'game' must be 'grand_bazaar'")
+        if data.get("version") != FORMAT_VERSION:
+            raise InvalidRecord(f"Grand Bazaar state version {data.get('version')!r} is not {FORMAT_VERSION}")
+        n = data["players"]
+        if not isinstance(n, int) or not self.min_players <= n <= self.max_players:
+            raise InvalidRecord(f"players must be {self.min_players}-{self.max_players}, not {n!r}")
+        s = BazaarState.__new__(BazaarState)
+        s.num_players = n
+        s.seed = int(data["seed"])
+        s.deck = [int(c) for c in data["deck"]]
+        s.revealed = tuple(int(c) for c in data["revealed"])
+        s.prices = [int(p) for p in data["prices"]]
+        s.stock = [int(x) for x in data["stock"]]
+        s.gems = [[int(x) for x in hand] for hand in data["gems"]]
+        s.cash = [int(c) for c in data["cash"]]
+        s.round = int(data["round"])
+        s.turn = int(data["turn"])
+        s.current = int(data["current"])
+        s.bought = [bool(x) for x in data["bought"]]
+        s.sold = [bool(x) for x in data["sold"]]
+        s.bought_any = bool(data["bought_any"])
+        s.over = bool(data["over"])
+        s.log = EventLog.of([str(line) for line in data["log"]])
+        return s
+
+
+def _check(s: BazaarState) -> None:
+    """The numbers must describe a game that could have been played."""
+    n, kinds = s.num_players, len(GEMS)
+    if sorted(s.deck + list(s.revealed)) != list(range(len(PRICE_CARDS))):
+        raise InvalidRecord("not a Grand Bazaar state: deck and revealed cards are not the 27 price cards")
+    if s.round != len(s.revealed) or s.prices != s.price_history()[-1]:
+        raise InvalidRecord("not a Grand Bazaar state: prices do not follow the revealed cards")
+    if len(s.gems) != n or len(s.cash) != n or any(len(hand) != kinds for hand in s.gems):
+        raise InvalidRecord(f"not a Grand Bazaar state: gems and cash must be given for {n} players")
+    for g in range(kinds):
+        if s.stock[g] < 0 or s.stock[g] + sum(hand[g] for hand in s.gems) != GEM_CARDS_PER_TYPE:
+            raise InvalidRecord(f"not a Grand Bazaar state: the {GEMS[g]} cards do not add up")
+    if any(c < 0 for c in s.cash) or not 0 <= s.current < n or not 0 <= s.turn <= n:
+        raise InvalidRecord("not a Grand Bazaar state: cash, turn or current player out of range")
+    if len(s.bought) != kinds or len(s.sold) != kinds:
+        raise InvalidRecord("not a Grand Bazaar state: bought/sold flags must be given per gem")
+
+
+GAME = GrandBazaarGame()
+BazaarState.game = GAME

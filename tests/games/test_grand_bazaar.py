@@ -1,0 +1,295 @@
+"""Grand Bazaar rules, one test (or more) per clause of ../shared/rules/grand_bazaar.md."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from importlib import resources
+
+import pytest
+
+import merchantry
+from merchantry.games import grand_bazaar
+from merchantry.games.grand_bazaar.components import PRICE_CARDS
+from merchantry.games.grand_bazaar.rules import BazaarState
+
+GAME = grand_bazaar.GAME
+SAPPHIRE, RUBY, EMERALD = 0, 1, 2
+
+
+def game_with_top_card(players: int, card: tuple[int, int, int], seed: int = 0) -> BazaarState:
+    """A new game whose first revealed price card is `card`."""
+    for s in range(seed, seed + 10_000):
+        state = GAME.new_game(players=players, seed=s)
+        if PRICE_CARDS[state.revealed[0]] == card:
+            return state
+    raise AssertionError("no seed reveals that card first")
+
+
+def play_turn(state: BazaarState, *moves: str) -> None:
+    for move in moves:
+        state.apply(state.current, move)
+
+
+def legal(state: BazaarState) -> list[str]:
+    return [str(a) for a in state.legal_actions(state.current)]
+
+
+# --- components and setup ---------------------------------------------------------------------------
+
+
+def test_gb_c1_three_gem_types_ten_cards_each_in_the_bazaar():
+    state = GAME.new_game(players=3, seed=1)
+    assert state.view(None)["gems"] == ["sapphire", "ruby", "emerald"]
+    assert state.stock == [10, 10, 10]
+
+
+def test_gb_c2_every_price_starts_at_ten():
+    state = GAME.new_game(players=3, seed=1)
+    assert state.view(None)["price_history"][0] == [10, 10, 10]
+
+
+def test_gb_c3_price_deck_is_every_combination_once_as_data():
+    data = json.loads(
+        resources.files("merchantry.games.grand_bazaar").joinpath("data", "price_cards.json").read_text()
+    )
+    cards = [tuple(card) for card in data["cards"]]
+    assert len(cards) == 27 and len(set(cards)) == 27
+    assert all(change in (-1, 0, 1) for card in cards for change in card)
+    for gem in range(3):
+        assert Counter(card[gem] for card in cards) == {-1: 9, 0: 9, 1: 9}
+
+
+def test_gb_c3_prices_stay_within_1_and_19():
+    for seed in range(30):
+        state = GAME.new_game(players=2, seed=seed)
+        history = state.price_history()
+        while not state.is_over():
+            state.apply(state.current, random.Random(seed).choice(state.legal_actions(state.current)))
+        history = state.price_history()
+        assert all(1 <= price <= 19 for prices in history for price in prices)
+
+
+def test_gb_c4_amounts_are_whole_grands_and_the_bank_never_runs_out():
+    state = GAME.new_game(players=7, seed=2)
+    rng = random.Random(2)
+    while not state.is_over():
+        state.apply(state.current, rng.choice(state.legal_actions(state.current)))
+    assert all(isinstance(c, int) and c >= 0 for c in state.cash)
+
+
+def test_gb_s1_each_player_starts_with_30_grands_and_no_gems():
+    state = GAME.new_game(players=5, seed=3)
+    assert state.cash == [30] * 5
+    assert state.gems == [[0, 0, 0]] * 5
+    assert len(state.deck) == 26 and len(state.revealed) == 1  # round 1's card is already turned
+
+
+def test_gb_s2_seat_zero_is_player_one_and_opens_round_one():
+    state = GAME.new_game(players=4, seed=3)
+    assert state.opener() == 0 and state.to_act() == [0]
+    assert "Round 1: P1 reveals" in state.view(None)["log"][0]
+
+
+# --- rounds -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_gb_r1_round_r_is_opened_by_player_r_mod_n(players):
+    state = GAME.new_game(players=players, seed=4)
+    finish(state, random.Random(4))
+    reveals = [
+        line.split(":")[0].split() + [line.split()[2]]
+        for line in state.view(None)["log"]
+        if "reveals" in line
+    ]
+    openers = [(int(words[1]), int(words[2][1:]) - 1) for words in reveals]  # ("Round", r, "Pk")
+    assert [r for r, _ in openers] == list(range(1, 28))
+    assert all(seat == (r - 1) % players for r, seat in openers)
+    if players == 2:
+        assert openers[2] == (3, 0)  # round 3 is opened by player 1 again
+
+
+def test_gb_r1_the_opener_reveals_the_top_card_and_every_price_moves():
+    state = GAME.new_game(players=2, seed=5)
+    top = state.deck[-1]
+    before = state.prices[:]
+    play_turn(state, "buy ruby", "done", "buy ruby", "done")
+    assert state.round == 2 and state.current == 1
+    assert state.revealed[-1] == top
+    assert state.prices == [p + c for p, c in zip(before, PRICE_CARDS[top], strict=True)]
+
+
+def test_gb_r2_players_trade_in_turn_clockwise_from_the_first_player():
+    state = GAME.new_game(players=4, seed=6)
+    play_turn(state, "buy ruby", "done")
+    assert state.to_act() == [1]
+    play_turn(state, "buy ruby", "done", "buy ruby", "done", "buy ruby", "done")
+    assert state.round == 2 and state.to_act() == [1]
+    play_turn(state, "buy sapphire", "done")
+    assert state.to_act() == [2]
+
+
+def test_gb_r3_every_turn_must_buy_at_least_one_gem():
+    state = GAME.new_game(players=3, seed=7)
+    assert "done" not in legal(state)
+    before = state.to_dict()
+    with pytest.raises(merchantry.IllegalAction, match="must buy at least one gem"):
+        state.apply(0, "done")
+    assert state.to_dict() == before
+    play_turn(state, "buy emerald")
+    assert "done" in legal(state)
+
+
+def test_gb_r4_never_more_than_four_gems_sell_first_then_buy():
+    state = GAME.new_game(players=2, seed=8)
+    state.gems[0] = [2, 2, 0]
+    state.stock = [8, 8, 10]
+    assert "buy emerald" not in legal(state)
+    with pytest.raises(merchantry.IllegalAction, match="sell one before buying"):
+        state.apply(0, "buy emerald")
+    play_turn(state, "sell sapphire", "buy emerald")
+    assert state.gems[0] == [1, 2, 1]
+    assert "buy ruby" not in legal(state)  # four again
+
+
+def test_gb_r5_cannot_buy_without_the_cash_or_from_an_empty_stock():
+    state = GAME.new_game(players=2, seed=9)
+    state.cash[0] = state.prices[RUBY] - 1
+    assert "buy ruby" not in legal(state)
+    with pytest.raises(merchantry.IllegalAction, match="costs"):
+        state.apply(0, "buy ruby")
+    state.cash[0] = 100
+    state.stock[EMERALD] = 0
+    state.gems[1][EMERALD] = 10
+    with pytest.raises(merchantry.IllegalAction, match="no emerald left"):
+        state.apply(0, "buy emerald")
+
+
+def test_gb_r6_cannot_sell_then_buy_back_or_buy_then_sell_the_same_gem():
+    state = GAME.new_game(players=2, seed=10)
+    state.gems[0] = [1, 0, 0]
+    state.stock[SAPPHIRE] = 9
+    play_turn(state, "sell sapphire")
+    with pytest.raises(merchantry.IllegalAction, match="cannot buy it back"):
+        state.apply(0, "buy sapphire")
+    play_turn(state, "buy ruby")
+    with pytest.raises(merchantry.IllegalAction, match="cannot sell it"):
+        state.apply(0, "sell ruby")
+    play_turn(state, "done")
+    # the ban lasts one round only: next turn the same player may trade sapphires again
+    play_turn(state, "buy emerald", "done", "buy emerald", "done")  # P2 ends round 1 and opens round 2
+    assert state.round == 2 and state.current == 0
+    assert "buy sapphire" in legal(state)
+    assert "sell ruby" in legal(state)
+
+
+def test_gb_r7_a_turn_is_single_buys_and_sells_ended_by_done():
+    state = GAME.new_game(players=2, seed=11)
+    assert legal(state) == ["buy sapphire", "buy ruby", "buy emerald"]
+    play_turn(state, "buy ruby", "buy ruby")
+    assert state.current == 0 and state.gems[0] == [0, 2, 0]
+    play_turn(state, "done")
+    assert state.current == 1
+
+
+def test_gb_r7_when_no_sales_could_make_a_buy_possible_the_turn_ends_without_one():
+    state = GAME.new_game(players=2, seed=12)
+    state.cash[0] = 0
+    assert legal(state) == ["done"]
+    play_turn(state, "done")
+    assert state.current == 1
+    assert "cannot buy anything" in state.view(None)["log"][-1]
+
+
+def test_gb_r7_done_waits_while_a_sale_would_still_allow_a_buy():
+    state = GAME.new_game(players=2, seed=13)
+    state.cash[0] = 0
+    state.gems[0] = [0, 1, 0]
+    state.stock[RUBY] = 9
+    # selling the ruby pays for a sapphire or an emerald: a buy is still possible, so no "done" yet
+    assert legal(state) == ["sell ruby"]
+    play_turn(state, "sell ruby")
+    assert "buy sapphire" in legal(state) and "buy ruby" not in legal(state) and "done" not in legal(state)
+
+
+def test_gb_r7_selling_the_only_buyable_gem_type_ends_the_obligation():
+    state = GAME.new_game(players=2, seed=14)
+    state.gems[0] = [0, 4, 0]
+    state.stock = [0, 6, 0]
+    state.gems[1] = [10, 0, 10]
+    # the only gem for sale is ruby, and a sold ruby cannot be bought back: no buy can ever happen
+    assert legal(state) == ["sell ruby", "done"]
+
+
+# --- end and scoring --------------------------------------------------------------------------------
+
+
+def finish(state: BazaarState, rng: random.Random) -> None:
+    while not state.is_over():
+        state.apply(state.current, rng.choice(state.legal_actions(state.current)))
+
+
+def test_gb_e1_after_27_rounds_prices_are_ten_and_gems_cash_out_at_ten():
+    state = GAME.new_game(players=3, seed=15)
+    rng = random.Random(15)
+    while not (state.round == 27 and state.turn == 2 and "done" in legal(state)):
+        state.apply(state.current, rng.choice(state.legal_actions(state.current)))
+    cash, gems = state.cash[:], [sum(g) for g in state.gems]
+    assert any(gems)
+    state.apply(state.current, "done")  # the last turn of the last round
+    assert state.is_over() and state.prices == [10, 10, 10] and state.deck == []
+    assert state.cash == [c + 10 * g for c, g in zip(cash, gems, strict=True)]
+    assert state.scores() == [float(c) for c in state.cash]
+
+
+def test_gb_e2_most_grands_wins_and_tied_players_share_rank_and_win():
+    state = GAME.new_game(players=4, seed=16)
+    state.cash = [50, 70, 70, 40]
+    state.over = True
+    assert state.winners() == [1, 2]
+    assert state.ranks() == [3, 1, 1, 4]
+    assert state.view(None)["ranks"] == [3, 1, 1, 4]
+
+
+# --- worked examples --------------------------------------------------------------------------------
+
+
+def test_gb_x1_first_card_plus_one_minus_one_zero():
+    state = game_with_top_card(3, (1, -1, 0))
+    assert state.prices == [11, 9, 10]
+
+
+def test_gb_x2_after_all_27_cards_every_price_is_ten():
+    for seed in range(5):
+        state = GAME.new_game(players=2, seed=seed)
+        finish(state, random.Random(seed))
+        assert state.prices == [10, 10, 10]
+        assert state.price_history()[-1] == [10, 10, 10] and len(state.revealed) == 27
+
+
+# --- information ------------------------------------------------------------------------------------
+
+
+def test_gb_i1_everything_is_public_but_the_order_of_the_price_deck():
+    state = GAME.new_game(players=3, seed=17)
+    play_turn(state, "buy ruby", "done")
+    spectator = state.view(None)
+    assert spectator == {**state.view(1), "seat": None}
+    assert spectator["holdings"][0] == {"seat": 0, "gems": [0, 1, 0], "cash": 30 - state.prices[RUBY]}
+    assert sorted(map(tuple, spectator["remaining_cards"])) == sorted(PRICE_CARDS[c] for c in state.deck)
+    assert "deck" not in spectator
+    worlds = [state.sample_hidden(0, random.Random(k)) for k in range(5)]
+    assert all(w.view(0) == state.view(0) for w in worlds)
+    assert len({tuple(w.deck) for w in worlds}) > 1
+    assert all(sorted(w.deck) == sorted(state.deck) for w in worlds)
+
+
+def test_bad_notation_is_refused_with_the_move_format():
+    state = GAME.new_game(players=2, seed=1)
+    with pytest.raises(merchantry.IllegalAction, match="buy ruby, sell emerald, done"):
+        state.apply(0, "buy diamond")
+    with pytest.raises(merchantry.IllegalAction, match="P1's turn"):
+        state.apply(1, "buy ruby")
+    assert str(GAME.parse_action(state, 0, " BUY  Ruby")) == "buy ruby"
