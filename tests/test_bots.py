@@ -9,11 +9,13 @@ import pytest
 import merchantry
 from merchantry import bots, simulate
 from merchantry.games import money
+from merchantry.games.grand_bazaar.components import PRICE_CARDS
 from tests.games.money_helpers import arrange, bid_round, hand_codes
 
 
 def test_bot_registry_lists_bots_per_game():
     assert bots.names("money") == ["greedy", "random"]
+    assert bots.names("grand_bazaar") == ["greedy", "random"]
     assert bots.get("greedy", money.GAME).name == "greedy"
     with pytest.raises(merchantry.UnknownBot, match="bots are: greedy, random"):
         bots.get("genius", "money")
@@ -82,3 +84,24 @@ def test_greedy_beats_three_random_bots_clearly():
     summary = simulate.summarise("money", results, 1.0)
     assert summary.by_bot["greedy"]["win_rate"] > 0.75
     assert summary.by_bot["greedy"]["mean_score"] > 2 * summary.by_bot["random"]["mean_score"]
+
+
+def test_grand_bazaar_greedy_sells_what_should_fall_and_buys_what_should_rise():
+    from merchantry.games import grand_bazaar
+
+    state = grand_bazaar.GAME.new_game(players=2, seed=3)
+    # leave only cards that push sapphire down and ruby up
+    state.deck = [c for c in state.deck if PRICE_CARDS[c][0] < 0 and PRICE_CARDS[c][1] > 0] or state.deck
+    state.gems[0] = [1, 0, 0]
+    state.stock[0] = 9
+    greedy = bots.get("greedy", "grand_bazaar")
+    first = bots.play_turn(state, 0, greedy, random.Random(0))
+    assert str(first) == "sell sapphire"
+    state.apply(0, first)
+    assert str(bots.play_turn(state, 0, greedy, random.Random(0))) == "buy ruby"
+
+
+def test_grand_bazaar_greedy_beats_three_random_bots_clearly():
+    results, _ = simulate.run("grand_bazaar", ["greedy", "random", "random", "random"], 60, seed=3)
+    summary = simulate.summarise("grand_bazaar", results, 1.0)
+    assert summary.by_bot["greedy"]["win_rate"] > 0.5

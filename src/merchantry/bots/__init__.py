@@ -25,7 +25,10 @@ class Bot(Protocol):
 # bot name -> {game name or "*" for every game: "module:Class"}
 _BOTS = {
     "random": {"*": "merchantry.bots.random_bot:RandomBot"},
-    "greedy": {"money": "merchantry.bots.money_greedy:MoneyGreedyBot"},
+    "greedy": {
+        "money": "merchantry.bots.money_greedy:MoneyGreedyBot",
+        "grand_bazaar": "merchantry.bots.grand_bazaar_greedy:GrandBazaarGreedyBot",
+    },
 }
 
 

@@ -1,0 +1,50 @@
+"""The `greedy` Grand Bazaar bot: trades on the known distribution of the remaining price cards.
+
+The 27 price cards are public knowledge and so is which have been revealed, so the bot knows each gem's
+expected move next round: the mean change over the cards left (GB-C3). It sells what it expects to
+fall, buys what it expects to rise, and when it must buy (GB-R3) buys the gem with the best prospect.
+It reads only its seat's view.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from merchantry.engine import State
+from merchantry.games.grand_bazaar.actions import BUY, DONE, SELL, BazaarAction
+
+
+def expected_moves(view: dict[str, Any]) -> list[float]:
+    """Mean change per gem over the unrevealed price cards (0 once none are left)."""
+    remaining = view["remaining_cards"]
+    if not remaining:
+        return [0.0] * len(view["gems"])
+    return [sum(card[g] for card in remaining) / len(remaining) for g in range(len(view["gems"]))]
+
+
+class GrandBazaarGreedyBot:
+    name = "greedy"
+
+    def choose(self, world: State, seat: int, rng: random.Random) -> BazaarAction:
+        view = world.view(seat)
+        legal: set[BazaarAction] = set(world.legal_actions(seat))
+        moves = expected_moves(view)
+        gems = view["holdings"][seat]["gems"]
+        must_buy = not view["turn"]["bought"]
+        # sell what is expected to fall
+        for g in sorted(range(len(moves)), key=lambda g: moves[g]):
+            if moves[g] < 0 and SELL[g] in legal:
+                return SELL[g]
+        # buy what is expected to rise, best prospect first
+        buys = sorted((g for g in range(len(moves)) if BUY[g] in legal), key=lambda g: -moves[g])
+        if buys and (moves[buys[0]] > 0 or must_buy):
+            return BUY[buys[0]]
+        if must_buy and DONE not in legal:
+            # a buy is still possible but needs room or cash: sell the gem with the worst prospect
+            sells = [g for g in range(len(moves)) if SELL[g] in legal and gems[g]]
+            if sells:
+                return SELL[min(sells, key=lambda g: moves[g])]
+        if DONE in legal:
+            return DONE
+        return sorted(legal, key=str)[0]  # unreachable in practice: keep to the rules whatever happens
