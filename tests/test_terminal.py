@@ -6,6 +6,7 @@ import io
 import itertools
 import random
 
+import pytest
 from rich.console import Console
 
 from merchantry import records
@@ -24,10 +25,10 @@ def scripted(lines):
     return read
 
 
-def table_for(inputs, seed=3, players=4, record_path=None):
+def table_for(inputs, seed=3, players=4, record_path=None, game="money"):
     out = io.StringIO()
     console = Console(file=out, width=140, color_system=None)
-    session = records.Session("money", players, seed=seed)
+    session = records.Session(game, players, seed=seed)
     seat_bots = ["you"] + ["greedy"] * (players - 1)
     table = TerminalTable(session, 0, seat_bots, console, scripted(inputs), random.Random(seed), record_path)
     return table, out
@@ -73,3 +74,13 @@ def test_end_of_input_abandons_the_game_cleanly():
     table, out = table_for([])
     table.run()
     assert "Game abandoned." in out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "expected"), [("money", 3, "Final scores"), ("grand_bazaar", 3, "Final ranking")]
+)
+def test_every_game_is_playable_to_the_end_at_the_terminal(game, players, expected):
+    table, out = table_for(itertools.cycle(["1", "done", "bid", "keep"]), players=players, game=game)
+    table.run()
+    assert table.state.is_over()
+    assert expected in out.getvalue() and "Winner:" in out.getvalue()
