@@ -12,6 +12,7 @@ from merchantry.engine import Game
 from merchantry.errors import UnknownGame
 
 _MODULES = {
+    "byzanz": "merchantry.games.byzanz",
     "grand_bazaar": "merchantry.games.grand_bazaar",
     "money": "merchantry.games.money",
 }

@@ -1,0 +1,728 @@
+"""Byzanz's rules: the state and its forward model. Clause ids refer to ../shared/rules/byzanz.md.
+
+A round is one auction per player (BZ-A1..BZ-A9), then the market (BZ-M1..BZ-M3). Selling a set is a
+free action any player may take at any time (BZ-V1..BZ-V3). A player over the hand limit must discard or
+sell before anything else happens (BZ-H1). After the last round everyone may sell once more (BZ-E1).
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from itertools import combinations
+
+from merchantry.engine import JSON, EventLog, State, seat_label
+from merchantry.games.byzanz.actions import (
+    ADD,
+    BID,
+    DISCARD,
+    DONE,
+    PASS,
+    TAKE,
+    TO_MARKET,
+    ByzanzAction,
+    sell,
+    set_order,
+)
+from merchantry.games.byzanz.components import (
+    CODE_TYPE,
+    CODE_VALUE,
+    CODES,
+    COPIES,
+    HAND_LIMIT,
+    MERCHANT,
+    NUM_CODES,
+    SETUP,
+    STARTING_HAND,
+    TYPES,
+    VALUES,
+    full_deck,
+    profit_points,
+    set_profit,
+)
+
+AUCTION, LOT_CHOICE, MARKET, FINAL, OVER = range(5)
+PHASE_NAMES = ("auction", "lot_choice", "market", "final_selling", "over")
+# What to do once a player who went over the hand limit is back to 7 cards (BZ-H1).
+RESUME_NOTHING, RESUME_NEXT_AUCTION, RESUME_MARKET = range(3)
+FORMAT_VERSION = 1
+
+
+def codes_text(codes: list[int]) -> str:
+    return " ".join(CODES[c] for c in sorted(codes, key=set_order)) or "nothing"
+
+
+def expand(counts: list[int]) -> list[int]:
+    """Per-code counts -> a list of codes."""
+    return [code for code, n in enumerate(counts) if n for _ in range(n)]
+
+
+def count(codes: list[int]) -> list[int]:
+    counts = [0] * NUM_CODES
+    for code in codes:
+        counts[code] += 1
+    return counts
+
+
+@lru_cache(maxsize=65536)
+def sellable_sets(hand: tuple[int, ...]) -> tuple[ByzanzAction, ...]:
+    """BZ-V1/BZ-V2: every distinct set of three the hand can sell (goods of one type, merchants as jokers)."""
+    merchants = hand[MERCHANT]
+    found: set[tuple[int, ...]] = set()
+    per_type = len(VALUES)
+    for t in range(len(TYPES)):
+        goods = [c for c in range(t * per_type, (t + 1) * per_type) for _ in range(min(hand[c], 3))]
+        if goods:
+            pool = goods + [MERCHANT] * min(merchants, 2)
+            found.update(combo for combo in combinations(pool, 3) if combo[0] != MERCHANT)
+    if merchants >= 3:
+        found.add((MERCHANT,) * 3)
+    return tuple(sell(combo) for combo in sorted(found))
+
+
+class ByzanzState(State):
+    """A position of Byzanz. Hands, the market and knowledge are counts per card code (principle 4)."""
+
+    __slots__ = (
+        "num_players",
+        "seed",
+        "offers",
+        "rounds",
+        "deck",
+        "removed",
+        "hands",
+        "known",
+        "bids",
+        "confirmed",
+        "in_auction",
+        "high",
+        "high_bidder",
+        "first_passer",
+        "bid_turn",
+        "lot",
+        "market",
+        "offer_stack",
+        "offer_held",
+        "round",
+        "dealer",
+        "round_opener",
+        "chooser",
+        "market_order",
+        "market_pos",
+        "final_pos",
+        "profits",
+        "discards",
+        "boxed",
+        "limit_player",
+        "resume",
+        "next_opener",
+        "phase",
+        "log",
+    )
+
+    num_players: int
+    seed: int
+    offers: tuple[int, ...]  # offer cards in play (BZ-S2), ascending
+    rounds: int
+    deck: list[int]  # face down, top card last (BZ-I2)
+    removed: list[int]  # removed unseen at setup (BZ-S2, BZ-I2)
+    hands: list[list[int]]  # counts per code
+    known: list[list[int]]  # counts per code every player is sure are in that hand (BZ-I1)
+    bids: list[list[int]]  # cards face up in front of each player in this auction
+    confirmed: list[int]  # value of each player's last confirmed bid
+    in_auction: list[bool]
+    high: int
+    high_bidder: int
+    first_passer: int  # BZ-A8
+    bid_turn: int
+    lot: list[int]
+    market: list[int]  # counts per code
+    offer_stack: list[int]  # ascending; the top (highest) is last
+    offer_held: list[int]  # offer card taken this round, 0 for none
+    round: int
+    dealer: int
+    round_opener: int
+    chooser: int  # who puts a lot card into the market (BZ-A7, BZ-A9)
+    market_order: list[int]  # BZ-M1: seats by ascending offer card
+    market_pos: int
+    final_pos: int  # BZ-E1: index into the final selling order
+    profits: list[list[int]]  # profit cards per player (BZ-V1)
+    discards: list[list[int]]  # face-down discards per player (BZ-H1)
+    boxed: list[int]  # counts of cards that left the game in public view
+    limit_player: int  # over the hand limit, -1 for nobody (BZ-H1)
+    resume: int
+    next_opener: int  # the last auction's winner, for BZ-A3
+    phase: int
+    log: EventLog
+
+    # --- who acts and what they may do --------------------------------------------------------------
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def to_act(self) -> list[int]:
+        if self.phase == OVER:
+            return []
+        if self.limit_player >= 0:
+            return [self.limit_player]
+        if self.phase == AUCTION:
+            return [self.bid_turn]
+        if self.phase == LOT_CHOICE:
+            return [self.chooser]
+        if self.phase == MARKET:
+            return [self.market_order[self.market_pos]]
+        return [self.final_order()[self.final_pos]]
+
+    def legal_actions(self, player: int) -> list[ByzanzAction]:
+        if self.phase == OVER:
+            return []
+        hand = self.hands[player]
+        actions: list[ByzanzAction] = []
+        if self.limit_player == player:
+            actions = [DISCARD[c] for c in range(NUM_CODES) if hand[c]]
+        elif self.limit_player < 0 and player in self.to_act():
+            actions = self._turn_actions(player)
+        actions += sellable_sets(tuple(hand))  # BZ-V3: a free action for anyone, at any time
+        return actions
+
+    def _turn_actions(self, player: int) -> list[ByzanzAction]:
+        if self.phase == AUCTION:
+            hand = self.hands[player]
+            actions = [ADD[c] for c in range(MERCHANT) if hand[c]]  # BZ-A4: merchants cannot be bid
+            if self.bid_value(player) > self.high:
+                actions.append(BID)
+            actions.append(PASS)
+            return actions
+        if self.phase == LOT_CHOICE:
+            return [TO_MARKET[c] for c in sorted(set(self.lot))]
+        if self.phase == MARKET:
+            present = sorted({CODE_TYPE[c] for c in range(NUM_CODES) if self.market[c]})
+            return [TAKE[t] for t in present]
+        return [DONE]
+
+    def bid_value(self, player: int) -> int:
+        """BZ-A4: only values count."""
+        return sum(CODE_VALUE[c] for c in self.bids[player])
+
+    def _why_illegal(self, player: int, action: ByzanzAction) -> str:
+        who = seat_label(player)
+        if self.phase == OVER:
+            return "the game is over"
+        if action.verb == "sell":
+            return f"{who} does not hold {action.arg} to sell"
+        if self.limit_player >= 0:
+            if player != self.limit_player:
+                return f"{seat_label(self.limit_player)} must first get down to {HAND_LIMIT} cards (BZ-H1)"
+            if action.verb == "discard":
+                return f"{who} has no {action.arg} to discard"
+            return f"{who} has more than {HAND_LIMIT} cards: discard or sell first (BZ-H1)"
+        if player not in self.to_act():
+            return f"it is {seat_label(self.to_act()[0])}'s turn, not {who}'s"
+        if action.verb == "add":
+            if action.codes[0] == MERCHANT:
+                return "merchants cannot be bid (BZ-A4)"
+            return f"{who} has no {action.arg} in hand"
+        if action.verb == "bid":
+            return f"a bid must beat {self.high}: add cards first (your bid is {self.bid_value(player)})"
+        if action.verb == "market":
+            return f"the lot has no {action.arg}"
+        if action.verb == "take":
+            return f"the market has no {action.arg}"
+        expected = {AUCTION: "add, bid or pass", LOT_CHOICE: "market a lot card", MARKET: "take a type"}
+        return f"now is not the time for {action.verb}: {expected.get(self.phase, 'sell, or done')}"
+
+    # --- applying actions ---------------------------------------------------------------------------
+
+    def _apply(self, player: int, action: ByzanzAction) -> None:
+        verb = action.verb
+        if verb == "sell":
+            self._sell(player, list(action.codes))
+        elif verb == "discard":
+            self._discard(player, action.codes[0])
+        elif verb == "add":
+            self._leave_hand(player, action.codes[0])
+            self.bids[player].append(action.codes[0])
+        elif verb == "bid":
+            self._confirm_bid(player)
+        elif verb == "pass":
+            self._pass(player)
+        elif verb == "market":
+            self._lot_card_to_market(player, action.codes[0])
+        elif verb == "take":
+            self._take_from_market(player, action.codes[0])
+        else:
+            self._done_selling(player)
+
+    def _leave_hand(self, player: int, code: int) -> None:
+        """A card leaves a hand in public view: everyone is now sure of one fewer such card there."""
+        self.hands[player][code] -= 1
+        known = self.known[player]
+        known[code] = max(0, known[code] - 1)
+
+    def _receive(self, player: int, codes: list[int]) -> None:
+        """Cards enter a hand in public view (a lot, a market pick, a bid taken back): BZ-I1."""
+        for code in codes:
+            self.hands[player][code] += 1
+            self.known[player][code] += 1
+
+    # --- selling and the hand limit (BZ-V1..V3, BZ-H1) -------------------------------------------------
+
+    def _sell(self, player: int, codes: list[int]) -> None:
+        profit = set_profit(codes)
+        for code in codes:
+            self._leave_hand(player, code)
+        rest = list(codes)
+        rest.remove(profit)
+        for code in rest:
+            self.boxed[code] += 1  # BZ-V1: the other two leave the game
+        self.profits[player].append(profit)
+        kept = f"{CODES[profit]} ({profit_points(profit)})"
+        self.log = self.log.add(f"{seat_label(player)} sells {codes_text(codes)} and keeps {kept}")
+        self._check_limit_resolved(player)
+
+    def _discard(self, player: int, code: int) -> None:
+        self.hands[player][code] -= 1
+        self.discards[player].append(code)
+        # BZ-H1: discards are face down, so any card the others knew of may be the one that went
+        self.known[player] = [max(0, k - 1) for k in self.known[player]]
+        self.log = self.log.add(f"{seat_label(player)} discards a card face down")
+        self._check_limit_resolved(player)
+
+    def hand_size(self, player: int) -> int:
+        return sum(self.hands[player])
+
+    def _after_gain(self, player: int, resume: int) -> None:
+        """BZ-H1: over 7 cards, the player must discard or sell before the game goes on."""
+        if self.hand_size(player) > HAND_LIMIT:
+            self.limit_player = player
+            self.resume = resume
+            self.log = self.log.add(
+                f"{seat_label(player)} has {self.hand_size(player)} cards and must get down to {HAND_LIMIT}"
+            )
+        else:
+            self._continue(resume)
+
+    def _check_limit_resolved(self, player: int) -> None:
+        if player == self.limit_player and self.hand_size(player) <= HAND_LIMIT:
+            self.limit_player = -1
+            self._continue(self.resume)
+
+    def _continue(self, resume: int) -> None:
+        if resume == RESUME_NEXT_AUCTION:
+            self._next_auction()
+        elif resume == RESUME_MARKET:
+            self._next_market_pick()
+
+    # --- auctions (BZ-A1..BZ-A9) ----------------------------------------------------------------------
+
+    def _next_clockwise(self, after: int, eligible: list[bool]) -> int:
+        for step in range(1, self.num_players + 1):
+            seat = (after + step) % self.num_players
+            if eligible[seat]:
+                return seat
+        return -1
+
+    def _start_auction(self, opener: int) -> None:
+        """BZ-A2: the lot is as many cards as the top offer card shows."""
+        size = self.offer_stack[-1]
+        self.lot = [self.deck.pop() for _ in range(size)]
+        eligible = [held == 0 for held in self.offer_held]
+        lot_text = codes_text(self.lot)
+        if sum(eligible) == 1:
+            self._last_auction(opener)
+            return
+        self.phase = AUCTION
+        self.in_auction = eligible
+        self.bids = [[] for _ in range(self.num_players)]
+        self.confirmed = [0] * self.num_players
+        self.high, self.high_bidder, self.first_passer = 0, -1, -1
+        self.bid_turn = opener
+        self.log = self.log.add(f"Auction for offer {size}: lot {lot_text}; {seat_label(opener)} opens")
+
+    def _last_auction(self, player: int) -> None:
+        """BZ-A9: one eligible player, no bidding."""
+        self.log = self.log.add(
+            f"Last auction of the round: {seat_label(player)} gets lot {codes_text(self.lot)}"
+        )
+        if len(self.lot) == 1:  # 5-6 players: the single card goes to the market
+            self.market[self.lot.pop()] += 1
+            self._take_offer(player)
+            self._next_auction()
+        else:  # 3-4 players: two cards, one to the market, one to the hand
+            self.phase = LOT_CHOICE
+            self.chooser = player
+
+    def _confirm_bid(self, player: int) -> None:
+        self.confirmed[player] = self.high = self.bid_value(player)
+        self.high_bidder = player
+        self.log = self.log.add(f"{seat_label(player)} bids {self.high} ({codes_text(self.bids[player])})")
+        following = self._next_clockwise(player, self.in_auction)
+        if following == player:  # BZ-A6: everyone else has passed
+            self._win_with_bid(player)
+        else:
+            self.bid_turn = following
+
+    def _pass(self, player: int) -> None:
+        """BZ-A5: the bid goes back to hand and the player is out of this auction."""
+        returned = self.bids[player]
+        self.bids[player] = []
+        self._receive(player, returned)
+        self.in_auction[player] = False
+        if self.first_passer < 0:
+            self.first_passer = player
+        self.log = self.log.add(f"{seat_label(player)} passes")
+        remaining = [q for q in range(self.num_players) if self.in_auction[q]]
+        if not remaining:
+            self._win_all_passed(self.first_passer)  # BZ-A8
+        elif remaining == [self.high_bidder]:
+            self._win_with_bid(self.high_bidder)  # BZ-A6
+        else:
+            self.bid_turn = self._next_clockwise(player, self.in_auction)
+
+    def _win_with_bid(self, winner: int) -> None:
+        """BZ-A7: the bid goes next to the market; the winner then puts one lot card into it."""
+        for code in self.bids[winner]:
+            self.market[code] += 1
+        bid = codes_text(self.bids[winner])
+        self.log = self.log.add(f"{seat_label(winner)} wins the lot with {self.high}; {bid} go to the market")
+        self.bids[winner] = []
+        self.phase = LOT_CHOICE
+        self.chooser = winner
+
+    def _lot_card_to_market(self, player: int, code: int) -> None:
+        self.lot.remove(code)
+        self.market[code] += 1
+        rest, self.lot = self.lot, []
+        self._receive(player, rest)
+        self.log = self.log.add(
+            f"{seat_label(player)} puts {CODES[code]} into the market and takes {codes_text(rest)}"
+        )
+        self._take_offer(player)
+        self._after_gain(player, RESUME_NEXT_AUCTION)
+
+    def _win_all_passed(self, winner: int) -> None:
+        """BZ-A8: the first to pass takes the whole lot and puts nothing into the market."""
+        lot, self.lot = self.lot, []
+        self._receive(winner, lot)
+        self.log = self.log.add(
+            f"Everybody passed: {seat_label(winner)} passed first and takes {codes_text(lot)}"
+        )
+        self._take_offer(winner)
+        self._after_gain(winner, RESUME_NEXT_AUCTION)
+
+    def _take_offer(self, player: int) -> None:
+        self.offer_held[player] = self.offer_stack.pop()
+        self.next_opener = player
+
+    def _next_auction(self) -> None:
+        """BZ-A3: the next player clockwise from the last winner without an offer card opens."""
+        if not self.offer_stack:
+            self._start_market()
+            return
+        eligible = [held == 0 for held in self.offer_held]
+        self._start_auction(self._next_clockwise(self.next_opener, eligible))
+
+    # --- the market (BZ-M1..BZ-M3) --------------------------------------------------------------------
+
+    def _start_market(self) -> None:
+        self.phase = MARKET
+        self.market_order = sorted(range(self.num_players), key=lambda p: self.offer_held[p])
+        self.market_pos = 0
+        self.log = self.log.add(f"Market: {codes_text(expand(self.market))}")
+        if not any(self.market):
+            self._end_round()
+
+    def _take_from_market(self, player: int, goods_type: int) -> None:
+        taken = [c for c in range(NUM_CODES) if CODE_TYPE[c] == goods_type for _ in range(self.market[c])]
+        for code in taken:
+            self.market[code] = 0
+        self._receive(player, taken)
+        self.log = self.log.add(f"{seat_label(player)} takes {codes_text(taken)} from the market")
+        self.market_pos += 1
+        self._after_gain(player, RESUME_MARKET)
+
+    def _next_market_pick(self) -> None:
+        if self.market_pos >= self.num_players or not any(self.market):
+            self._end_round()
+
+    def _end_round(self) -> None:
+        """BZ-M2: leftovers leave the game and the offer cards are stacked again; BZ-M3: next round or end."""
+        leftovers = expand(self.market)
+        if leftovers:
+            self.log = self.log.add(f"Left in the market and removed: {codes_text(leftovers)}")
+        for code in leftovers:
+            self.boxed[code] += 1
+        self.market = [0] * NUM_CODES
+        lowest = min(range(self.num_players), key=lambda p: self.offer_held[p])
+        self.offer_stack = list(self.offers)
+        self.offer_held = [0] * self.num_players
+        if self.deck:
+            self.round += 1
+            self._start_round(lowest)  # BZ-A3: the lowest offer card of the last round opens
+        else:
+            self.phase = FINAL  # BZ-E1
+            self.final_pos = 0
+            self.log = self.log.add("The deck is empty: final selling, from the last round's opener")
+
+    def _start_round(self, opener: int) -> None:
+        self.round_opener = opener
+        self.log = self.log.add(f"Round {self.round} of {self.rounds}")
+        self._start_auction(opener)
+
+    # --- the end (BZ-E1..BZ-E3) -----------------------------------------------------------------------
+
+    def final_order(self) -> list[int]:
+        """BZ-E1: seat order from the player who opened the last round."""
+        return [(self.round_opener + i) % self.num_players for i in range(self.num_players)]
+
+    def _done_selling(self, player: int) -> None:
+        self.log = self.log.add(f"{seat_label(player)} is done selling")
+        self.final_pos += 1
+        if self.final_pos == self.num_players:
+            self.phase = OVER
+            self.log = self.log.add(
+                "Game over: " + ", ".join(f"{seat_label(p)} {s:g}" for p, s in enumerate(self.scores()))
+            )
+
+    def scores(self) -> list[float]:
+        """BZ-E2: the sum of profit cards; public, since every sold set was shown (BZ-I1)."""
+        return [float(sum(profit_points(c) for c in profits)) for profits in self.profits]
+
+    def winners(self) -> list[int]:
+        """BZ-E2 highest score; BZ-E3 a tie goes to the most cards in hand, then it is shared."""
+        if not self.is_over():
+            return []
+        ranking = [(score, self.hand_size(p)) for p, score in enumerate(self.scores())]
+        best = max(ranking)
+        return [p for p, key in enumerate(ranking) if key == best]
+
+    # --- information --------------------------------------------------------------------------------
+
+    def view(self, player: int | None) -> dict[str, JSON]:
+        if player is not None:
+            self.check_seat(player)
+        scores = self.scores()
+        view: dict[str, JSON] = {
+            "game": "byzanz",
+            "seat": player,
+            "players": self.num_players,
+            "phase": PHASE_NAMES[self.phase],
+            "round": self.round,
+            "rounds": self.rounds,
+            "dealer": self.dealer,
+            "round_opener": self.round_opener,
+            "deck": len(self.deck),
+            "offers": list(self.offers),
+            "offer_stack": self.offer_stack[:],
+            "lot": codes_text(self.lot).split() if self.lot else [],
+            "market": codes_text(expand(self.market)).split() if any(self.market) else [],
+            "to_act": self.to_act(),
+            "hand_limit_player": self.limit_player if self.limit_player >= 0 else None,
+            "auction": self._auction_view(),
+            "chooser": self.chooser if self.phase == LOT_CHOICE else None,
+            "market_order": self.market_order[:] if self.phase == MARKET else None,
+            "seats": [
+                {
+                    "seat": p,
+                    "hand_size": self.hand_size(p),
+                    "known": codes_text(expand(self.known[p])).split() if any(self.known[p]) else [],
+                    "bid": [CODES[c] for c in self.bids[p]],
+                    "offer": self.offer_held[p] or None,
+                    "profits": [CODES[c] for c in self.profits[p]],
+                    "score": scores[p],
+                    "discarded": len(self.discards[p]),
+                }
+                for p in range(self.num_players)
+            ],
+            "scores": scores,
+            "winners": self.winners(),
+            "log": self.log.lines(),
+        }
+        if player is not None:
+            view["hand"] = [CODES[c] for c in sorted(expand(self.hands[player]), key=_hand_order)]
+            view["my_discards"] = [CODES[c] for c in self.discards[player]]
+        return view
+
+    def _auction_view(self) -> dict[str, JSON] | None:
+        if self.phase != AUCTION:
+            return None
+        return {
+            "turn": self.bid_turn,
+            "high": self.high,
+            "high_bidder": self.high_bidder if self.high_bidder >= 0 else None,
+            "first_passer": self.first_passer if self.first_passer >= 0 else None,
+            "in": [p for p in range(self.num_players) if self.in_auction[p]],
+        }
+
+    # --- copies, serialisation, sampling ------------------------------------------------------------
+
+    def clone(self) -> ByzanzState:
+        new = ByzanzState.__new__(ByzanzState)
+        new.num_players = self.num_players
+        new.seed = self.seed
+        new.offers = self.offers
+        new.rounds = self.rounds
+        new.high = self.high
+        new.high_bidder = self.high_bidder
+        new.first_passer = self.first_passer
+        new.bid_turn = self.bid_turn
+        new.round = self.round
+        new.dealer = self.dealer
+        new.round_opener = self.round_opener
+        new.chooser = self.chooser
+        new.market_pos = self.market_pos
+        new.final_pos = self.final_pos
+        new.limit_player = self.limit_player
+        new.resume = self.resume
+        new.next_opener = self.next_opener
+        new.phase = self.phase
+        new.log = self.log  # immutable, shared
+        new.deck = self.deck[:]
+        new.removed = self.removed[:]
+        new.confirmed = self.confirmed[:]
+        new.in_auction = self.in_auction[:]
+        new.lot = self.lot[:]
+        new.market = self.market[:]
+        new.offer_stack = self.offer_stack[:]
+        new.offer_held = self.offer_held[:]
+        new.market_order = self.market_order[:]
+        new.boxed = self.boxed[:]
+        new.hands = [h[:] for h in self.hands]
+        new.known = [k[:] for k in self.known]
+        new.bids = [b[:] for b in self.bids]
+        new.profits = [p[:] for p in self.profits]
+        new.discards = [d[:] for d in self.discards]
+        return new
+
+    def to_dict(self) -> dict[str, JSON]:
+        data: dict[str, JSON] = {"game": "byzanz", "version": FORMAT_VERSION, "players": self.num_players}
+        for slot in _SCALARS:
+            if slot not in ("num_players", "log"):
+                data[slot] = list(self.offers) if slot == "offers" else getattr(self, slot)
+        data["phase"] = PHASE_NAMES[self.phase]
+        for slot in _FLAT_LISTS:
+            data[slot] = getattr(self, slot)[:]
+        for slot in _NESTED_LISTS:
+            data[slot] = [inner[:] for inner in getattr(self, slot)]
+        data["log"] = self.log.lines()
+        return data
+
+    def sample_hidden(self, player: int | None, rng: random.Random) -> ByzanzState:
+        """BZ-I1/BZ-I2: redeal the deck, the removed cards, the face-down discards of the others and the part
+        of their hands nobody can be sure of; cards known to be in a hand stay there."""
+        if player is not None:
+            self.check_seat(player)
+        world = self.clone()
+        others = [q for q in range(self.num_players) if q != player]
+        pool = world.deck + world.removed
+        unknown_sizes = []
+        for q in others:
+            unknown = [c for c in range(NUM_CODES) for _ in range(world.hands[q][c] - world.known[q][c])]
+            pool += unknown + world.discards[q]
+            unknown_sizes.append(len(unknown))
+        rng.shuffle(pool)
+        world.deck, pool = pool[: len(world.deck)], pool[len(world.deck) :]
+        world.removed, pool = pool[: len(world.removed)], pool[len(world.removed) :]
+        for q, size in zip(others, unknown_sizes, strict=True):
+            world.hands[q] = world.known[q][:]
+            for code in pool[:size]:
+                world.hands[q][code] += 1
+            pool = pool[size:]
+            discarded = len(world.discards[q])
+            world.discards[q], pool = pool[:discarded], pool[discarded:]
+        return world
+
+
+def _hand_order(code: int) -> tuple[int, int]:
+    return (CODE_TYPE[code] if code != MERCHANT else len(TYPES), -CODE_VALUE[code])
+
+
+_SCALARS = (
+    "num_players",
+    "seed",
+    "offers",
+    "rounds",
+    "high",
+    "high_bidder",
+    "first_passer",
+    "bid_turn",
+    "round",
+    "dealer",
+    "round_opener",
+    "chooser",
+    "market_pos",
+    "final_pos",
+    "limit_player",
+    "resume",
+    "next_opener",
+    "phase",
+    "log",
+)
+_FLAT_LISTS = (
+    "deck",
+    "removed",
+    "confirmed",
+    "in_auction",
+    "lot",
+    "market",
+    "offer_stack",
+    "offer_held",
+    "market_order",
+    "boxed",
+)
+_NESTED_LISTS = ("hands", "known", "bids", "profits", "discards")
+
+
+def setup(state: ByzanzState, rng: random.Random) -> None:
+    """BZ-S1..BZ-S3: shuffle, deal 4 each, remove cards unseen, stack the offer cards, choose a dealer."""
+    n = state.num_players
+    table = SETUP[n]
+    deck = full_deck()
+    rng.shuffle(deck)
+    state.hands = [count(deck[STARTING_HAND * p : STARTING_HAND * (p + 1)]) for p in range(n)]
+    del deck[: STARTING_HAND * n]
+    state.removed = deck[: table["removed"]]
+    state.deck = deck[table["removed"] :]
+    state.offers = tuple(sorted(table["offers"]))
+    state.rounds = table["rounds"]
+    assert len(state.deck) == state.rounds * sum(state.offers), "BZ-S2 deck arithmetic"
+    state.known = [[0] * NUM_CODES for _ in range(n)]
+    state.bids = [[] for _ in range(n)]
+    state.confirmed = [0] * n
+    state.in_auction = [False] * n
+    state.high, state.high_bidder, state.first_passer, state.bid_turn = 0, -1, -1, -1
+    state.lot = []
+    state.market = [0] * NUM_CODES
+    state.offer_stack = list(state.offers)
+    state.offer_held = [0] * n
+    state.round = 1
+    state.dealer = rng.randrange(n)
+    state.chooser = -1
+    state.market_order = []
+    state.market_pos = 0
+    state.final_pos = 0
+    state.profits = [[] for _ in range(n)]
+    state.discards = [[] for _ in range(n)]
+    state.boxed = [0] * NUM_CODES
+    state.limit_player = -1
+    state.resume = RESUME_NOTHING
+    state.next_opener = -1
+    state.log = EventLog()
+    state._start_round((state.dealer + 1) % n)  # BZ-S3: left of the dealer opens round 1
+
+
+def check_cards(state: ByzanzState) -> bool:
+    """Every card of the game is in exactly one place."""
+    places = [
+        *state.hands,
+        count(state.deck),
+        count(state.removed),
+        count(state.lot),
+        state.market,
+        state.boxed,
+        *(count(b) for b in state.bids),
+        *(count(d) for d in state.discards),
+        *(count(p) for p in state.profits),
+    ]
+    totals = [sum(place[c] for place in places) for c in range(NUM_CODES)]
+    return totals == list(COPIES) and all(v >= 0 for place in places for v in place)
