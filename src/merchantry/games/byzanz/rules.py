@@ -196,7 +196,9 @@ class ByzanzState(State):
         if self.phase == LOT_CHOICE:
             return [TO_MARKET[c] for c in sorted(set(self.lot))]
         if self.phase == MARKET:
-            present = sorted({CODE_TYPE[c] for c in range(NUM_CODES) if self.market[c]})
+            present = sorted(
+                {CODE_TYPE[c] for c in range(NUM_CODES) if self.market[c]}, key=lambda t: (t < 0, t)
+            )
             return [TAKE[t] for t in present]
         return [DONE]
 

@@ -1,0 +1,525 @@
+"""Byzanz rules, one test (or more) per clause of ../shared/rules/byzanz.md."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+import pytest
+
+import merchantry
+from merchantry.games import byzanz
+from merchantry.games.byzanz.components import (
+    CODE_INDEX,
+    CODES,
+    MERCHANT,
+    NUM_CODES,
+    SETUP,
+    full_deck,
+)
+from merchantry.games.byzanz.rules import AUCTION, FINAL, LOT_CHOICE, MARKET, ByzanzState, check_cards, count
+
+GAME = byzanz.GAME
+
+
+def arrange(
+    players: int,
+    hands: list[list[str]],
+    lot: list[str],
+    opener: int = 0,
+    deck_top: list[str] | None = None,
+    offers_taken: dict[int, int] | None = None,
+) -> ByzanzState:
+    """An auction about to be opened by `opener`, with the given hands and lot; every other card is in the
+    deck (`deck_top` drawn first) so that the cards still add up to one game."""
+    state = GAME.new_game(players=players, seed=0)
+    pool = Counter(full_deck())
+
+    def take(codes: list[str]) -> list[int]:
+        out = [CODE_INDEX[c] for c in codes]
+        pool.subtract(out)
+        assert all(v >= 0 for v in pool.values()), f"more {codes} than the game has"
+        return out
+
+    state.hands = [count(take(h)) for h in hands]
+    state.known = [[0] * NUM_CODES for _ in range(players)]
+    state.lot = take(lot)
+    top = take(deck_top or [])
+    rest = list(pool.elements())
+    state.removed = []
+    state.deck = rest + top[::-1]
+    state.offer_held = [0] * players
+    state.offer_stack = list(state.offers)
+    for seat, offer in (offers_taken or {}).items():
+        state.offer_held[seat] = offer
+        state.offer_stack.remove(offer)
+    assert len(state.lot) == state.offer_stack[-1], "the lot must match the top offer card"
+    state.phase = AUCTION
+    state.in_auction = [held == 0 for held in state.offer_held]
+    state.bids = [[] for _ in range(players)]
+    state.confirmed = [0] * players
+    state.high, state.high_bidder, state.first_passer = 0, -1, -1
+    state.bid_turn = state.round_opener = opener
+    assert check_cards(state)
+    return state
+
+
+def act(state: ByzanzState, seat: int, *moves: str) -> None:
+    for move in moves:
+        state.apply(seat, move)
+
+
+def hand(state: ByzanzState, seat: int) -> list[str]:
+    return sorted(CODES[c] for c in range(NUM_CODES) for _ in range(state.hands[seat][c]))
+
+
+def legal(state: ByzanzState, seat: int) -> list[str]:
+    return [str(a) for a in state.legal_actions(seat)]
+
+
+# --- components and setup ---------------------------------------------------------------------------
+
+
+def test_bz_c1_96_goods_six_types_of_sixteen():
+    deck = Counter(CODES[c] for c in full_deck())
+    for goods in ("cloth", "spice", "wine", "wood", "grain", "olive"):
+        assert [deck[f"{goods}{v}"] for v in (1, 2, 3, 4)] == [6, 5, 3, 2]
+    assert sum(n for code, n in deck.items() if code != "merchant") == 96
+
+
+def test_bz_c2_sixteen_merchants_that_cannot_be_bid():
+    assert Counter(full_deck())[MERCHANT] == 16
+    state = arrange(4, [["merchant", "wine3"], [], [], []], ["cloth1"] * 5)
+    assert "add merchant" not in legal(state, 0)
+    with pytest.raises(merchantry.IllegalAction, match="merchants cannot be bid"):
+        state.apply(0, "add merchant")
+
+
+def test_bz_c3_offer_cards_valued_one_to_six():
+    used = {v for row in SETUP.values() for v in row["offers"]}
+    assert used == {1, 2, 3, 4, 5, 6}
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_bz_s1_four_cards_to_each_player(players):
+    state = GAME.new_game(players=players, seed=2)
+    assert [state.hand_size(p) for p in range(players)] == [4] * players
+    assert check_cards(state)
+
+
+@pytest.mark.parametrize(
+    ("players", "offers", "removed", "rounds"),
+    [
+        (3, [2, 4, 6], 4, 8),
+        (4, [2, 3, 4, 5], 12, 6),
+        (5, [1, 2, 3, 4, 5], 2, 6),
+        (6, [1, 2, 3, 4, 5, 6], 4, 4),
+    ],
+)
+def test_bz_s2_offer_cards_removed_cards_and_rounds_per_player_count(players, offers, removed, rounds):
+    state = GAME.new_game(players=players, seed=3)
+    assert list(state.offers) == offers and len(state.removed) == removed and state.rounds == rounds
+    # the deck holds rounds x (sum of offers) cards: the first lot is already out
+    assert len(state.deck) + len(state.lot) == rounds * sum(offers)
+
+
+def test_bz_s3_offer_stack_highest_on_top_and_left_of_dealer_opens():
+    dealers = set()
+    for seed in range(12):
+        state = GAME.new_game(players=4, seed=seed)
+        assert len(state.lot) == 5 and state.offer_stack == [2, 3, 4, 5]
+        assert state.to_act() == [(state.dealer + 1) % 4]
+        dealers.add(state.dealer)
+    assert len(dealers) > 1  # the dealer is drawn from the seed
+
+
+# --- auctions ---------------------------------------------------------------------------------------
+
+
+def play_round_randomly(state: ByzanzState, rng: random.Random) -> None:
+    start = state.round
+    while state.round == start and state.phase in (AUCTION, LOT_CHOICE):
+        seat = state.to_act()[0]
+        state.apply(seat, rng.choice([a for a in state.legal_actions(seat) if a.verb != "sell"]))
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_bz_a1_each_player_wins_exactly_one_auction_per_round(players):
+    for seed in range(10):
+        state = GAME.new_game(players=players, seed=seed)
+        play_round_randomly(state, random.Random(seed))
+        if state.phase == MARKET:
+            assert sorted(state.offer_held) == list(state.offers)
+
+
+def test_bz_a2_the_lot_has_as_many_cards_as_the_top_offer_card():
+    state = arrange(4, [["wine1"], ["wine2"], [], []], ["cloth1"] * 5, deck_top=["spice1"] * 4)
+    act(state, 0, "add wine1", "bid")
+    act(state, 1, "pass")
+    act(state, 2, "pass")
+    act(state, 3, "pass")
+    act(state, 0, "market cloth1")
+    assert state.offer_held[0] == 5
+    assert CODES[state.lot[0]] == "spice1" and len(state.lot) == 4  # the next lot: offer card 4
+
+
+def test_bz_a3_who_opens_each_auction():
+    state = arrange(4, [["wine1"], ["wine2"], ["wine3"], []], ["cloth1"] * 5, opener=1)
+    act(state, 1, "add wine2", "bid")
+    act(state, 2, "pass")
+    act(state, 3, "pass")
+    act(state, 0, "pass")
+    act(state, 1, "market cloth1")
+    # the next player clockwise from the winner (P2) without an offer card opens: P3
+    assert state.to_act() == [2]
+    act(state, 2, "pass")
+    act(state, 3, "pass")
+    act(state, 0, "pass")  # everybody passed: P3 (first to pass) wins offer 4
+    assert state.offer_held[2] == 4
+    # next: clockwise from P3 without an offer card: P4
+    assert state.to_act() == [3]
+
+
+def test_bz_a3_the_lowest_offer_card_of_a_round_opens_the_next():
+    state = GAME.new_game(players=4, seed=5)
+    rng = random.Random(5)
+    while state.round == 1:
+        seat = state.to_act()[0]
+        if state.phase == MARKET and state.market_pos == 0:
+            lowest = seat
+        state.apply(seat, rng.choice([a for a in state.legal_actions(seat) if a.verb != "sell"]))
+    assert state.offer_held == [0, 0, 0, 0]
+    assert state.round_opener == lowest and state.to_act() == [lowest]
+
+
+def test_bz_a4_a_bid_must_beat_the_highest_and_raises_add_cards():
+    state = arrange(4, [["wine3", "cloth1"], ["spice2", "spice2", "olive1"], [], []], ["cloth1"] * 5)
+    assert "bid" not in legal(state, 0)  # nothing added yet: a bid is at least 1
+    act(state, 0, "add wine3", "bid")
+    act(state, 1, "add spice2")
+    with pytest.raises(merchantry.IllegalAction, match="must beat 3"):
+        state.apply(1, "bid")
+    act(state, 1, "add olive1")  # 2 + 1 = 3 still does not beat 3
+    assert "bid" not in legal(state, 1)
+    act(state, 1, "add spice2", "bid")  # 5 does
+    assert state.high == 5 and state.high_bidder == 1
+
+
+def test_bz_a4_only_values_count_and_a_raise_keeps_the_cards_already_bid():
+    state = arrange(3, [["wine3", "cloth2"], ["spice2", "spice2", "olive1"], []], ["wood1"] * 6)
+    act(state, 0, "add wine3", "bid")
+    act(state, 1, "add spice2", "add spice2", "bid")  # two spices of 2 = 4, types do not matter
+    assert state.high == 4 and state.high_bidder == 1
+    act(state, 2, "pass")
+    act(state, 0, "add cloth2", "bid")  # raise: wine3 stays in, cloth2 is added
+    assert state.view(None)["seats"][0]["bid"] == ["wine3", "cloth2"] and state.high == 5
+    assert [str(a) for a in state.legal_actions(1) if a.verb != "sell"] == ["add olive1", "pass"]
+
+
+def test_bz_a5_a_player_who_passes_takes_the_bid_back_and_is_out():
+    state = arrange(4, [["wine3"], ["spice4"], [], []], ["cloth1"] * 5)
+    act(state, 0, "add wine3", "bid")
+    act(state, 1, "add spice4", "bid")
+    act(state, 2, "pass")
+    assert not state.in_auction[2]
+    act(state, 3, "pass")
+    act(state, 0, "pass")
+    assert hand(state, 0) == ["wine3"] and state.view(None)["seats"][0]["known"] == ["wine3"]
+    assert state.phase == LOT_CHOICE and state.chooser == 1
+
+
+def test_bz_a6_the_last_bidder_left_wins_and_a_last_player_without_a_bid_must_still_decide():
+    state = arrange(4, [["wine1"], [], [], ["wine2"]], ["cloth1"] * 5)
+    act(state, 0, "pass")
+    act(state, 1, "pass")
+    act(state, 2, "pass")
+    # only P4 is left, without a bid: P4 must still bid or pass
+    assert state.to_act() == [3] and state.phase == AUCTION
+    act(state, 3, "add wine2", "bid")
+    assert state.phase == LOT_CHOICE and state.chooser == 3
+
+
+def test_bz_a7_and_x2_eve_wins_a_lot_of_five_with_a_bid_of_four():
+    eve = 1
+    state = arrange(
+        4,
+        [["cloth2"], ["cloth1", "spice2", "wine1"], ["spice1"], []],
+        ["grain3", "olive3", "cloth2", "grain1", "wood1"],
+        opener=0,
+    )
+    act(state, 0, "add cloth2", "bid")
+    act(state, eve, "add cloth1", "add spice2", "add wine1", "bid")  # 4 beats 2
+    act(state, 2, "pass")
+    act(state, 3, "pass")
+    act(state, 0, "pass")  # the other bidder takes the bid back
+    assert hand(state, 0) == ["cloth2"]
+    assert state.phase == LOT_CHOICE and state.chooser == eve
+    assert sorted(state.view(None)["market"]) == ["cloth1", "spice2", "wine1"]
+    act(state, eve, "market wood1")
+    assert hand(state, eve) == sorted(["grain3", "olive3", "cloth2", "grain1"])
+    assert sorted(state.view(None)["market"]) == ["cloth1", "spice2", "wine1", "wood1"]
+    assert state.offer_held[eve] == 5
+    assert not state.in_auction[eve] and eve not in state.to_act()  # no more bidding this round
+
+
+def test_bz_a8_everybody_passes_the_first_to_pass_takes_the_whole_lot():
+    state = arrange(4, [[], [], [], []], ["cloth1", "wine2", "spice3", "olive4", "grain1"], opener=2)
+    for seat in (2, 3, 0, 1):
+        act(state, seat, "pass")
+    assert hand(state, 2) == sorted(["cloth1", "wine2", "spice3", "olive4", "grain1"])
+    assert state.view(None)["market"] == []
+    assert state.offer_held[2] == 5
+
+
+@pytest.mark.parametrize(("players", "lot_size"), [(3, 2), (4, 2), (5, 1), (6, 1)])
+def test_bz_a9_the_last_auction_has_no_bidding(players, lot_size):
+    offers = sorted(SETUP[players]["offers"])
+    assert offers[0] == lot_size
+    state = GAME.new_game(players=players, seed=1)
+    for seat, offer in zip(range(1, players), offers[1:], strict=True):
+        state.offer_held[seat] = offer  # everyone but P1 has won an auction this round
+    state.offer_stack = [offers[0]]
+    lot = ["cloth1", "wine2"][:lot_size]
+    state.deck += [CODE_INDEX[c] for c in reversed(lot)]  # the lot comes off the top
+    state.hands[0] = [0] * NUM_CODES
+    state._start_auction(0)
+    if lot_size == 2:  # 3-4 players: one card to the market, the other to the hand
+        assert state.phase == LOT_CHOICE and legal(state, 0) == ["market cloth1", "market wine2"]
+        act(state, 0, "market wine2")
+        assert hand(state, 0) == ["cloth1"] and "wine2" in state.view(None)["market"]
+    else:  # 5-6 players: the single card goes to the market
+        assert state.phase == MARKET and "cloth1" in state.view(None)["market"] and hand(state, 0) == []
+    assert state.offer_held[0] == offers[0]
+
+
+def market_round(players: int = 4) -> ByzanzState:
+    """BZ-X4's market: three wood, two spice, one merchant, three cloth and two others."""
+    state = arrange(players, [[] for _ in range(players)], ["cloth1"] * 5)
+    names = [
+        "wood1",
+        "wood2",
+        "wood1",
+        "spice1",
+        "spice3",
+        "merchant",
+        "cloth1",
+        "cloth4",
+        "cloth2",
+        "olive1",
+        "grain2",
+    ]
+    for code in names:
+        state.market[CODE_INDEX[code]] += 1
+    state.lot = []
+    state.offer_held = [3, 2, 5, 4]  # Abel (P2) holds 2, Louis (P1) 3, Eve (P4) 4, Susana (P3) 5
+    state.offer_stack = []
+    state._start_market()
+    return state
+
+
+def test_bz_m1_and_x4_players_take_one_type_each_in_ascending_offer_order():
+    state = market_round()
+    abel, louis, eve, susana = 1, 0, 3, 2
+    assert state.to_act() == [abel]
+    assert legal(state, abel) == [
+        "take cloth",
+        "take spice",
+        "take wood",
+        "take grain",
+        "take olive",
+        "take merchant",
+    ]
+    act(state, abel, "take wood")
+    assert hand(state, abel) == ["wood1", "wood1", "wood2"]
+    act(state, louis, "take spice")
+    act(state, eve, "take merchant")
+    assert hand(state, eve) == ["merchant"]
+    act(state, susana, "take cloth")
+    assert hand(state, susana) == ["cloth1", "cloth2", "cloth4"]
+
+
+def test_bz_m2_leftovers_leave_the_game_and_offer_cards_are_stacked_again():
+    state = market_round()
+    act(state, 1, "take wood")
+    act(state, 0, "take spice")
+    act(state, 3, "take merchant")
+    act(state, 2, "take cloth")
+    assert state.boxed[CODE_INDEX["olive1"]] == 1 and state.boxed[CODE_INDEX["grain2"]] == 1
+    assert "Left in the market and removed: grain2 olive1" in state.view(None)["log"]
+    assert state.offer_stack == [2, 3, 4, 5] and state.offer_held == [0, 0, 0, 0]
+
+
+def test_bz_m3_a_new_round_while_the_deck_has_cards_else_the_end():
+    state = market_round()
+    for seat, pick in ((1, "take wood"), (0, "take spice"), (3, "take merchant"), (2, "take cloth")):
+        act(state, seat, pick)
+    assert state.round == 2 and state.phase == AUCTION and state.to_act() == [1]  # Abel held the lowest offer
+    ended = market_round()
+    ended.deck = []
+    for seat, pick in ((1, "take wood"), (0, "take spice"), (3, "take merchant"), (2, "take cloth")):
+        act(ended, seat, pick)
+    assert ended.phase == FINAL
+
+
+# --- selling and the hand limit ---------------------------------------------------------------------
+
+
+def test_bz_v1_v2_and_x3_sale_profits():
+    assert byzanz.sale_profit(["cloth4", "cloth1", "cloth1"]) == 4
+    assert byzanz.sale_profit(["cloth4", "cloth3", "merchant"]) == 4
+    assert byzanz.sale_profit(["merchant", "merchant", "spice2"]) == 2
+    assert byzanz.sale_profit(["merchant"] * 3) == 5
+    for bad in (["cloth4", "wine1", "cloth1"], ["cloth4", "cloth1"], ["cloth1"] * 4, ["ruby1"] * 3):
+        with pytest.raises(merchantry.IllegalAction):
+            byzanz.sale_profit(bad)
+
+
+def test_bz_v1_a_sale_keeps_the_highest_card_and_the_other_two_leave_the_game():
+    state = arrange(4, [["cloth4", "cloth1", "cloth1", "wine2"], [], [], []], ["spice1"] * 5)
+    act(state, 0, "sell cloth4 cloth1 cloth1")
+    assert hand(state, 0) == ["wine2"]
+    assert state.view(None)["seats"][0]["profits"] == ["cloth4"] and state.scores()[0] == 4
+    assert state.boxed[CODE_INDEX["cloth1"]] == 2
+    assert "P1 sells cloth4 cloth1 cloth1 and keeps cloth4 (4)" in state.view(2)["log"]
+
+
+def test_bz_v2_merchants_are_jokers_and_three_merchants_keep_one_worth_five():
+    state = arrange(4, [["merchant", "merchant", "merchant", "spice3"], [], [], []], ["spice1"] * 5)
+    assert "sell spice3 merchant merchant" in legal(state, 0)
+    act(state, 0, "sell merchant merchant merchant")
+    assert state.scores()[0] == 5 and hand(state, 0) == ["spice3"]
+
+
+def test_bz_v3_a_player_may_sell_out_of_turn_but_not_cards_in_a_bid():
+    state = arrange(4, [["wine1"], ["wine2", "wine1", "wine1", "olive2"], [], []], ["spice1"] * 5)
+    assert state.to_act() == [0]
+    act(state, 1, "sell wine2 wine1 wine1")  # P2 sells while P1 is to bid
+    assert state.scores()[1] == 2 and state.to_act() == [0]
+    state2 = arrange(4, [["wine2", "wine1", "wine1"], [], [], []], ["spice1"] * 5)
+    act(state2, 0, "add wine2")
+    assert not [a for a in legal(state2, 0) if a.startswith("sell")]
+    with pytest.raises(merchantry.IllegalAction, match="does not hold"):
+        state2.apply(0, "sell wine2 wine1 wine1")
+
+
+def test_bz_h1_over_seven_cards_the_player_must_discard_or_sell_first():
+    state = arrange(
+        4,
+        [["wine1", "wine2", "olive1", "grain1"], [], [], []],
+        ["cloth1", "cloth2", "spice1", "spice2", "wood1"],
+    )
+    for seat in range(4):
+        act(state, seat, "pass")  # P1 passed first and takes all five: 9 cards
+    assert state.hand_size(0) == 9 and state.to_act() == [0]
+    assert state.view(None)["hand_limit_player"] == 0
+    assert set(legal(state, 0)) == {f"discard {c}" for c in set(hand(state, 0))}
+    with pytest.raises(merchantry.IllegalAction, match="must first get down to 7"):
+        state.apply(1, "pass")
+    lot_before = list(state.lot)
+    act(state, 0, "discard wine1")
+    assert state.lot == lot_before  # the game waits: no new lot yet
+    act(state, 0, "discard olive1")
+    assert state.hand_size(0) == 7 and state.view(None)["hand_limit_player"] is None
+    assert state.phase == AUCTION and len(state.lot) == 4  # the next auction starts
+    # discards are face down: others see how many, not which
+    seen = state.view(1)["seats"][0]
+    assert seen["discarded"] == 2 and "wine1" not in json.dumps(state.view(1)["log"])
+    assert state.view(0)["my_discards"] == ["wine1", "olive1"]
+
+
+def test_bz_h1_a_sale_can_also_bring_the_hand_down():
+    state = arrange(
+        4,
+        [["wine1", "wine1", "wine2", "grain1"], [], [], []],
+        ["cloth1", "cloth2", "spice1", "spice2", "wood1"],
+    )
+    for seat in range(4):
+        act(state, seat, "pass")
+    act(state, 0, "sell wine2 wine1 wine1")
+    assert state.hand_size(0) == 6 and state.limit_player == -1 and state.phase == AUCTION
+
+
+# --- end and scoring --------------------------------------------------------------------------------
+
+
+def test_bz_e1_final_selling_in_seat_order_from_the_last_rounds_opener():
+    state = market_round()
+    state.deck = []
+    state.round_opener = 2
+    for seat, pick in ((1, "take wood"), (0, "take spice"), (3, "take merchant"), (2, "take cloth")):
+        act(state, seat, pick)
+    assert state.phase == FINAL
+    order = []
+    while not state.is_over():
+        seat = state.to_act()[0]
+        order.append(seat)
+        sells = [a for a in state.legal_actions(seat) if a.verb == "sell"]
+        state.apply(seat, sells[0] if sells else "done")
+    assert order[0] == 2 and [s for i, s in enumerate(order) if i == 0 or s != order[i - 1]] == [2, 3, 0, 1]
+    assert state.scores()[1] == 2  # Abel sold his three wood, keeping wood2
+
+
+def test_bz_e2_score_is_the_sum_of_profit_cards_merchant_five():
+    state = GAME.new_game(players=3, seed=1)
+    state.profits = [[CODE_INDEX["wine4"], MERCHANT], [CODE_INDEX["cloth2"]], []]
+    assert state.scores() == [9.0, 2.0, 0.0]
+
+
+def test_bz_e3_a_tie_goes_to_the_most_cards_in_hand_then_is_shared():
+    state = GAME.new_game(players=3, seed=1)
+    state.profits = [[CODE_INDEX["wine4"]], [CODE_INDEX["cloth4"]], []]
+    state.phase = 4  # over
+    state.hands[0] = count([CODE_INDEX["wine1"]] * 2)
+    state.hands[1] = count([CODE_INDEX["wine2"]] * 3)
+    assert state.winners() == [1]
+    state.hands[0] = count([CODE_INDEX["wine1"]] * 3)
+    assert state.winners() == [0, 1]
+
+
+# --- worked example and information -----------------------------------------------------------------
+
+
+def test_bz_x1_four_players_use_offers_2_to_5_remove_12_and_play_6_rounds():
+    state = GAME.new_game(players=4, seed=0)
+    assert list(state.offers) == [2, 3, 4, 5] and len(state.removed) == 12 and state.rounds == 6
+
+
+def test_bz_i1_hands_hidden_sizes_public_everything_else_public():
+    state = arrange(
+        4, [["wine1", "wine3"], ["spice4"], [], []], ["cloth1", "cloth2", "cloth3", "olive1", "grain1"]
+    )
+    spectator = state.view(None)
+    assert "hand" not in spectator and spectator["seats"][0]["hand_size"] == 2
+    assert spectator["lot"] and spectator["offer_stack"] == [2, 3, 4, 5]
+    act(state, 0, "add wine3", "bid")
+    assert state.view(2)["seats"][0]["bid"] == ["wine3"]
+    for seat in (1, 2, 3):
+        act(state, seat, "pass")
+    act(state, 0, "market olive1")
+    # the lot went into P1's hand in public: everyone knows those cards are there
+    assert state.view(2)["seats"][0]["known"] == ["cloth3", "cloth2", "cloth1", "grain1"]
+    world = state.sample_hidden(2, random.Random(1))
+    assert Counter(hand(world, 0)) >= Counter(["cloth1", "cloth2", "cloth3", "grain1"])
+    assert world.view(2) == state.view(2)
+
+
+def test_bz_i2_the_deck_and_the_removed_cards_are_hidden_and_resampled():
+    state = GAME.new_game(players=4, seed=9)
+    view = json.dumps(state.view(None))
+    assert "removed" not in view
+    worlds = [state.sample_hidden(0, random.Random(k)) for k in range(5)]
+    assert len({tuple(w.removed) for w in worlds}) > 1 and len({tuple(w.deck) for w in worlds}) > 1
+    assert all(w.view(0) == state.view(0) for w in worlds)
+    assert all(w.hands[0] == state.hands[0] for w in worlds)
+
+
+def test_bad_notation_is_refused_with_the_move_format():
+    state = arrange(4, [["wine1"], [], [], []], ["cloth1"] * 5)
+    with pytest.raises(merchantry.IllegalAction, match="moves look like"):
+        state.apply(0, "buy wine1")
+    with pytest.raises(merchantry.IllegalAction, match="not a Byzanz card"):
+        state.apply(0, "add wine9")
+    with pytest.raises(merchantry.IllegalAction, match="P1's turn"):
+        state.apply(1, "pass")
+    assert str(GAME.parse_action(state, 0, "SELL merchant cloth1 cloth4")) == "sell cloth4 cloth1 merchant"
