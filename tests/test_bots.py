@@ -9,6 +9,7 @@ import pytest
 import merchantry
 from merchantry import bots, simulate
 from merchantry.games import money
+from merchantry.games.byzanz.components import CODE_INDEX
 from merchantry.games.grand_bazaar.components import PRICE_CARDS
 from tests.games.money_helpers import arrange, bid_round, hand_codes
 
@@ -16,6 +17,7 @@ from tests.games.money_helpers import arrange, bid_round, hand_codes
 def test_bot_registry_lists_bots_per_game():
     assert bots.names("money") == ["greedy", "random"]
     assert bots.names("grand_bazaar") == ["greedy", "random"]
+    assert bots.names("byzanz") == ["greedy", "random"]
     assert bots.get("greedy", money.GAME).name == "greedy"
     with pytest.raises(merchantry.UnknownBot, match="bots are: greedy, random"):
         bots.get("genius", "money")
@@ -105,3 +107,33 @@ def test_grand_bazaar_greedy_beats_three_random_bots_clearly():
     results, _ = simulate.run("grand_bazaar", ["greedy", "random", "random", "random"], 60, seed=3)
     summary = simulate.summarise("grand_bazaar", results, 1.0)
     assert summary.by_bot["greedy"]["win_rate"] > 0.5
+
+
+def test_byzanz_greedy_beats_three_random_bots_clearly():
+    results, _ = simulate.run("byzanz", ["greedy", "random", "random", "random"], 40, seed=5)
+    summary = simulate.summarise("byzanz", results, 1.0)
+    assert summary.by_bot["greedy"]["win_rate"] > 0.75
+
+
+def test_byzanz_greedy_takes_the_market_type_that_completes_a_set_and_discards_its_least_useful_card():
+    from tests.games.test_byzanz import arrange, market_round
+
+    state = market_round()
+    state.market = [0] * len(state.market)
+    for code in ("spice1", "cloth1", "wood2"):
+        state.market[CODE_INDEX[code]] += 1
+    state.hands[1] = [0] * len(state.hands[1])
+    for code in ("spice4", "spice3"):
+        state.hands[1][CODE_INDEX[code]] += 1  # Abel picks first: the spice completes his set
+    greedy = bots.get("greedy", "byzanz")
+    assert str(bots.play_turn(state, 1, greedy, random.Random(0))) == "take spice"
+
+    state = arrange(
+        4,
+        [["wine1", "wine2", "wine3", "olive1"], [], [], []],
+        ["cloth1", "cloth2", "cloth3", "spice1", "grain1"],
+    )
+    for seat in range(4):
+        state.apply(seat, "pass")  # P1 takes the lot: 9 cards, over the limit
+    action = bots.play_turn(state, 0, greedy, random.Random(0))
+    assert action.verb == "sell"  # selling a set beats throwing cards away

@@ -17,6 +17,8 @@ CASES = [
     ("money", 3, 1, "greedy,random,greedy"),
     ("money", 4, 7, "greedy,random,random,random"),
     ("money", 5, 42, "greedy,greedy,random,greedy,random"),
+    ("byzanz", 3, 4, "greedy,random,greedy"),
+    ("byzanz", 6, 9, "greedy,random,random,greedy,random,greedy"),
     ("grand_bazaar", 2, 3, "greedy,random"),
     ("grand_bazaar", 5, 8, "greedy,random,greedy,random,random"),
 ]

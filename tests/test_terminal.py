@@ -77,7 +77,8 @@ def test_end_of_input_abandons_the_game_cleanly():
 
 
 @pytest.mark.parametrize(
-    ("game", "players", "expected"), [("money", 3, "Final scores"), ("grand_bazaar", 3, "Final ranking")]
+    ("game", "players", "expected"),
+    [("money", 3, "Final scores"), ("grand_bazaar", 3, "Final ranking"), ("byzanz", 4, "Final scores")],
 )
 def test_every_game_is_playable_to_the_end_at_the_terminal(game, players, expected):
     table, out = table_for(itertools.cycle(["1", "done", "bid", "keep"]), players=players, game=game)

@@ -28,6 +28,7 @@ _BOTS = {
     "greedy": {
         "money": "merchantry.bots.money_greedy:MoneyGreedyBot",
         "grand_bazaar": "merchantry.bots.grand_bazaar_greedy:GrandBazaarGreedyBot",
+        "byzanz": "merchantry.bots.byzanz_greedy:ByzanzGreedyBot",
     },
 }
 
