@@ -73,12 +73,15 @@ class ByzanzGame(Game):
             lists = [[int(v) for v in inner] for inner in data[slot]]
             if len(lists) != n:
                 raise InvalidRecord(f"not a Byzanz state: {slot} must have {n} entries")
-            setattr(s, slot, lists)
+            setattr(s, slot, lists if slot in _COUNTED else [tuple(inner) for inner in lists])
         s.log = EventLog.of([str(line) for line in data["log"]])
         for counts in (*s.hands, *s.known, s.market, s.boxed):
             if len(counts) != NUM_CODES:
                 raise InvalidRecord(f"not a Byzanz state: card counts must have {NUM_CODES} entries")
         return s
+
+
+_COUNTED = ("hands", "known")  # per-code counts, mutated in place; the others are tuples of cards
 
 
 def _scalar(slot: str, value: Any) -> int | bool:

@@ -48,7 +48,7 @@ RESUME_NOTHING, RESUME_NEXT_AUCTION, RESUME_MARKET = range(3)
 FORMAT_VERSION = 1
 
 
-def codes_text(codes: list[int]) -> str:
+def codes_text(codes: list[int] | tuple[int, ...]) -> str:
     return " ".join(CODES[c] for c in sorted(codes, key=set_order)) or "nothing"
 
 
@@ -128,7 +128,9 @@ class ByzanzState(State):
     removed: list[int]  # removed unseen at setup (BZ-S2, BZ-I2)
     hands: list[list[int]]  # counts per code
     known: list[list[int]]  # counts per code every player is sure are in that hand (BZ-I1)
-    bids: list[list[int]]  # cards face up in front of each player in this auction
+    bids: list[
+        tuple[int, ...]
+    ]  # cards face up in front of each player in this auction (tuples: shared by clones)
     confirmed: list[int]  # value of each player's last confirmed bid
     in_auction: list[bool]
     high: int
@@ -146,8 +148,8 @@ class ByzanzState(State):
     market_order: list[int]  # BZ-M1: seats by ascending offer card
     market_pos: int
     final_pos: int  # BZ-E1: index into the final selling order
-    profits: list[list[int]]  # profit cards per player (BZ-V1)
-    discards: list[list[int]]  # face-down discards per player (BZ-H1)
+    profits: list[tuple[int, ...]]  # profit cards per player (BZ-V1)
+    discards: list[tuple[int, ...]]  # face-down discards per player (BZ-H1)
     boxed: list[int]  # counts of cards that left the game in public view
     limit_player: int  # over the hand limit, -1 for nobody (BZ-H1)
     resume: int
@@ -243,7 +245,7 @@ class ByzanzState(State):
             self._discard(player, action.codes[0])
         elif verb == "add":
             self._leave_hand(player, action.codes[0])
-            self.bids[player].append(action.codes[0])
+            self.bids[player] = (*self.bids[player], action.codes[0])
         elif verb == "bid":
             self._confirm_bid(player)
         elif verb == "pass":
@@ -277,14 +279,14 @@ class ByzanzState(State):
         rest.remove(profit)
         for code in rest:
             self.boxed[code] += 1  # BZ-V1: the other two leave the game
-        self.profits[player].append(profit)
+        self.profits[player] = (*self.profits[player], profit)
         kept = f"{CODES[profit]} ({profit_points(profit)})"
         self.log = self.log.add(f"{seat_label(player)} sells {codes_text(codes)} and keeps {kept}")
         self._check_limit_resolved(player)
 
     def _discard(self, player: int, code: int) -> None:
         self.hands[player][code] -= 1
-        self.discards[player].append(code)
+        self.discards[player] = (*self.discards[player], code)
         # BZ-H1: discards are face down, so any card the others knew of may be the one that went
         self.known[player] = [max(0, k - 1) for k in self.known[player]]
         self.log = self.log.add(f"{seat_label(player)} discards a card face down")
@@ -335,7 +337,7 @@ class ByzanzState(State):
             return
         self.phase = AUCTION
         self.in_auction = eligible
-        self.bids = [[] for _ in range(self.num_players)]
+        self.bids = [()] * self.num_players
         self.confirmed = [0] * self.num_players
         self.high, self.high_bidder, self.first_passer = 0, -1, -1
         self.bid_turn = opener
@@ -366,8 +368,8 @@ class ByzanzState(State):
 
     def _pass(self, player: int) -> None:
         """BZ-A5: the bid goes back to hand and the player is out of this auction."""
-        returned = self.bids[player]
-        self.bids[player] = []
+        returned = list(self.bids[player])
+        self.bids[player] = ()
         self._receive(player, returned)
         self.in_auction[player] = False
         if self.first_passer < 0:
@@ -387,7 +389,7 @@ class ByzanzState(State):
             self.market[code] += 1
         bid = codes_text(self.bids[winner])
         self.log = self.log.add(f"{seat_label(winner)} wins the lot with {self.high}; {bid} go to the market")
-        self.bids[winner] = []
+        self.bids[winner] = ()
         self.phase = LOT_CHOICE
         self.chooser = winner
 
@@ -591,9 +593,9 @@ class ByzanzState(State):
         new.boxed = self.boxed[:]
         new.hands = [h[:] for h in self.hands]
         new.known = [k[:] for k in self.known]
-        new.bids = [b[:] for b in self.bids]
-        new.profits = [p[:] for p in self.profits]
-        new.discards = [d[:] for d in self.discards]
+        new.bids = self.bids[:]  # the inner tuples are immutable
+        new.profits = self.profits[:]
+        new.discards = self.discards[:]
         return new
 
     def to_dict(self) -> dict[str, JSON]:
@@ -605,7 +607,7 @@ class ByzanzState(State):
         for slot in _FLAT_LISTS:
             data[slot] = getattr(self, slot)[:]
         for slot in _NESTED_LISTS:
-            data[slot] = [inner[:] for inner in getattr(self, slot)]
+            data[slot] = [list(inner) for inner in getattr(self, slot)]
         data["log"] = self.log.lines()
         return data
 
@@ -620,7 +622,7 @@ class ByzanzState(State):
         unknown_sizes = []
         for q in others:
             unknown = [c for c in range(NUM_CODES) for _ in range(world.hands[q][c] - world.known[q][c])]
-            pool += unknown + world.discards[q]
+            pool += unknown + list(world.discards[q])
             unknown_sizes.append(len(unknown))
         rng.shuffle(pool)
         world.deck, pool = pool[: len(world.deck)], pool[len(world.deck) :]
@@ -631,7 +633,7 @@ class ByzanzState(State):
                 world.hands[q][code] += 1
             pool = pool[size:]
             discarded = len(world.discards[q])
-            world.discards[q], pool = pool[:discarded], pool[discarded:]
+            world.discards[q], pool = tuple(pool[:discarded]), pool[discarded:]
         return world
 
 
@@ -689,7 +691,7 @@ def setup(state: ByzanzState, rng: random.Random) -> None:
     state.rounds = table["rounds"]
     assert len(state.deck) == state.rounds * sum(state.offers), "BZ-S2 deck arithmetic"
     state.known = [[0] * NUM_CODES for _ in range(n)]
-    state.bids = [[] for _ in range(n)]
+    state.bids = [()] * n
     state.confirmed = [0] * n
     state.in_auction = [False] * n
     state.high, state.high_bidder, state.first_passer, state.bid_turn = 0, -1, -1, -1
@@ -703,8 +705,8 @@ def setup(state: ByzanzState, rng: random.Random) -> None:
     state.market_order = []
     state.market_pos = 0
     state.final_pos = 0
-    state.profits = [[] for _ in range(n)]
-    state.discards = [[] for _ in range(n)]
+    state.profits = [()] * n
+    state.discards = [()] * n
     state.boxed = [0] * NUM_CODES
     state.limit_player = -1
     state.resume = RESUME_NOTHING
@@ -722,9 +724,9 @@ def check_cards(state: ByzanzState) -> bool:
         count(state.lot),
         state.market,
         state.boxed,
-        *(count(b) for b in state.bids),
-        *(count(d) for d in state.discards),
-        *(count(p) for p in state.profits),
+        *(count(list(b)) for b in state.bids),
+        *(count(list(d)) for d in state.discards),
+        *(count(list(p)) for p in state.profits),
     ]
     totals = [sum(place[c] for place in places) for c in range(NUM_CODES)]
     return totals == list(COPIES) and all(v >= 0 for place in places for v in place)
