@@ -146,6 +146,20 @@ def cmd_games(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace, console: Console) -> int:
+    import logging
+
+    import uvicorn
+
+    from merchantry.server.app import create_app
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    app = create_app(args.database_url, bot_delay=args.bot_delay)
+    console.print(f"Merchantry at http://{args.host}:{args.port}/ (database {args.database_url})")
+    uvicorn.run(app, host=args.host, port=args.port, log_level="info")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="merchantry", description="Merchant board games: play, simulate, replay."
@@ -178,6 +192,15 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--upto", type=int, help="stop after this many moves")
     rep.add_argument("--seat", type=int, help="show the position as this seat sees it (default: spectator)")
     rep.set_defaults(run=cmd_replay)
+
+    serve = sub.add_parser("serve", help="run the web platform: lobby, tables, live play")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0 for your network)")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument(
+        "--database-url", default="sqlite:///merchantry.db", help="SQLAlchemy URL (PostgreSQL too)"
+    )
+    serve.add_argument("--bot-delay", type=float, default=0.8, help="seconds a bot waits before each move")
+    serve.set_defaults(run=cmd_serve)
 
     lst = sub.add_parser("games", help="list the games, their options and bots")
     lst.set_defaults(run=cmd_games)

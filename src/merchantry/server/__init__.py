@@ -1,0 +1,1 @@
+"""The web platform: lobby, tables, live play in the browser (see app.py)."""

@@ -1,0 +1,250 @@
+"""The web platform: FastAPI routes, the live websocket and server-side bots.
+
+    merchantry serve [--host 127.0.0.1] [--port 8000] [--database-url sqlite:///merchantry.db]
+
+REST: /api/games, /api/tables (list, create), /api/tables/{id} (view, join, act, bot seat, replay, record).
+Live: /ws/tables/{id}?token=... sends each connection its own payload after every change and takes
+{"type": "act", "action": "..."}; a refused action is answered with its reason.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import FastAPI, Header, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+
+from merchantry import bots, games
+from merchantry.server.db import open_database
+from merchantry.server.tables import Refused, TableService
+
+log = logging.getLogger("merchantry.server")
+STATIC = Path(__file__).parent / "static"
+MAX_MESSAGE = 2048  # bytes of one websocket message
+Name = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[^<>]*$")]
+Token = Annotated[str, Field(min_length=1, max_length=64)]
+
+
+class SeatSpec(BaseModel):
+    kind: Literal["human", "bot"]
+    bot: Annotated[str, Field(max_length=32)] | None = None
+
+
+class CreateTable(BaseModel):
+    game: Annotated[str, Field(max_length=32)]
+    players: Annotated[int, Field(ge=1, le=10)]
+    options: Annotated[dict[str, int | str], Field(max_length=10)] = {}
+    seats: Annotated[list[SeatSpec], Field(min_length=1, max_length=10)]
+    name: Name = "Host"
+
+
+class Join(BaseModel):
+    seat: Annotated[int, Field(ge=0, le=9)]
+    invite: Token
+    name: Name
+
+
+class Act(BaseModel):
+    action: Annotated[str, Field(min_length=1, max_length=200)]
+
+
+class HandToBot(BaseModel):
+    host_token: Token
+    bot: Annotated[str, Field(max_length=32)] = "greedy"
+
+
+class ActMessage(BaseModel):
+    type: Literal["act"]
+    action: Annotated[str, Field(min_length=1, max_length=200)]
+
+
+def create_app(database_url: str = "sqlite:///merchantry.db", bot_delay: float = 0.8) -> FastAPI:
+    service = TableService(open_database(database_url))
+    locks: dict[str, asyncio.Lock] = {}
+    rooms: dict[str, set[tuple[WebSocket, int | None]]] = {}  # live connections per table, with their seat
+    runners: dict[str, asyncio.Task[None]] = {}
+
+    def lock_for(table_id: str) -> asyncio.Lock:
+        return locks.setdefault(table_id, asyncio.Lock())
+
+    async def broadcast(table_id: str) -> None:
+        """Send every connection at the table its own seat's payload."""
+        room = rooms.get(table_id, set())
+        for ws, seat in list(room):
+            try:
+                await ws.send_json(service.payload(table_id, seat))
+            except Exception:  # a closed socket: forget it
+                room.discard((ws, seat))
+
+    async def run_bots(table_id: str) -> None:
+        """Bots play their turns one move at a time, with a pause so people can follow."""
+        try:
+            while service.table(table_id).bot_to_act() is not None:
+                await asyncio.sleep(bot_delay)
+                async with lock_for(table_id):
+                    moved = service.bot_move(table_id)
+                if not moved:
+                    break
+                await broadcast(table_id)
+        finally:
+            runners.pop(table_id, None)
+
+    def kick_bots(table_id: str) -> None:
+        if table_id not in runners and service.table(table_id).bot_to_act() is not None:
+            runners[table_id] = asyncio.create_task(run_bots(table_id))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        for table_id in service.playing_table_ids():  # a restarted server resumes its bots
+            kick_bots(table_id)
+        yield
+        for task in list(runners.values()):
+            task.cancel()
+
+    app = FastAPI(title="Merchantry", lifespan=lifespan)
+    app.state.service = service
+    app.state.runners = runners
+
+    @app.exception_handler(Refused)
+    async def refused(request: Request, exc: Refused) -> JSONResponse:
+        return JSONResponse({"error": exc.reason}, status_code=exc.status)
+
+    # --- pages --------------------------------------------------------------------------------------
+
+    @app.get("/", include_in_schema=False)
+    @app.get("/table/{table_id}", include_in_schema=False)
+    @app.get("/replay/{table_id}", include_in_schema=False)
+    async def page(table_id: str | None = None) -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/rules/{game}", include_in_schema=False)
+    async def rules(game: str) -> FileResponse:
+        path = STATIC / f"rules-{game}.html"
+        if game not in games.names() or not path.exists():
+            raise HTTPException(404, f"no rules page for {game!r}")
+        return FileResponse(path)
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    # --- API ----------------------------------------------------------------------------------------
+
+    @app.get("/api/games")
+    async def list_games() -> list[dict[str, Any]]:
+        return [
+            {
+                "name": name,
+                "title": games.get(name).title,
+                "min_players": games.get(name).min_players,
+                "max_players": games.get(name).max_players,
+                "options": {k: {"default": d, "help": h} for k, (d, h) in games.get(name).options().items()},
+                "bots": bots.names(name),
+            }
+            for name in games.names()
+        ]
+
+    @app.get("/api/tables")
+    async def list_tables() -> list[dict[str, Any]]:
+        return service.tables()
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(body: CreateTable) -> dict[str, Any]:
+        seats = [spec.model_dump() for spec in body.seats]
+        created = service.create(body.game, body.players, dict(body.options), seats, body.name)
+        kick_bots(created["id"])
+        return created
+
+    @app.get("/api/tables/{table_id}")
+    async def table_view(
+        table_id: str, x_seat_token: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        seat = service.seat_for_token(table_id, x_seat_token)
+        return service.payload(table_id, seat)
+
+    @app.post("/api/tables/{table_id}/join")
+    async def join(table_id: str, body: Join) -> dict[str, Any]:
+        token = service.join(table_id, body.seat, body.invite, body.name)
+        await broadcast(table_id)
+        kick_bots(table_id)
+        return {"seat": body.seat, "token": token}
+
+    @app.post("/api/tables/{table_id}/act")
+    async def act(table_id: str, body: Act, x_seat_token: Annotated[str, Header()]) -> dict[str, Any]:
+        seat = service.seat_for_token(table_id, x_seat_token)
+        if seat is None:
+            raise Refused(403, "spectators cannot act")
+        async with lock_for(table_id):
+            service.act(table_id, seat, body.action)
+        await broadcast(table_id)
+        kick_bots(table_id)
+        return service.payload(table_id, seat)
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/bot")
+    async def seat_to_bot(table_id: str, seat: int, body: HandToBot) -> dict[str, Any]:
+        async with lock_for(table_id):
+            service.hand_to_bot(table_id, body.host_token, seat, body.bot)
+        await broadcast(table_id)
+        kick_bots(table_id)
+        return service.payload(table_id, None)
+
+    @app.get("/api/tables/{table_id}/replay")
+    async def replay(table_id: str, upto: Annotated[int, Query(ge=0, le=100_000)] = 0) -> dict[str, Any]:
+        return service.replay(table_id, upto)
+
+    @app.get("/api/tables/{table_id}/record")
+    async def record(table_id: str) -> dict[str, Any]:
+        return service.record(table_id)
+
+    # --- live ---------------------------------------------------------------------------------------
+
+    @app.websocket("/ws/tables/{table_id}")
+    async def live(ws: WebSocket, table_id: str, token: str | None = None) -> None:
+        await ws.accept()
+        try:
+            seat = service.seat_for_token(table_id, token)
+        except Refused as exc:
+            await ws.send_json({"type": "error", "reason": exc.reason})
+            await ws.close(code=4403)
+            return
+        entry = (ws, seat)
+        rooms.setdefault(table_id, set()).add(entry)
+        try:
+            await ws.send_json(service.payload(table_id, seat))
+            kick_bots(table_id)
+            while True:
+                text = await ws.receive_text()
+                reply = await handle_message(table_id, seat, text)
+                if reply is not None:
+                    await ws.send_json(reply)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            rooms.get(table_id, set()).discard(entry)
+
+    async def handle_message(table_id: str, seat: int | None, text: str) -> dict[str, Any] | None:
+        if len(text.encode()) > MAX_MESSAGE:
+            return {"type": "refused", "reason": f"message too large (over {MAX_MESSAGE} bytes)"}
+        try:
+            message = ActMessage.model_validate(json.loads(text))
+        except (ValueError, TypeError):
+            return {"type": "refused", "reason": 'send {"type": "act", "action": "<move>"}'}
+        if seat is None:
+            log.warning("refused an action from a spectator at table %s", table_id)
+            return {"type": "refused", "reason": "spectators cannot act"}
+        try:
+            async with lock_for(table_id):
+                service.act(table_id, seat, message.action)
+        except Refused as exc:
+            return {"type": "refused", "reason": exc.reason}
+        await broadcast(table_id)
+        kick_bots(table_id)
+        return None
+
+    return app

@@ -1,0 +1,96 @@
+"""Storage: every table is its record (seed, options, moves) plus what the lobby needs.
+
+SQLAlchemy over SQLite by default or PostgreSQL (`--database-url`); the schema is created and upgraded
+by Alembic (migrations/) when the server starts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String, create_engine
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship, sessionmaker
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def token_hash(token: str) -> str:
+    """Seat and host tokens are stored hashed: a leaked database does not hand out seats."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class TableRow(Base):
+    __tablename__ = "tables"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    players: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    status: Mapped[str] = mapped_column(String(16), default="waiting")  # waiting | playing | finished
+    host_token_hash: Mapped[str] = mapped_column(String(64))
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    seats: Mapped[list[SeatRow]] = relationship(
+        back_populates="table", order_by="SeatRow.seat", cascade="all, delete-orphan"
+    )
+    moves: Mapped[list[MoveRow]] = relationship(
+        back_populates="table", order_by="MoveRow.number", cascade="all, delete-orphan"
+    )
+
+
+class SeatRow(Base):
+    __tablename__ = "seats"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))  # human | bot
+    bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    name: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    invite: Mapped[str] = mapped_column(String(32))
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+    table: Mapped[TableRow] = relationship(back_populates="seats")
+
+
+class MoveRow(Base):
+    __tablename__ = "moves"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)  # 1, 2, ... in play order
+    seat: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+    table: Mapped[TableRow] = relationship(back_populates="moves")
+
+
+def open_database(url: str) -> sessionmaker[Any]:
+    """Upgrade the schema to the newest migration, then hand out sessions."""
+    engine = create_engine(url, future=True)
+    migrate(engine)
+    return sessionmaker(engine, expire_on_commit=False)
+
+
+def migrate(engine: Engine) -> None:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")

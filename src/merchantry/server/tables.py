@@ -1,0 +1,360 @@
+"""Tables: the game platform's rules, independent of HTTP.
+
+A table is a game (its record: seed, options, moves) with seats that are humans (each held by a secret
+token) or bots. Every accepted move is committed to the database before anyone is told about it, so a
+server killed at any moment has lost no accepted move; a restarted server rebuilds each table by
+replaying its record. Everything a seat is shown is built from `state.view(seat)` (ENGINE principle 1).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session as DbSession
+from sqlalchemy.orm import selectinload, sessionmaker
+
+from merchantry import bots, games, records
+from merchantry.engine import seat_label
+from merchantry.errors import IllegalAction
+from merchantry.server.db import MoveRow, SeatRow, TableRow, now, token_hash
+
+log = logging.getLogger("merchantry.server")
+
+WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
+
+
+class Refused(Exception):
+    """A request the platform turns down, with the HTTP status and a reason a person understands."""
+
+    def __init__(self, status: int, reason: str):
+        super().__init__(reason)
+        self.status = status
+        self.reason = reason
+
+
+@dataclass
+class SeatInfo:
+    seat: int
+    kind: str  # human | bot
+    bot: str | None
+    name: str | None
+    joined: bool
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "label": seat_label(self.seat),
+            "kind": self.kind,
+            "bot": self.bot,
+            "name": self.name,
+            "joined": self.joined,
+        }
+
+
+@dataclass
+class LiveTable:
+    id: str
+    game: str
+    status: str
+    seats: list[SeatInfo]
+    session: records.Session
+    result: dict[str, Any] | None = None
+
+    @property
+    def state(self) -> Any:
+        return self.session.state
+
+    def waiting_for(self) -> list[int]:
+        return [s.seat for s in self.seats if s.kind == "human" and not s.joined]
+
+    def bot_to_act(self) -> int | None:
+        if self.status != PLAYING:
+            return None
+        for seat in self.state.to_act():
+            if self.seats[seat].kind == "bot":
+                return int(seat)
+        return None
+
+
+class TableService:
+    """Creates tables, seats people, applies moves and lets bots play; storage through SQLAlchemy."""
+
+    def __init__(self, sessions: sessionmaker[DbSession]):
+        self.sessions = sessions
+        self.live: dict[str, LiveTable] = {}
+
+    # --- creating and joining -----------------------------------------------------------------------
+
+    def create(
+        self, game: str, players: int, options: dict[str, Any], seats: list[dict[str, Any]], name: str
+    ) -> dict[str, Any]:
+        """A new table; the creator is its host and sits in the first human seat (if any)."""
+        try:
+            engine_game = games.get(game)
+            session = records.Session(game, players, seed=secrets.randbelow(2**31), options=options)
+        except ValueError as exc:
+            raise Refused(422, str(exc)) from None
+        if len(seats) != players:
+            raise Refused(422, f"give one seat description per player ({players}), not {len(seats)}")
+        for spec in seats:
+            if spec["kind"] == "bot":
+                try:
+                    bots.get(spec["bot"] or "", engine_game)
+                except ValueError as exc:
+                    raise Refused(422, str(exc)) from None
+        table_id = secrets.token_urlsafe(6)
+        host_token = secrets.token_urlsafe(24)
+        rows = [
+            SeatRow(seat=i, kind=spec["kind"], bot=spec.get("bot"), invite=secrets.token_urlsafe(9))
+            for i, spec in enumerate(seats)
+        ]
+        creator_token = None
+        humans = [row for row in rows if row.kind == "human"]
+        if humans:
+            creator_token = secrets.token_urlsafe(24)
+            humans[0].name = name
+            humans[0].token_hash = token_hash(creator_token)
+        status = PLAYING if all(row.kind == "bot" or row.token_hash for row in rows) else WAITING
+        with self.sessions() as db:
+            db.add(
+                TableRow(
+                    id=table_id,
+                    game=game,
+                    players=players,
+                    seed=session.seed,
+                    options=session.options,
+                    status=status,
+                    host_token_hash=token_hash(host_token),
+                    seats=rows,
+                )
+            )
+            db.commit()
+        self.live.pop(table_id, None)
+        return {
+            "id": table_id,
+            "host_token": host_token,
+            "seat": humans[0].seat if humans else None,
+            "token": creator_token,
+            "invites": [{"seat": r.seat, "invite": r.invite} for r in rows if r.kind == "human"][1:],
+        }
+
+    def join(self, table_id: str, seat: int, invite: str, name: str) -> str:
+        """Claim an empty human seat with its invite code; returns the seat's secret token."""
+        with self.sessions() as db:
+            row = db.get(SeatRow, (table_id, seat))
+            if row is None or row.kind != "human" or not secrets.compare_digest(row.invite, invite):
+                log.warning("refused join: table %s seat %s with a wrong invite", table_id, seat)
+                raise Refused(403, "this invite link is not valid for that seat")
+            if row.token_hash:
+                raise Refused(409, f"seat {seat_label(seat)} is already taken")
+            token = secrets.token_urlsafe(24)
+            row.name = name
+            row.token_hash = token_hash(token)
+            table = db.get(TableRow, table_id)
+            assert table is not None
+            if all(s.kind == "bot" or s.token_hash for s in table.seats) and table.status == WAITING:
+                table.status = PLAYING
+            db.commit()
+        self.live.pop(table_id, None)  # reload seats and status
+        return token
+
+    def hand_to_bot(self, table_id: str, host_token: str, seat: int, bot: str) -> None:
+        """The host gives a seat (an absent player's, or one nobody joined) to a bot."""
+        table = self.table(table_id)
+        self.check_host(table_id, host_token)
+        if not 0 <= seat < len(table.seats):
+            raise Refused(422, f"no seat {seat}")
+        try:
+            bots.get(bot, table.game)
+        except ValueError as exc:
+            raise Refused(422, str(exc)) from None
+        with self.sessions() as db:
+            row = db.get(SeatRow, (table_id, seat))
+            assert row is not None
+            row.kind, row.bot, row.token_hash = "bot", bot, None
+            table_row = db.get(TableRow, table_id)
+            assert table_row is not None
+            if table_row.status == WAITING and all(s.kind == "bot" or s.token_hash for s in table_row.seats):
+                table_row.status = PLAYING
+            db.commit()
+        self.live.pop(table_id, None)
+
+    # --- identities -----------------------------------------------------------------------------------
+
+    def seat_for_token(self, table_id: str, token: str | None) -> int | None:
+        """The seat a token holds; None for no token (a spectator). A wrong token is refused and logged."""
+        table = self.table(table_id)
+        if not token:
+            return None
+        digest = token_hash(token)
+        with self.sessions() as db:
+            rows = db.scalars(select(SeatRow).where(SeatRow.table_id == table_id)).all()
+            for row in rows:
+                if row.token_hash and secrets.compare_digest(row.token_hash, digest):
+                    return int(row.seat)
+        log.warning("refused a forged or stale seat token at table %s", table.id)
+        raise Refused(403, "this seat token is not valid at this table")
+
+    def check_host(self, table_id: str, host_token: str) -> None:
+        with self.sessions() as db:
+            row = db.get(TableRow, table_id)
+            if row is None or not secrets.compare_digest(row.host_token_hash, token_hash(host_token or "")):
+                log.warning("refused a host action with a wrong host token at table %s", table_id)
+                raise Refused(403, "only the table's host may do that")
+
+    # --- loading --------------------------------------------------------------------------------------
+
+    def table(self, table_id: str) -> LiveTable:
+        """The live table, rebuilt from its record if this process has not seen it yet."""
+        if table_id in self.live:
+            return self.live[table_id]
+        with self.sessions() as db:
+            row = db.scalars(
+                select(TableRow)
+                .where(TableRow.id == table_id)
+                .options(selectinload(TableRow.seats), selectinload(TableRow.moves))
+            ).first()
+            if row is None:
+                raise Refused(404, f"no table {table_id!r}")
+            session = records.Session(row.game, row.players, seed=row.seed, options=dict(row.options))
+            for move in row.moves:
+                session.apply(move.seat, move.text)  # a stored move was accepted once: it replays
+            seats = [SeatInfo(s.seat, s.kind, s.bot, s.name, bool(s.token_hash)) for s in row.seats]
+            live = LiveTable(row.id, row.game, row.status, seats, session, row.result)
+        self.live[table_id] = live
+        return live
+
+    def tables(self) -> list[dict[str, Any]]:
+        """The lobby: every table, newest first, with seats and (when finished) the result."""
+        with self.sessions() as db:
+            rows = db.scalars(
+                select(TableRow)
+                .options(selectinload(TableRow.seats))
+                .order_by(TableRow.created_at.desc())
+                .limit(200)
+            ).all()
+            return [
+                {
+                    "id": row.id,
+                    "game": row.game,
+                    "title": games.get(row.game).title,
+                    "players": row.players,
+                    "status": row.status,
+                    "created_at": row.created_at.isoformat() if row.created_at else None,
+                    "seats": [
+                        SeatInfo(s.seat, s.kind, s.bot, s.name, bool(s.token_hash)).public()
+                        for s in row.seats
+                    ],
+                    "result": row.result,
+                }
+                for row in rows
+            ]
+
+    def playing_table_ids(self) -> list[str]:
+        with self.sessions() as db:
+            return list(db.scalars(select(TableRow.id).where(TableRow.status == PLAYING)).all())
+
+    # --- playing ----------------------------------------------------------------------------------------
+
+    def act(self, table_id: str, seat: int, text: str) -> None:
+        """Apply a move for a seat, commit it, and only then make it the table's state."""
+        table = self.table(table_id)
+        if table.status == WAITING:
+            waiting = ", ".join(seat_label(s) for s in table.waiting_for())
+            raise Refused(409, f"the game has not started: waiting for {waiting} to join")
+        if table.status == FINISHED:
+            raise Refused(409, "the game is over")
+        trial = table.state.clone()
+        try:
+            action = table.session.game.parse_action(trial, seat, text)
+            trial.apply(seat, action)
+        except IllegalAction as exc:
+            raise Refused(409, str(exc)) from None
+        self._commit_move(table, seat, str(action), trial)
+
+    def bot_move(self, table_id: str) -> bool:
+        """Let the bot whose turn it is make one move; False if no bot is to act."""
+        table = self.table(table_id)
+        seat = table.bot_to_act()
+        if seat is None:
+            return False
+        bot_name = table.seats[seat].bot or "random"
+        rng = random.Random(f"{table.id}:{len(table.session.moves)}")
+        action = bots.play_turn(table.state, seat, bots.get(bot_name, table.game), rng)
+        trial = table.state.clone()
+        trial.apply(seat, action)
+        self._commit_move(table, seat, str(action), trial)
+        return True
+
+    def _commit_move(self, table: LiveTable, seat: int, text: str, new_state: Any) -> None:
+        number = len(table.session.moves) + 1
+        with self.sessions() as db:
+            db.add(MoveRow(table_id=table.id, number=number, seat=seat, text=text))
+            if new_state.is_over():
+                row = db.get(TableRow, table.id)
+                assert row is not None
+                row.status = FINISHED
+                row.finished_at = now()
+                row.result = {"scores": new_state.scores(), "winners": new_state.winners()}
+                table.status, table.result = FINISHED, row.result
+            db.commit()
+        table.session.state = new_state
+        table.session.moves.append([seat, text])
+
+    # --- what a seat sees ---------------------------------------------------------------------------
+
+    def payload(self, table_id: str, seat: int | None) -> dict[str, Any]:
+        """Everything a seat (None: a spectator) is sent: the table, its own view, its legal moves."""
+        table = self.table(table_id)
+        state = table.state
+        legal = []
+        if seat is not None and table.status == PLAYING:
+            legal = [str(a) for a in state.legal_actions(seat)]
+        return {
+            "type": "state",
+            "table": {
+                "id": table.id,
+                "game": table.game,
+                "title": table.session.game.title,
+                "players": state.num_players,
+                "status": table.status,
+                "seats": [s.public() for s in table.seats],
+                "waiting_for": table.waiting_for(),
+                "result": table.result,
+            },
+            "seat": seat,
+            "moves": len(table.session.moves),
+            "view": state.view(seat),
+            "legal": legal,
+        }
+
+    def replay(self, table_id: str, upto: int) -> dict[str, Any]:
+        """A finished game, as spectators see it after `upto` moves."""
+        table = self.table(table_id)
+        if table.status != FINISHED:
+            raise Refused(409, "replays are for finished games")
+        total = len(table.session.moves)
+        upto = max(0, min(upto, total))
+        state = records.replay(table.session.record(), upto=upto)
+        move = table.session.moves[upto - 1] if upto else None
+        return {
+            "id": table.id,
+            "game": table.game,
+            "moves": total,
+            "at": upto,
+            "move": {"seat": move[0], "text": move[1]} if move else None,
+            "view": state.view(None),
+        }
+
+    def record(self, table_id: str) -> dict[str, Any]:
+        table = self.table(table_id)
+        if table.status != FINISHED:
+            raise Refused(
+                409, "the record of a game in progress holds sealed moves: it opens when the game ends"
+            )
+        return table.session.record()
