@@ -1,0 +1,106 @@
+// Money in the browser: market groups, seats with sealed/waiting bids, your hand as cards, the exchange.
+import { h, seatLabel, seatName } from "./dom.js";
+
+const CURRENCY_ORDER = ["AUD", "BRL", "CAD", "EUR", "GBP", "JPY", "USD", "COI", "BLU"];
+
+export function cardNode(code, attrs = {}) {
+  const kind = code.slice(0, 3);
+  const value = code === "COIN" ? "10" : code === "BLUFF" ? "0" : code.slice(3);
+  const label = code === "COIN" ? "COIN" : code === "BLUFF" ? "BLUFF" : kind;
+  return h(attrs.onclick ? "button" : "span", { class: `card c-${kind}`, title: code, ...attrs },
+    h("span", { class: "card-value" }, value), h("span", { class: "card-kind" }, label));
+}
+
+function cards(codes, empty = "—") {
+  return codes && codes.length ? h("span", { class: "cards" }, codes.map((c) => cardNode(c))) : h("span", { class: "muted" }, empty);
+}
+
+function sortHand(codes) {
+  return [...codes].sort((a, b) => CURRENCY_ORDER.indexOf(a.slice(0, 3)) - CURRENCY_ORDER.indexOf(b.slice(0, 3))
+    || Number(a.slice(3) || 0) - Number(b.slice(3) || 0));
+}
+
+export function render(payload, act, t) {
+  const { view, legal, seat, table } = payload;
+  const can = new Set(legal);
+  const root = h("section", { class: "money" });
+  const phaseText = view.phase === "over" ? t("result") : view.phase === "bidding" ? t("yourBid") : t("order");
+  root.append(h("div", { class: "status-line" },
+    `${t("round")} ${view.round}`, " · ", `${t("deck")}: ${view.deck}`,
+    view.final_round ? h("strong", { class: "warn" }, ` · ${t("finalRound")}`) : "",
+    view.removed_currencies.length ? ` · −${view.removed_currencies.join(", ")}` : "",
+  ));
+
+  // market groups
+  const market = h("div", { class: "market" });
+  for (const [side, key, move] of [["right", "right", "take right"], ["left", "left", "take left"]]) {
+    market.append(h("div", { class: "group" },
+      h("div", { class: "group-title" }, t(key)),
+      cards(view.market[side]),
+      can.has(move) ? h("button", { class: "primary", onclick: () => act(move) }, key === "right" ? t("takeRight") : t("takeLeft")) : null,
+    ));
+  }
+  root.append(market);
+
+  // seats
+  const seats = h("div", { class: "seats" });
+  for (const info of view.seats) {
+    const s = info.seat;
+    let bid;
+    if (view.phase === "bidding") bid = h("span", { class: info.sealed ? "ok" : "muted" }, info.sealed ? t("sealed") : t("thinking"));
+    else if (view.phase === "exchange") bid = info.bid ? h("span", {}, cards(info.bid), ` = ${info.bid_value}`, info.acted ? ` (${t("acted")})` : "") : h("span", { class: "muted" }, "—");
+    else bid = "";
+    const take = `take ${seatLabel(s)}`;
+    const current = view.current === s || (view.phase === "bidding" && view.to_act.includes(s));
+    seats.append(h("div", { class: `seat${s === seat ? " me" : ""}${current ? " current" : ""}`, "data-seat": s },
+      h("div", { class: "seat-name" }, seatName(table, s), s === seat ? ` (${t("you")})` : ""),
+      h("div", { class: "muted" }, `${info.hand_size} ${t("cards")}`),
+      info.known.length ? h("div", { class: "known" }, `${t("knownCards")}: `, cards(info.known)) : null,
+      h("div", { class: "bid" }, bid),
+      can.has(take) ? h("button", { class: "primary", onclick: () => act(take) }, t("takeBid", { seat: seatLabel(s) })) : null,
+    ));
+  }
+  root.append(seats);
+
+  if (view.phase === "bidding") {
+    const waiting = view.to_act.filter((s) => s !== seat).map((s) => seatLabel(s));
+    if (waiting.length) root.append(h("div", { class: "waiting" }, t("waitingFor", { who: waiting.join(", ") })));
+  }
+
+  // your hand and bid
+  if (seat !== null && view.hand) {
+    const mine = h("div", { class: "mine" });
+    const handCards = sortHand(view.hand).map((code) => {
+      const move = `add ${code}`;
+      return can.has(move) ? cardNode(code, { onclick: () => act(move), "aria-label": move }) : cardNode(code);
+    });
+    mine.append(h("div", { class: "group-title" }, t("hand")), h("div", { class: "cards hand" }, handCards));
+    if (view.phase === "bidding") {
+      const total = (view.my_bid || []).reduce((sum, c) => sum + (c === "COIN" ? 10 : c === "BLUFF" ? 0 : Number(c.slice(3))), 0);
+      mine.append(h("div", { class: "group-title" }, `${t("yourBid")} (${t("bidValue")} ${total})`), cards(view.my_bid));
+      if (can.has("bid")) mine.append(h("button", { class: "primary", onclick: () => act("bid") }, total ? t("seal") : t("sitOut")));
+    }
+    if (can.has("keep")) mine.append(h("button", { onclick: () => act("keep") }, t("keep")));
+    root.append(mine);
+  }
+
+  if (view.phase === "over") root.append(finalScores(view, table, t));
+  return root;
+}
+
+function finalScores(view, table, t) {
+  const wrap = h("div", { class: "final" });
+  view.results.forEach((result, index) => {
+    const rows = result.hands.map((hand, s) => h("tr", {},
+      h("td", {}, seatName(table, s)),
+      h("td", {}, Object.entries(hand.currencies).map(([cur, c]) => `${cur} ${c.total}→${c.score}${c.trios ? ` (+${c.trios}×100)` : ""}`).join(", ")),
+      h("td", {}, String(hand.coins)),
+      h("td", { class: "num" }, String(hand.total)),
+    ));
+    wrap.append(h("table", { class: "scores" },
+      h("caption", {}, view.match.of > 1 ? `${t("game")} ${index + 1}` : t("scores")),
+      h("thead", {}, h("tr", {}, h("th", {}, t("seat")), h("th", {}, "€ $ £ ¥"), h("th", {}, t("coins")), h("th", {}, t("total")))),
+      h("tbody", {}, rows)));
+  });
+  return wrap;
+}

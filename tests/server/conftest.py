@@ -1,0 +1,72 @@
+"""Server test fixtures: an app on a fresh database (SQLite, and PostgreSQL when CI provides one)."""
+
+from __future__ import annotations
+
+import os
+import uuid
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+
+from merchantry.server.app import create_app
+
+POSTGRES_URL = os.environ.get("MERCHANTRY_TEST_POSTGRES_URL")  # set by .ci/run, which starts a server
+
+
+def database_urls() -> list:
+    urls = [pytest.param("sqlite", id="sqlite")]
+    urls.append(
+        pytest.param(
+            "postgres",
+            id="postgres",
+            marks=pytest.mark.skipif(not POSTGRES_URL, reason="MERCHANTRY_TEST_POSTGRES_URL not set"),
+        )
+    )
+    return urls
+
+
+@pytest.fixture(params=database_urls())
+def database_url(request, tmp_path):
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'merchantry.db'}"
+        return
+    # a throwaway database per test on the CI's PostgreSQL server
+    name = f"merchantry_test_{uuid.uuid4().hex[:10]}"
+    admin = create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    base = POSTGRES_URL.rsplit("/", 1)[0]
+    yield f"{base}/{name}"
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
+
+
+@pytest.fixture
+def client(database_url):
+    app = create_app(database_url, bot_delay=0)
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def new_table(client, game="money", seats=("human", "human", "bot"), bot="greedy", name="Ann"):
+    specs = [{"kind": "human"} if kind == "human" else {"kind": "bot", "bot": bot} for kind in seats]
+    response = client.post(
+        "/api/tables", json={"game": game, "players": len(seats), "seats": specs, "name": name}
+    )
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def join_all(client, table):
+    """Fill every invited seat; returns {seat: token} including the host's."""
+    tokens = {table["seat"]: table["token"]}
+    for invite in table["invites"]:
+        response = client.post(
+            f"/api/tables/{table['id']}/join",
+            json={"seat": invite["seat"], "invite": invite["invite"], "name": f"Guest {invite['seat']}"},
+        )
+        assert response.status_code == 200, response.text
+        tokens[invite["seat"]] = response.json()["token"]
+    return tokens

@@ -1,0 +1,214 @@
+"""The web platform's API and websocket: tables, seats, moves, refusals, restart, replays."""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi.testclient import TestClient
+
+from merchantry import records
+from merchantry.server.app import create_app
+from tests.server.conftest import join_all, new_table
+
+
+def headers(token):
+    return {"X-Seat-Token": token}
+
+
+def test_games_list_names_every_game_with_its_bots(client):
+    games = {g["name"]: g for g in client.get("/api/games").json()}
+    assert set(games) == {"byzanz", "grand_bazaar", "money"}
+    assert games["money"]["bots"] == ["greedy", "random"] and games["money"]["min_players"] == 3
+
+
+def test_a_table_waits_for_its_players_then_starts(client):
+    table = new_table(client)
+    listed = client.get("/api/tables").json()[0]
+    assert listed["status"] == "waiting" and listed["seats"][0]["name"] == "Ann"
+    refused = client.post(
+        f"/api/tables/{table['id']}/act", json={"action": "bid"}, headers=headers(table["token"])
+    )
+    assert refused.status_code == 409 and "waiting for P2" in refused.json()["error"]
+    tokens = join_all(client, table)
+    payload = client.get(f"/api/tables/{table['id']}", headers=headers(tokens[1])).json()
+    assert payload["table"]["status"] == "playing" and payload["seat"] == 1
+    assert payload["view"] == payload["view"] | {"seat": 1} and "hand" in payload["view"]
+    assert "bid" in payload["legal"]
+
+
+def test_an_invite_is_single_use_and_bound_to_its_seat(client, caplog):
+    table = new_table(client)
+    invite = table["invites"][0]
+    wrong_seat = client.post(
+        f"/api/tables/{table['id']}/join", json={"seat": 2, "invite": invite["invite"], "name": "X"}
+    )
+    assert wrong_seat.status_code == 403
+    ok = client.post(
+        f"/api/tables/{table['id']}/join", json={"seat": 1, "invite": invite["invite"], "name": "Bob"}
+    )
+    assert ok.status_code == 200
+    again = client.post(
+        f"/api/tables/{table['id']}/join", json={"seat": 1, "invite": invite["invite"], "name": "Eve"}
+    )
+    assert again.status_code == 409 and "already taken" in again.json()["error"]
+
+
+def test_moves_are_checked_for_token_turn_and_legality(client, caplog):
+    table = new_table(client, seats=("human", "human", "bot"))
+    tokens = join_all(client, table)
+    act = f"/api/tables/{table['id']}/act"
+    with caplog.at_level(logging.WARNING, logger="merchantry.server"):
+        forged = client.post(act, json={"action": "bid"}, headers=headers("not-a-real-token"))
+    assert forged.status_code == 403 and "not valid" in forged.json()["error"]
+    assert any("forged" in record.message for record in caplog.records)  # refused and logged
+    bad = client.post(act, json={"action": "take over the world"}, headers=headers(tokens[0]))
+    assert bad.status_code == 409 and "moves look like" in bad.json()["error"]
+    illegal = client.post(act, json={"action": "add EUR99"}, headers=headers(tokens[0]))
+    assert illegal.status_code == 409
+    assert client.post(act, json={"action": "bid"}, headers=headers(tokens[0])).status_code == 200
+    twice = client.post(act, json={"action": "bid"}, headers=headers(tokens[0]))
+    assert twice.status_code == 409 and "already sealed" in twice.json()["error"]
+    missing = client.post(act, json={"action": "bid"})
+    assert missing.status_code == 422
+
+
+def test_requests_are_validated_with_size_limits(client):
+    too_long = "x" * 300
+    bad_bodies = [
+        {"game": "money", "players": 3, "seats": [{"kind": "human"}] * 3, "name": too_long},
+        {"game": "money", "players": 3, "seats": [{"kind": "alien"}] * 3},
+        {"game": "money", "players": 99, "seats": [{"kind": "human"}]},
+        {"game": "money", "players": 3, "seats": [{"kind": "human"}] * 3, "name": "<script>"},
+    ]
+    for body in bad_bodies:
+        assert client.post("/api/tables", json=body).status_code == 422
+    chess = client.post("/api/tables", json={"game": "chess", "players": 2, "seats": [{"kind": "human"}] * 2})
+    assert chess.status_code == 422 and "unknown game" in chess.json()["error"]
+    mismatch = client.post(
+        "/api/tables", json={"game": "money", "players": 4, "seats": [{"kind": "human"}] * 3}
+    )
+    assert mismatch.status_code == 422
+    table = new_table(client)
+    long_move = client.post(
+        f"/api/tables/{table['id']}/act", json={"action": "a" * 500}, headers=headers(table["token"])
+    )
+    assert long_move.status_code == 422
+    assert client.get("/api/tables/nope").status_code == 404
+
+
+def test_websocket_sends_each_seat_its_view_and_refuses_with_a_reason(client):
+    table = new_table(client)
+    tokens = join_all(client, table)
+    with client.websocket_connect(f"/ws/tables/{table['id']}?token={tokens[0]}") as ws:
+        first = ws.receive_json()
+        assert first["type"] == "state" and first["seat"] == 0 and "hand" in first["view"]
+        ws.send_json({"type": "act", "action": "keep"})
+        refused = ws.receive_json()
+        assert refused["type"] == "refused" and "bids are being made" in refused["reason"]
+        ws.send_text("{not json")
+        assert ws.receive_json()["type"] == "refused"
+        ws.send_text('{"type": "act", "action": "' + "x" * 3000 + '"}')
+        assert "too large" in ws.receive_json()["reason"]
+        ws.send_json({"type": "act", "action": "bid"})
+        after = ws.receive_json()
+        assert after["type"] == "state" and after["view"]["seats"][0]["sealed"] is True
+    with client.websocket_connect(f"/ws/tables/{table['id']}?token=forged") as ws:
+        assert ws.receive_json()["type"] == "error"
+    with client.websocket_connect(f"/ws/tables/{table['id']}") as spectator:
+        seen = spectator.receive_json()
+        assert seen["seat"] is None and "hand" not in seen["view"] and seen["legal"] == []
+        spectator.send_json({"type": "act", "action": "bid"})
+        assert "spectators cannot act" in spectator.receive_json()["reason"]
+
+
+def test_bots_play_their_turns_server_side_and_a_bot_only_game_finishes(client):
+    table = new_table(client, seats=("bot", "bot", "bot"))
+    assert table["token"] is None
+    with client.websocket_connect(f"/ws/tables/{table['id']}") as ws:
+        payload = ws.receive_json()
+        while payload["table"]["status"] != "finished":
+            payload = ws.receive_json()
+    result = client.get("/api/tables").json()[0]
+    assert result["status"] == "finished" and result["result"]["winners"]
+
+
+def test_the_host_hands_an_absent_seat_to_a_bot(client):
+    table = new_table(client, seats=("human", "human", "bot"))
+    denied = client.post(
+        f"/api/tables/{table['id']}/seats/1/bot", json={"host_token": "nope", "bot": "greedy"}
+    )
+    assert denied.status_code == 403
+    given = client.post(f"/api/tables/{table['id']}/seats/1/bot", json={"host_token": table["host_token"]})
+    assert given.status_code == 200
+    assert given.json()["table"]["status"] == "playing"
+    assert given.json()["table"]["seats"][1] == given.json()["table"]["seats"][1] | {
+        "kind": "bot",
+        "bot": "greedy",
+    }
+
+
+def play_to_the_end(client, table_id, tokens):
+    """Humans always choose their first legal move; bots play server-side."""
+    for _ in range(5000):
+        payloads = {
+            s: client.get(f"/api/tables/{table_id}", headers=headers(t)).json() for s, t in tokens.items()
+        }
+        if any(p["table"]["status"] == "finished" for p in payloads.values()):
+            return
+        for seat, payload in payloads.items():
+            if payload["legal"]:
+                moves = [m for m in payload["legal"] if not m.startswith("add")] or payload["legal"]
+                client.post(
+                    f"/api/tables/{table_id}/act", json={"action": moves[0]}, headers=headers(tokens[seat])
+                )
+                break
+    raise AssertionError("the game did not end")
+
+
+def test_a_restarted_server_resumes_every_game_from_its_record(database_url):
+    app = create_app(database_url, bot_delay=0)
+    with TestClient(app) as client:
+        table = new_table(client)
+        tokens = join_all(client, table)
+        for seat in (0, 1):
+            client.post(
+                f"/api/tables/{table['id']}/act", json={"action": "bid"}, headers=headers(tokens[seat])
+            )
+        before = client.get(f"/api/tables/{table['id']}", headers=headers(tokens[0])).json()
+    restarted = create_app(database_url, bot_delay=0)  # a new process: nothing in memory
+    with TestClient(restarted) as client:
+        after = client.get(f"/api/tables/{table['id']}", headers=headers(tokens[0])).json()
+        assert after["moves"] == before["moves"] and after["view"] == before["view"]
+        play_to_the_end(client, table["id"], tokens)
+        record = client.get(f"/api/tables/{table['id']}/record").json()
+        state = records.replay(record)
+        assert state.is_over()
+        final = client.get("/api/tables").json()[0]
+        assert final["result"]["winners"] == state.winners()
+
+
+def test_replays_step_through_a_finished_game(client):
+    table = new_table(client, seats=("bot", "bot", "bot"))
+    with client.websocket_connect(f"/ws/tables/{table['id']}") as ws:
+        while ws.receive_json()["table"]["status"] != "finished":
+            pass
+    start = client.get(f"/api/tables/{table['id']}/replay?upto=0").json()
+    assert start["at"] == 0 and start["move"] is None and start["view"]["round"] == 1
+    step = client.get(f"/api/tables/{table['id']}/replay?upto=5").json()
+    assert step["at"] == 5 and step["move"]["text"]
+    end = client.get(f"/api/tables/{table['id']}/replay?upto={start['moves']}").json()
+    assert end["view"]["phase"] == "over" and "hand" not in end["view"]
+    game_in_progress = new_table(client)
+    assert client.get(f"/api/tables/{game_in_progress['id']}/replay").status_code == 409
+    assert client.get(f"/api/tables/{game_in_progress['id']}/record").status_code == 409
+
+
+def test_pages_and_rules_are_served(client):
+    assert "Merchantry" in client.get("/").text
+    assert client.get("/table/abc").status_code == 200
+    assert (
+        "sealed bid" in client.get("/rules/money").text.lower()
+        or "Sealed bids" in client.get("/rules/money").text
+    )
+    assert client.get("/rules/chess").status_code == 404
+    assert client.get("/static/app.js").status_code == 200
