@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 UV_VERSION := 0.13.9
 STAMP := $(VENV)/.synced
 
-.PHONY: setup run test lint typecheck check bench simulate clean
+.PHONY: setup run play test lint typecheck check bench simulate clean
 
 setup: $(STAMP)
 
@@ -16,8 +16,12 @@ $(STAMP): pyproject.toml uv.lock
 	$(BIN)/uv sync --locked --quiet
 	touch $(STAMP)
 
-## Play Money in the terminal against bots (you are seat 1 of 4).
+## Serve the web platform at http://127.0.0.1:8000/ (lobby, tables, live play; SQLite in merchantry.db).
 run: setup
+	$(BIN)/merchantry serve
+
+## Play Money in the terminal against bots (you are seat 1 of 4).
+play: setup
 	$(BIN)/merchantry play money --players 4
 
 ## Lint, type-check, then the whole test suite on both cores.

@@ -63,9 +63,16 @@ async function lobby() {
     const n = Math.max(game.min_players, Math.min(game.max_players, Number(playersInput.value) || game.min_players));
     playersInput.value = n;
     const kinds = [["human", t("human")], ...game.bots.map((b) => [`bot:${b}`, `${b} (bot)`])];
+    const previous = [...seatsBox.querySelectorAll("select")].map((sel) => sel.value);  // keep earlier choices
+    const defaultBot = `bot:${game.bots.includes("greedy") ? "greedy" : game.bots[0]}`;
+    const choice = (s) => {
+      const kept = previous[s];
+      if (kept && kinds.some(([value]) => value === kept)) return kept;
+      return s === 0 ? "human" : defaultBot;
+    };
     seatsBox.replaceChildren(...Array.from({ length: n }, (_, s) => h("label", {}, `${t("seat")} ${seatLabel(s)} `,
       h("select", { "data-seat": s, "aria-label": `${t("seat")} ${seatLabel(s)}` },
-        kinds.map(([value, label]) => h("option", { value, selected: s === 0 ? value === "human" : value === `bot:${game.bots.includes("greedy") ? "greedy" : game.bots[0]}` }, label))))));
+        kinds.map(([value, label]) => h("option", { value, selected: value === choice(s) }, label))))));
   }
   gameSelect.addEventListener("change", drawSeats);
   playersInput.addEventListener("change", drawSeats);
@@ -176,7 +183,7 @@ function drawTable(tableId, payload, send, area) {
   const log = h("div", { class: "log" }, h("h3", {}, t("log")),
     h("ol", {}, (view.log || []).map((line, i) => h("li", { class: i >= seen ? "new" : "" }, line))));
 
-  area.replaceChildren(
+  area.replaceChildren(...[
     h("div", { class: "table-head" }, h("h1", {}, table.title), h("div", { class: "banner", role: "status" }, banner),
       table.status === "finished" ? h("a", { href: `/replay/${tableId}` }, t("replay")) : null),
     renderer.render(payload, send, t),
@@ -184,7 +191,7 @@ function drawTable(tableId, payload, send, area) {
       h("summary", {}, `${t("moves")} (${legal.length})`), buttons, moveForm) : null,
     mine.host ? hostPanel(tableId, table, mine) : null,
     log,
-  );
+  ].filter(Boolean));
   const list = area.querySelector(".log ol");
   if (list && list.lastElementChild) list.lastElementChild.scrollIntoView({ block: "nearest" });
 }
