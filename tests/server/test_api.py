@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 
 from fastapi.testclient import TestClient
 
@@ -212,3 +213,30 @@ def test_pages_and_rules_are_served(client):
     )
     assert client.get("/rules/chess").status_code == 404
     assert client.get("/static/app.js").status_code == 200
+
+
+def test_the_turn_clock_lets_a_bot_play_a_turn_that_times_out(client):
+    response = client.post(
+        "/api/tables",
+        json={
+            "game": "money",
+            "players": 3,
+            "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "greedy"}],
+            "name": "Ann",
+            "turn_seconds": 30,
+        },
+    )
+    table = response.json()
+    tokens = join_all(client, table)
+    service = client.app.state.service
+    start = time.monotonic()
+    clock = service.clock(table["id"], start)
+    assert set(clock) == {0, 1} and all(0 < left <= 30 for left in clock.values())
+    client.post(f"/api/tables/{table['id']}/act", json={"action": "bid"}, headers=headers(tokens[0]))
+    assert not service.play_timed_out_turns(table["id"], start + 10)  # time is not up yet
+    assert service.play_timed_out_turns(table["id"], start + 31)  # P2 ran out of time: a bot seals for P2
+    assert [1, "bid"] in service.table(table["id"]).session.moves  # the bot sealed P2's bid
+    payload = client.get(f"/api/tables/{table['id']}", headers=headers(tokens[1])).json()
+    assert payload["table"]["turn_seconds"] == 30
+    no_clock = new_table(client)
+    assert client.get(f"/api/tables/{no_clock['id']}").json()["table"]["clock"] == {}

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -29,6 +30,7 @@ from merchantry.server.tables import Refused, TableService
 log = logging.getLogger("merchantry.server")
 STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 2048  # bytes of one websocket message
+CLOCK_TICK = 0.5  # seconds between looks at the turn clock
 Name = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[^<>]*$")]
 Token = Annotated[str, Field(min_length=1, max_length=64)]
 
@@ -44,6 +46,7 @@ class CreateTable(BaseModel):
     options: Annotated[dict[str, int | str], Field(max_length=10)] = {}
     seats: Annotated[list[SeatSpec], Field(min_length=1, max_length=10)]
     name: Name = "Host"
+    turn_seconds: Annotated[int, Field(ge=0, le=3600)] = 0  # 0: no turn clock
 
 
 class Join(BaseModel):
@@ -71,6 +74,7 @@ def create_app(database_url: str = "sqlite:///merchantry.db", bot_delay: float =
     locks: dict[str, asyncio.Lock] = {}
     rooms: dict[str, set[tuple[WebSocket, int | None]]] = {}  # live connections per table, with their seat
     runners: dict[str, asyncio.Task[None]] = {}
+    clocks: dict[str, asyncio.Task[None]] = {}
 
     def lock_for(table_id: str) -> asyncio.Lock:
         return locks.setdefault(table_id, asyncio.Lock())
@@ -101,12 +105,30 @@ def create_app(database_url: str = "sqlite:///merchantry.db", bot_delay: float =
         if table_id not in runners and service.table(table_id).bot_to_act() is not None:
             runners[table_id] = asyncio.create_task(run_bots(table_id))
 
+    async def watch_clock(table_id: str) -> None:
+        """The optional turn clock: a bot plays the turn of a person whose time ran out."""
+        try:
+            while service.table(table_id).status != "finished":
+                await asyncio.sleep(CLOCK_TICK)
+                async with lock_for(table_id):
+                    played = service.play_timed_out_turns(table_id, time.monotonic())
+                if played:
+                    await broadcast(table_id)
+                    kick_bots(table_id)
+        finally:
+            clocks.pop(table_id, None)
+
+    def start_clock(table_id: str) -> None:
+        if table_id not in clocks and service.table(table_id).turn_seconds:
+            clocks[table_id] = asyncio.create_task(watch_clock(table_id))
+
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        for table_id in service.playing_table_ids():  # a restarted server resumes its bots
+        for table_id in service.playing_table_ids():  # a restarted server resumes its bots and clocks
             kick_bots(table_id)
+            start_clock(table_id)
         yield
-        for task in list(runners.values()):
+        for task in [*runners.values(), *clocks.values()]:
             task.cancel()
 
     app = FastAPI(title="Merchantry", lifespan=lifespan)
@@ -157,8 +179,11 @@ def create_app(database_url: str = "sqlite:///merchantry.db", bot_delay: float =
     @app.post("/api/tables", status_code=201)
     async def create_table(body: CreateTable) -> dict[str, Any]:
         seats = [spec.model_dump() for spec in body.seats]
-        created = service.create(body.game, body.players, dict(body.options), seats, body.name)
+        created = service.create(
+            body.game, body.players, dict(body.options), seats, body.name, body.turn_seconds
+        )
         kick_bots(created["id"])
+        start_clock(created["id"])
         return created
 
     @app.get("/api/tables/{table_id}")

@@ -42,6 +42,7 @@ class TableRow(Base):
     seed: Mapped[int] = mapped_column(BigInteger)
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     status: Mapped[str] = mapped_column(String(16), default="waiting")  # waiting | playing | finished
+    turn_seconds: Mapped[int] = mapped_column(Integer, default=0)  # 0: no turn clock
     host_token_hash: Mapped[str] = mapped_column(String(64))
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import random
 import secrets
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,6 +65,8 @@ class LiveTable:
     seats: list[SeatInfo]
     session: records.Session
     result: dict[str, Any] | None = None
+    turn_seconds: int = 0  # 0: no turn clock
+    clock_started: dict[int, float] | None = None  # seat -> when its turn began (monotonic seconds)
 
     @property
     def state(self) -> Any:
@@ -91,7 +94,13 @@ class TableService:
     # --- creating and joining -----------------------------------------------------------------------
 
     def create(
-        self, game: str, players: int, options: dict[str, Any], seats: list[dict[str, Any]], name: str
+        self,
+        game: str,
+        players: int,
+        options: dict[str, Any],
+        seats: list[dict[str, Any]],
+        name: str,
+        turn_seconds: int = 0,
     ) -> dict[str, Any]:
         """A new table; the creator is its host and sits in the first human seat (if any)."""
         try:
@@ -129,6 +138,7 @@ class TableService:
                     seed=session.seed,
                     options=session.options,
                     status=status,
+                    turn_seconds=turn_seconds,
                     host_token_hash=token_hash(host_token),
                     seats=rows,
                 )
@@ -225,7 +235,7 @@ class TableService:
             for move in row.moves:
                 session.apply(move.seat, move.text)  # a stored move was accepted once: it replays
             seats = [SeatInfo(s.seat, s.kind, s.bot, s.name, bool(s.token_hash)) for s in row.seats]
-            live = LiveTable(row.id, row.game, row.status, seats, session, row.result)
+            live = LiveTable(row.id, row.game, row.status, seats, session, row.result, row.turn_seconds or 0)
         self.live[table_id] = live
         return live
 
@@ -283,13 +293,47 @@ class TableService:
         seat = table.bot_to_act()
         if seat is None:
             return False
-        bot_name = table.seats[seat].bot or "random"
+        self._play_for(table, seat, table.seats[seat].bot or "random")
+        return True
+
+    def _play_for(self, table: LiveTable, seat: int, bot_name: str) -> None:
         rng = random.Random(f"{table.id}:{len(table.session.moves)}")
         action = bots.play_turn(table.state, seat, bots.get(bot_name, table.game), rng)
         trial = table.state.clone()
         trial.apply(seat, action)
         self._commit_move(table, seat, str(action), trial)
-        return True
+
+    # --- the turn clock -------------------------------------------------------------------------------
+
+    def clock(self, table_id: str, now_seconds: float) -> dict[int, float]:
+        """Seconds left for each person whose turn it is (empty without a clock). A seat's time starts
+        when it comes to act and is kept while it stays to act."""
+        table = self.table(table_id)
+        if not table.turn_seconds or table.status != PLAYING:
+            table.clock_started = None
+            return {}
+        started = table.clock_started or {}
+        acting = [s for s in table.state.to_act() if table.seats[s].kind == "human"]
+        table.clock_started = {s: started.get(s, now_seconds) for s in acting}
+        return {s: table.turn_seconds - (now_seconds - t) for s, t in table.clock_started.items()}
+
+    def play_timed_out_turns(self, table_id: str, now_seconds: float) -> bool:
+        """A bot finishes the turn of every person whose time ran out; True if anything was played."""
+        played = False
+        for seat, left in self.clock(table_id, now_seconds).items():
+            if left > 0:
+                continue
+            table = self.table(table_id)
+            bot_name = "greedy" if "greedy" in bots.names(table.game) else "random"
+            log.info("turn clock: a %s bot plays %s's turn at table %s", bot_name, seat_label(seat), table_id)
+            for _ in range(100):  # a turn may be several small moves (a bid built card by card)
+                if table.status != PLAYING or seat not in table.state.to_act():
+                    break
+                self._play_for(table, seat, bot_name)
+                played = True
+            if table.clock_started is not None:
+                table.clock_started.pop(seat, None)
+        return played
 
     def _commit_move(self, table: LiveTable, seat: int, text: str, new_state: Any) -> None:
         number = len(table.session.moves) + 1
@@ -326,6 +370,10 @@ class TableService:
                 "seats": [s.public() for s in table.seats],
                 "waiting_for": table.waiting_for(),
                 "result": table.result,
+                "turn_seconds": table.turn_seconds,
+                "clock": {
+                    str(s): round(left, 1) for s, left in self.clock(table_id, time.monotonic()).items()
+                },
             },
             "seat": seat,
             "moves": len(table.session.moves),

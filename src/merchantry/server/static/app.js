@@ -54,6 +54,7 @@ async function lobby() {
   const gameSelect = h("select", { id: "game", name: "game" }, games.map((g) => h("option", { value: g.name, selected: g.name === "money" }, g.title)));
   const playersInput = h("input", { id: "players", type: "number", min: 2, max: 7, value: 4 });
   const seatsBox = h("div", { id: "seats", class: "seat-choices" });
+  const clockInput = h("input", { id: "turn-seconds", type: "number", min: 0, max: 3600, value: 0 });
   const nameInput = h("input", { id: "name", maxlength: 40, value: localStorage.getItem("merchantry:name") || "", placeholder: t("yourName"), required: true });
 
   function drawSeats() {
@@ -84,7 +85,7 @@ async function lobby() {
     const name = nameInput.value.trim() || "Host";
     localStorage.setItem("merchantry:name", name);
     try {
-      const created = await api("/api/tables", { method: "POST", body: JSON.stringify({ game: gameSelect.value, players: seats.length, seats, name }) });
+      const created = await api("/api/tables", { method: "POST", body: JSON.stringify({ game: gameSelect.value, players: seats.length, seats, name, turn_seconds: Number(clockInput.value) || 0 }) });
       save(created.id, { seat: created.seat, token: created.token, host: created.host_token, invites: created.invites });
       history.pushState({}, "", `/table/${created.id}`);
       route();
@@ -105,6 +106,7 @@ async function lobby() {
       h("label", {}, `${t("game")} `, gameSelect),
       h("label", {}, `${t("players")} `, playersInput),
       seatsBox,
+      h("label", {}, `${t("turnClock")} `, clockInput),
       h("label", {}, `${t("yourName")} `, nameInput),
       h("button", { type: "submit", class: "primary" }, t("create"))),
     h("h2", {}, t("tables")),
@@ -172,7 +174,7 @@ function drawTable(tableId, payload, send, area) {
   if (table.status === "waiting") banner = t("waitingFor", { who: table.waiting_for.map(seatLabel).join(", ") });
   else if (table.status === "finished") banner = `${t("winner")}: ${table.result.winners.map((w) => seatName(table, w)).join(", ")}`;
   else if (seat === null) banner = t("spectator");
-  else if (legal.length) banner = t("yourTurn");
+  else if (legal.length) banner = t("yourTurn") + (table.clock && table.clock[seat] !== undefined ? ` · ${Math.max(0, Math.round(table.clock[seat]))} s` : "");
   else banner = t("waitingFor", { who: view.to_act.map(seatLabel).join(", ") });
 
   const moveInput = h("input", { id: "move", placeholder: t("typeMove"), maxlength: 200, "aria-label": t("typeMove") });
