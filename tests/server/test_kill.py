@@ -1,0 +1,81 @@
+"""A server killed mid-game (SIGKILL: no clean shutdown) loses no move it accepted."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import httpx
+
+from tests.server.test_browser import free_port
+
+SERVE = [sys.executable, "-m", "merchantry.cli", "serve", "--bot-delay", "0"]
+
+
+def start(port: int, database_url: str) -> subprocess.Popen:
+    process = subprocess.Popen(
+        [*SERVE, "--port", str(port), "--database-url", database_url],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1)
+            return process
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    process.kill()
+    raise AssertionError("the server did not start")
+
+
+def test_a_killed_server_loses_no_accepted_move(tmp_path):
+    database_url = f"sqlite:///{tmp_path / 'kill.db'}"
+    port = free_port()
+    server = start(port, database_url)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        table = httpx.post(
+            f"{base}/api/tables",
+            json={"game": "money", "players": 3, "seats": [{"kind": "human"}] * 3, "name": "Ann"},
+        ).json()
+        tokens = [table["token"]]
+        for invite in table["invites"]:
+            joined = httpx.post(
+                f"{base}/api/tables/{table['id']}/join",
+                json={"seat": invite["seat"], "invite": invite["invite"], "name": "Guest"},
+            )
+            tokens.append(joined.json()["token"])
+        accepted = 0
+        for seat, token in enumerate(tokens):
+            hand = httpx.get(f"{base}/api/tables/{table['id']}", headers={"X-Seat-Token": token}).json()[
+                "legal"
+            ]
+            for move in (hand[0], "bid") if seat < 2 else (hand[0],):
+                reply = httpx.post(
+                    f"{base}/api/tables/{table['id']}/act",
+                    json={"action": move},
+                    headers={"X-Seat-Token": token},
+                )
+                assert reply.status_code == 200
+                accepted += 1
+        before = httpx.get(f"{base}/api/tables/{table['id']}", headers={"X-Seat-Token": tokens[2]}).json()
+    finally:
+        os.killpg(server.pid, signal.SIGKILL)  # no shutdown, no flush
+        server.wait()
+    port = free_port()
+    server = start(port, database_url)
+    try:
+        after = httpx.get(
+            f"http://127.0.0.1:{port}/api/tables/{table['id']}", headers={"X-Seat-Token": tokens[2]}
+        ).json()
+        assert after["moves"] == accepted == before["moves"]
+        assert after["view"] == before["view"]  # P3's half-built bid survived too
+        assert after["view"]["my_bid"] != []
+    finally:
+        os.killpg(server.pid, signal.SIGKILL)
+        server.wait()
