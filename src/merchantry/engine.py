@@ -7,15 +7,24 @@ one game, mutated in place by `apply`). Everything that leaves a state towards a
 
 from __future__ import annotations
 
+import json
 import random
 from abc import ABC, abstractmethod
+from importlib import resources
 from typing import Any
 
-from merchantry.errors import IllegalAction, InvalidOption
+from merchantry.errors import IllegalAction, InvalidOption, InvalidRecord
 
 # An action is any immutable, hashable value whose str() is its canonical text notation.
 Action = Any
 JSON = Any
+
+
+def load_data(package: str, name: str) -> dict[str, Any]:
+    """A game's component data: the JSON file `name` in the `data/` folder of `package` (principle 6)."""
+    text = resources.files(package).joinpath("data", name).read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
 
 
 def seat_label(seat: int) -> str:
@@ -122,9 +131,33 @@ class Game(ABC):
     def _new_game(self, players: int, seed: int, options: dict[str, Any]) -> State:
         """Build the initial state from already checked options."""
 
-    @abstractmethod
+    state_version: int = 1  # the "version" a game's to_dict() writes
+
     def from_dict(self, data: dict[str, JSON]) -> State:
-        """Rebuild a state from `State.to_dict()`; raises InvalidRecord for malformed data."""
+        """Rebuild a state from `State.to_dict()`; malformed data raises InvalidRecord (one line)."""
+        if not isinstance(data, dict) or data.get("game") != self.name:
+            raise InvalidRecord(f"not a {self.title} state: 'game' must be {self.name!r}")
+        if data.get("version") != self.state_version:
+            raise InvalidRecord(
+                f"{self.title} state version {data.get('version')!r} is not {self.state_version}"
+            )
+        players = data.get("players")
+        if (
+            not isinstance(players, int)
+            or isinstance(players, bool)
+            or not self.min_players <= players <= self.max_players
+        ):
+            raise InvalidRecord(f"players must be {self.min_players}-{self.max_players}, not {players!r}")
+        try:
+            return self._from_dict(data, players)
+        except InvalidRecord:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise InvalidRecord(f"not a {self.title} state: {type(exc).__name__} {exc}") from None
+
+    @abstractmethod
+    def _from_dict(self, data: dict[str, JSON], players: int) -> State:
+        """Build a state from a dict whose game, version and player count are checked; check the rest."""
 
     @abstractmethod
     def parse_action(self, state: State, player: int, text: str) -> Action:

@@ -222,3 +222,22 @@ def test_unknown_names_and_bad_records_give_one_line_errors():
         assert "\n" not in str(error.value)
     with pytest.raises(merchantry.UnknownGame):
         records.replay({"game": "chess", "players": 2, "seed": 1, "options": {}, "moves": []})
+
+
+def test_malformed_state_dicts_are_refused_with_one_line(setup):
+    name, players = setup
+    game = games.get(name)
+    good = game.new_game(players=players, seed=3).to_dict()
+    broken = [
+        {**good, "game": "other"},
+        {**good, "version": 999},
+        {**good, "players": 99},
+        {key: value for key, value in good.items() if key != "deck"},
+        {**good, "deck": good["deck"][1:]},  # a card has gone missing
+        {**good, "deck": "not a list"},
+        "not a dict",
+    ]
+    for data in broken:
+        with pytest.raises(merchantry.InvalidRecord) as refused:
+            game.from_dict(data)
+        assert "\n" not in str(refused.value)

@@ -26,6 +26,15 @@ class Quit(Exception):
     pass
 
 
+def bid_shortcut(text: str) -> list[str]:
+    """'bid EUR20 COIN' -> add each card to the bid, then confirm it; any other text is one move.
+    Games whose bids are built card by card (Money, Byzanz) use this as their `expand`."""
+    words = text.split()
+    if len(words) > 1 and words[0].lower() == "bid":
+        return [f"add {code}" for code in words[1:]] + ["bid"]
+    return [text]
+
+
 def renderer_for(game: str) -> ModuleType | None:
     try:
         return importlib.import_module(f"merchantry.terminal.{game}")

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from merchantry.engine import seat_label
+from merchantry.terminal import bid_shortcut
 
 COLOURS = {
     "cloth": "magenta",
@@ -40,12 +41,7 @@ def cards(codes: list[str]) -> str:
     return " ".join(card(c) for c in codes) if codes else "—"
 
 
-def expand(text: str) -> list[str]:
-    """'bid wine3 cloth1' -> add each card, then confirm; anything else is one move."""
-    words = text.split()
-    if len(words) > 1 and words[0].lower() == "bid":
-        return [f"add {code}" for code in words[1:]] + ["bid"]
-    return [text]
+expand = bid_shortcut  # "bid X Y" adds X and Y, then confirms
 
 
 def draw(view: dict[str, Any], console: Console) -> None:

@@ -10,6 +10,7 @@ from rich.table import Table
 
 from merchantry.engine import seat_label
 from merchantry.games.money.scoring import score_breakdown
+from merchantry.terminal import bid_shortcut
 
 COLOURS = {
     "AUD": "yellow",
@@ -39,12 +40,7 @@ def cards(codes: list[str] | None) -> str:
     return " ".join(card(c) for c in codes) if codes else "—"
 
 
-def expand(text: str) -> list[str]:
-    """'bid EUR20 COIN' -> add each card, then seal; anything else is one move."""
-    words = text.split()
-    if len(words) > 1 and words[0].lower() == "bid":
-        return [f"add {code}" for code in words[1:]] + ["bid"]
-    return [text]
+expand = bid_shortcut  # "bid X Y" adds X and Y, then confirms
 
 
 def draw(view: dict[str, Any], console: Console) -> None:

@@ -7,20 +7,12 @@ are counts per code, which keeps states flat and cheap to copy.
 
 from __future__ import annotations
 
-import json
-from importlib import resources
 from typing import Any
 
+from merchantry.engine import load_data
 from merchantry.errors import IllegalAction
 
-
-def _load(name: str) -> dict[str, Any]:
-    text = resources.files(__package__).joinpath("data", name).read_text(encoding="utf-8")
-    data: dict[str, Any] = json.loads(text)
-    return data
-
-
-_DATA = _load("cards.json")
+_DATA = load_data(__package__, "cards.json")
 
 TYPES: tuple[str, ...] = tuple(_DATA["types"])
 VALUES: tuple[int, ...] = tuple(sorted(int(v) for v in _DATA["cards_per_value"]))

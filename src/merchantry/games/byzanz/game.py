@@ -8,7 +8,7 @@ from typing import Any
 from merchantry.engine import JSON, EventLog, Game, State
 from merchantry.errors import InvalidRecord
 from merchantry.games.byzanz import actions
-from merchantry.games.byzanz.components import NUM_CODES, SETUP
+from merchantry.games.byzanz.components import NUM_CODES
 from merchantry.games.byzanz.rules import (
     _FLAT_LISTS,
     _NESTED_LISTS,
@@ -26,6 +26,7 @@ class ByzanzGame(Game):
     title = "Byzanz"
     min_players = 3
     max_players = 6
+    state_version = FORMAT_VERSION
 
     def options(self) -> dict[str, tuple[Any, str]]:
         return {}
@@ -40,25 +41,7 @@ class ByzanzGame(Game):
     def parse_action(self, state: State, player: int, text: str) -> actions.ByzanzAction:
         return actions.parse(text)
 
-    def from_dict(self, data: dict[str, JSON]) -> ByzanzState:
-        try:
-            state = self._build(data)
-        except InvalidRecord:
-            raise
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            raise InvalidRecord(f"not a Byzanz state: {type(exc).__name__} {exc}") from None
-        if not check_cards(state):
-            raise InvalidRecord("not a Byzanz state: the cards do not add up to one full game")
-        return state
-
-    def _build(self, data: dict[str, JSON]) -> ByzanzState:
-        if not isinstance(data, dict) or data.get("game") != "byzanz":
-            raise InvalidRecord("not a Byzanz state: 'game' must be 'byzanz'")
-        if data.get("version") != FORMAT_VERSION:
-            raise InvalidRecord(f"Byzanz state version {data.get('version')!r} is not {FORMAT_VERSION}")
-        n = data["players"]
-        if n not in SETUP:
-            raise InvalidRecord(f"players must be {self.min_players}-{self.max_players}, not {n!r}")
+    def _from_dict(self, data: dict[str, JSON], n: int) -> ByzanzState:
         s = ByzanzState.__new__(ByzanzState)
         s.num_players = n
         for slot in _SCALARS:
@@ -78,6 +61,8 @@ class ByzanzGame(Game):
         for counts in (*s.hands, *s.known, s.market, s.boxed):
             if len(counts) != NUM_CODES:
                 raise InvalidRecord(f"not a Byzanz state: card counts must have {NUM_CODES} entries")
+        if not check_cards(s):
+            raise InvalidRecord("not a Byzanz state: the cards do not add up to one full game")
         return s
 
 

@@ -2,19 +2,10 @@
 
 from __future__ import annotations
 
-import json
-from importlib import resources
-from typing import Any
+from merchantry.engine import load_data
 
-
-def _load(name: str) -> dict[str, Any]:
-    text = resources.files(__package__).joinpath("data", name).read_text(encoding="utf-8")
-    data: dict[str, Any] = json.loads(text)
-    return data
-
-
-_CARDS = _load("price_cards.json")
-_SETUP = _load("setup.json")
+_CARDS = load_data(__package__, "price_cards.json")
+_SETUP = load_data(__package__, "setup.json")
 
 GEMS: tuple[str, ...] = tuple(_CARDS["gems"])  # sapphire, ruby, emerald: the order of a card's changes
 PRICE_CARDS: tuple[tuple[int, int, int], ...] = tuple(tuple(card) for card in _CARDS["cards"])  # GB-C3

@@ -17,6 +17,7 @@ class GrandBazaarGame(Game):
     title = "Grand Bazaar"
     min_players = 2
     max_players = 7
+    state_version = FORMAT_VERSION
 
     def options(self) -> dict[str, tuple[Any, str]]:
         return {}
@@ -31,24 +32,7 @@ class GrandBazaarGame(Game):
     def parse_action(self, state: State, player: int, text: str) -> actions.BazaarAction:
         return actions.parse(text)
 
-    def from_dict(self, data: dict[str, JSON]) -> BazaarState:
-        try:
-            state = self._build(data)
-        except InvalidRecord:
-            raise
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
-            raise InvalidRecord(f"not a Grand Bazaar state: {type(exc).__name__} {exc}") from None
-        _check(state)
-        return state
-
-    def _build(self, data: dict[str, JSON]) -> BazaarState:
-        if not isinstance(data, dict) or data.get("game") != "grand_bazaar":
-            raise InvalidRecord("not a Grand Bazaar state: 'game' must be 'grand_bazaar'")
-        if data.get("version") != FORMAT_VERSION:
-            raise InvalidRecord(f"Grand Bazaar state version {data.get('version')!r} is not {FORMAT_VERSION}")
-        n = data["players"]
-        if not isinstance(n, int) or not self.min_players <= n <= self.max_players:
-            raise InvalidRecord(f"players must be {self.min_players}-{self.max_players}, not {n!r}")
+    def _from_dict(self, data: dict[str, JSON], n: int) -> BazaarState:
         s = BazaarState.__new__(BazaarState)
         s.num_players = n
         s.seed = int(data["seed"])
@@ -66,6 +50,7 @@ class GrandBazaarGame(Game):
         s.bought_any = bool(data["bought_any"])
         s.over = bool(data["over"])
         s.log = EventLog.of([str(line) for line in data["log"]])
+        _check(s)
         return s
 
 

@@ -7,28 +7,22 @@ tracked apart, one per player.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
-from importlib import resources
+
+from merchantry.engine import load_data
 
 BLUFF = "BLUFF"
 COIN = "COIN"
 
 
-def _load(name: str) -> dict[str, object]:
-    text = resources.files(__package__).joinpath("data", name).read_text(encoding="utf-8")
-    data: dict[str, object] = json.loads(text)
-    return data
+_CARDS = load_data(__package__, "cards.json")
+_SERIALS = load_data(__package__, "serials.json")
 
-
-_CARDS = _load("cards.json")
-_SERIALS = _load("serials.json")
-
-CURRENCY_NAMES: dict[str, str] = dict(_CARDS["currencies"])  # type: ignore[call-overload]
+CURRENCY_NAMES: dict[str, str] = dict(_CARDS["currencies"])
 CURRENCIES: tuple[str, ...] = tuple(sorted(CURRENCY_NAMES))
-NOTE_VALUES: tuple[int, ...] = tuple(_CARDS["note_values"])  # type: ignore[arg-type]
-COIN_COUNT: int = _CARDS["coins"]  # type: ignore[assignment]
-COIN_VALUE: int = _CARDS["coin_value"]  # type: ignore[assignment]
+NOTE_VALUES: tuple[int, ...] = tuple(_CARDS["note_values"])
+COIN_COUNT: int = _CARDS["coins"]
+COIN_VALUE: int = _CARDS["coin_value"]
 TRIO_VALUES = (20, 30)  # MO-E4: the values printed on three notes of every currency
 
 
@@ -41,7 +35,7 @@ def _code_currency(code: str) -> str | None:
 
 
 # Per card id (serial order): code, face value, currency (None for coins).
-CARD_CODES: tuple[str, ...] = tuple(_SERIALS["serials"])  # type: ignore[arg-type]
+CARD_CODES: tuple[str, ...] = tuple(_SERIALS["serials"])
 CARD_VALUES: tuple[int, ...] = tuple(_code_value(code) for code in CARD_CODES)
 CARD_CURRENCY: tuple[str | None, ...] = tuple(_code_currency(code) for code in CARD_CODES)
 NUM_CARDS = len(CARD_CODES)

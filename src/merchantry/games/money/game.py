@@ -23,6 +23,7 @@ class MoneyGame(Game):
     title = "Money"
     min_players = 3
     max_players = 5
+    state_version = FORMAT_VERSION
 
     def options(self) -> dict[str, tuple[Any, str]]:
         return {
@@ -76,24 +77,7 @@ class MoneyGame(Game):
     def parse_action(self, state: State, player: int, text: str) -> actions.MoneyAction:
         return actions.parse(text, state.num_players)
 
-    def from_dict(self, data: dict[str, JSON]) -> MoneyState:
-        try:
-            state = self._build(data)
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
-            if isinstance(exc, InvalidRecord):
-                raise
-            raise InvalidRecord(f"not a Money state: {type(exc).__name__} {exc}") from None
-        _check_cards(state)
-        return state
-
-    def _build(self, data: dict[str, JSON]) -> MoneyState:
-        if not isinstance(data, dict) or data.get("game") != "money":
-            raise InvalidRecord("not a Money state: 'game' must be 'money'")
-        if data.get("version") != FORMAT_VERSION:
-            raise InvalidRecord(f"Money state version {data.get('version')!r} is not {FORMAT_VERSION}")
-        n = data["players"]
-        if not isinstance(n, int) or not self.min_players <= n <= self.max_players:
-            raise InvalidRecord(f"players must be {self.min_players}-{self.max_players}, not {n!r}")
+    def _from_dict(self, data: dict[str, JSON], n: int) -> MoneyState:
         try:
             options = self.resolve_options(dict(data["options"]))
             self._check_options(n, options)
@@ -129,6 +113,7 @@ class MoneyGame(Game):
             raise InvalidRecord(f"per-seat lists must have {n} entries")
         if s.phase == 1 and not 0 <= s.current < n:
             raise InvalidRecord(f"no seat {s.current} to act")
+        _check_cards(s)
         return s
 
 
