@@ -195,7 +195,8 @@ def create_app(database_url: str = "sqlite:///merchantry.db", bot_delay: float =
 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, body: Join) -> dict[str, Any]:
-        token = service.join(table_id, body.seat, body.invite, body.name)
+        async with lock_for(table_id):
+            token = service.join(table_id, body.seat, body.invite, body.name)
         await broadcast(table_id)
         kick_bots(table_id)
         return {"seat": body.seat, "token": token}
