@@ -100,15 +100,20 @@ def finished(page) -> bool:
     return page.locator(".banner:has-text('Winner')").count() > 0
 
 
+def create_money_table(page, base: str, name: str, seats: list[str]) -> None:
+    """Fill the lobby's form: one choice per seat ("human" or "bot:NAME"), then create the table."""
+    page.goto(base + "/")
+    page.fill("#name", name)
+    page.fill("#players", str(len(seats)))
+    page.dispatch_event("#players", "change")
+    for seat, choice in enumerate(seats):
+        page.select_option(f"select[data-seat='{seat}']", choice)
+    page.click("#create button[type=submit]")
+
+
 def test_two_people_and_a_bot_play_money_to_the_end_in_the_browser(live_server, browser):
     host = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
-    host.goto(live_server + "/")
-    host.fill("#name", "Ann")
-    host.fill("#players", "3")
-    host.dispatch_event("#players", "change")
-    host.select_option("select[data-seat='1']", "human")
-    host.select_option("select[data-seat='2']", "bot:greedy")
-    host.click("#create button[type=submit]")
+    create_money_table(host, live_server, "Ann", ["human", "human", "bot:greedy"])
     host.wait_for_selector(".money")
     assert "Waiting for P2" in host.inner_text(".banner")
     invite = host.input_value("input.invite[data-seat='1']")
@@ -148,14 +153,7 @@ def test_two_people_and_a_bot_play_money_to_the_end_in_the_browser(live_server, 
 
 def test_the_lobby_lists_finished_games_and_replays_step_through_them(live_server, browser):
     page = browser.new_page()
-    page.goto(live_server + "/")
-    page.fill("#name", "Watcher")
-    page.fill("#players", "3")
-    page.dispatch_event("#players", "change")
-    page.select_option("select[data-seat='0']", "bot:greedy")
-    page.select_option("select[data-seat='1']", "bot:random")
-    page.select_option("select[data-seat='2']", "bot:greedy")
-    page.click("#create button[type=submit]")
+    create_money_table(page, live_server, "Watcher", ["bot:greedy", "bot:random", "bot:greedy"])
     page.wait_for_selector(".banner:has-text('Winner')", timeout=120_000)
     page.click("a:has-text('Replay')")
     page.wait_for_selector("#replay-at")
