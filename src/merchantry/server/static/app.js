@@ -174,7 +174,7 @@ function drawTable(tableId, payload, send, area) {
   if (table.status === "waiting") banner = t("waitingFor", { who: table.waiting_for.map(seatLabel).join(", ") });
   else if (table.status === "finished") banner = `${t("winner")}: ${table.result.winners.map((w) => seatName(table, w)).join(", ")}`;
   else if (seat === null) banner = t("spectator");
-  else if (legal.length) banner = t("yourTurn") + (table.clock && table.clock[seat] !== undefined ? ` · ${Math.max(0, Math.round(table.clock[seat]))} s` : "");
+  else if ((view.to_act || []).includes(seat)) banner = t("yourTurn") + (table.clock && table.clock[seat] !== undefined ? ` · ${Math.max(0, Math.round(table.clock[seat]))} s` : "");
   else banner = t("waitingFor", { who: view.to_act.map(seatLabel).join(", ") });
 
   const moveInput = h("input", { id: "move", placeholder: t("typeMove"), maxlength: 200, "aria-label": t("typeMove") });
