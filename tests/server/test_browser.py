@@ -100,9 +100,11 @@ def finished(page) -> bool:
     return page.locator(".banner:has-text('Winner')").count() > 0
 
 
-def create_money_table(page, base: str, name: str, seats: list[str]) -> None:
+def create_table(page, base: str, name: str, seats: list[str], game: str = "money") -> None:
     """Fill the lobby's form: one choice per seat ("human" or "bot:NAME"), then create the table."""
     page.goto(base + "/")
+    page.select_option("#game", game)
+    page.dispatch_event("#game", "change")
     page.fill("#name", name)
     page.fill("#players", str(len(seats)))
     page.dispatch_event("#players", "change")
@@ -113,7 +115,7 @@ def create_money_table(page, base: str, name: str, seats: list[str]) -> None:
 
 def test_two_people_and_a_bot_play_money_to_the_end_in_the_browser(live_server, browser):
     host = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
-    create_money_table(host, live_server, "Ann", ["human", "human", "bot:greedy"])
+    create_table(host, live_server, "Ann", ["human", "human", "bot:greedy"])
     host.wait_for_selector(".money")
     assert "Waiting for P2" in host.inner_text(".banner")
     invite = host.input_value("input.invite[data-seat='1']")
@@ -153,7 +155,7 @@ def test_two_people_and_a_bot_play_money_to_the_end_in_the_browser(live_server, 
 
 def test_the_lobby_lists_finished_games_and_replays_step_through_them(live_server, browser):
     page = browser.new_page()
-    create_money_table(page, live_server, "Watcher", ["bot:greedy", "bot:random", "bot:greedy"])
+    create_table(page, live_server, "Watcher", ["bot:greedy", "bot:random", "bot:greedy"])
     page.wait_for_selector(".banner:has-text('Winner')", timeout=120_000)
     page.click("a:has-text('Replay')")
     page.wait_for_selector("#replay-at")
@@ -183,3 +185,31 @@ def test_the_interface_speaks_the_rulebooks_languages(live_server, browser):
     german = browser.new_context(locale="de-DE").new_page()
     german.goto(live_server + "/")
     german.wait_for_selector("h1:has-text('Neuer Tisch')")  # chosen by the browser
+
+
+# The first button found in each list is clicked: a person who always makes a simple legal move.
+SIMPLE_PLAY = {
+    "grand_bazaar": ["button:text-is('done')", "button:has-text('buy ')", "button:has-text('sell ')"],
+    "byzanz": [
+        "button:text-is('bid')",
+        "button:text-is('pass')",
+        ".group button.card",  # the lot card the winner puts into the market
+        "button:has-text('take ')",
+        "button:text-is('done')",
+        ".mine button.card",  # over the hand limit: discard
+    ],
+}
+
+
+@pytest.mark.parametrize("game", ["grand_bazaar", "byzanz"])
+def test_a_person_plays_each_other_game_to_the_end_in_the_browser(live_server, browser, game):
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    create_table(page, live_server, "Ann", ["human", "bot:greedy", "bot:random"], game=game)
+    page.wait_for_selector(f"section.{game.replace('_', '-')}")
+    deadline = time.time() + 240
+    while time.time() < deadline and not finished(page):
+        if page.locator(".banner:has-text('Your turn')").count():
+            any(try_click(page, selector) for selector in SIMPLE_PLAY[game])
+        page.wait_for_timeout(50)
+    assert finished(page), f"{game} did not finish in time"
+    shot(page, f"07-{game}-final")

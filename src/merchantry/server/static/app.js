@@ -2,9 +2,11 @@
 import { h, seatLabel, seatName } from "./dom.js";
 import { LANGUAGES, language, setLanguage, t } from "./i18n.js";
 import * as generic from "./generic.js";
+import * as byzanz from "./byzanz.js";
+import * as grandBazaar from "./grand_bazaar.js";
 import * as money from "./money.js";
 
-const RENDERERS = { money };
+const RENDERERS = { money, byzanz, grand_bazaar: grandBazaar };
 const main = document.getElementById("main");
 
 // --- seats held by this browser: localStorage keeps the secret token, so a reload resumes the seat ---

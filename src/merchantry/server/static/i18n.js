@@ -14,7 +14,7 @@ const STRINGS = {
     typeMove: "Type a move (e.g. add EUR20)", send: "Play", score: "Score", coins: "Coins", total: "Total",
     knownCards: "Known cards", cards: "cards", acted: "acted", first: "First", prev: "Back", next: "Next",
     last: "End", you: "you", result: "Result", options: "Options", backToLobby: "Lobby", bidValue: "value",
-    order: "Order", turnClock: "Turn clock (seconds, 0 = off)",
+    order: "Order", turnClock: "Turn clock (seconds, 0 = off)", prices: "Prices", stock: "Bazaar", cash: "Grands",
   },
   pt: {
     lobby: "Salão", newTable: "Nova mesa", game: "Jogo", players: "Jogadores", yourName: "O seu nome",
@@ -30,7 +30,7 @@ const STRINGS = {
     log: "Registo", rules: "Regras", move: "Jogada", moves: "Jogadas", typeMove: "Escreva uma jogada (ex.: add EUR20)",
     send: "Jogar", score: "Pontos", coins: "Moedas", total: "Total", knownCards: "Cartas conhecidas",
     cards: "cartas", acted: "jogou", first: "Início", prev: "Anterior", next: "Seguinte", last: "Fim", you: "você",
-    result: "Resultado", options: "Opções", backToLobby: "Salão", bidValue: "valor", order: "Ordem", turnClock: "Relógio por vez (segundos, 0 = sem)",
+    result: "Resultado", options: "Opções", backToLobby: "Salão", bidValue: "valor", order: "Ordem", turnClock: "Relógio por vez (segundos, 0 = sem)", prices: "Preços", stock: "Bazar", cash: "Grands",
   },
   de: {
     lobby: "Lobby", newTable: "Neuer Tisch", game: "Spiel", players: "Spieler", yourName: "Dein Name",
@@ -46,7 +46,7 @@ const STRINGS = {
     log: "Spielverlauf", rules: "Regeln", move: "Zug", moves: "Züge", typeMove: "Zug eingeben (z. B. add EUR20)",
     send: "Spielen", score: "Punkte", coins: "Münzen", total: "Summe", knownCards: "Bekannte Karten",
     cards: "Karten", acted: "fertig", first: "Anfang", prev: "Zurück", next: "Weiter", last: "Ende", you: "du",
-    result: "Ergebnis", options: "Optionen", backToLobby: "Lobby", bidValue: "Wert", order: "Reihenfolge", turnClock: "Zugzeit (Sekunden, 0 = aus)",
+    result: "Ergebnis", options: "Optionen", backToLobby: "Lobby", bidValue: "Wert", order: "Reihenfolge", turnClock: "Zugzeit (Sekunden, 0 = aus)", prices: "Preise", stock: "Basar", cash: "Grands",
   },
   fr: {
     lobby: "Salon", newTable: "Nouvelle table", game: "Jeu", players: "Joueurs", yourName: "Votre nom",
@@ -62,7 +62,7 @@ const STRINGS = {
     log: "Journal", rules: "Règles", move: "Coup", moves: "Coups", typeMove: "Tapez un coup (ex. add EUR20)",
     send: "Jouer", score: "Points", coins: "Pièces", total: "Total", knownCards: "Cartes connues",
     cards: "cartes", acted: "a joué", first: "Début", prev: "Précédent", next: "Suivant", last: "Fin", you: "vous",
-    result: "Résultat", options: "Options", backToLobby: "Salon", bidValue: "valeur", order: "Ordre", turnClock: "Temps par tour (secondes, 0 = sans)",
+    result: "Résultat", options: "Options", backToLobby: "Salon", bidValue: "valeur", order: "Ordre", turnClock: "Temps par tour (secondes, 0 = sans)", prices: "Prix", stock: "Bazar", cash: "Grands",
   },
 };
 
