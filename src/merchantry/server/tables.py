@@ -84,6 +84,23 @@ class LiveTable:
         return None
 
 
+def all_seated(rows: list[SeatRow]) -> bool:
+    """Every seat is a bot or a person who has joined: the game can start."""
+    return all(row.kind == "bot" or row.token_hash for row in rows)
+
+
+def seat_info(row: SeatRow) -> SeatInfo:
+    return SeatInfo(row.seat, row.kind, row.bot, row.name, bool(row.token_hash))
+
+
+def check_bot(name: str | None, game: str) -> None:
+    """Refuse a bot name the game does not have (422, listing the bots that exist)."""
+    try:
+        bots.get(name or "", game)
+    except ValueError as exc:
+        raise Refused(422, str(exc)) from None
+
+
 class TableService:
     """Creates tables, seats people, applies moves and lets bots play; storage through SQLAlchemy."""
 
@@ -104,7 +121,6 @@ class TableService:
     ) -> dict[str, Any]:
         """A new table; the creator is its host and sits in the first human seat (if any)."""
         try:
-            engine_game = games.get(game)
             session = records.Session(game, players, seed=secrets.randbelow(2**31), options=options)
         except ValueError as exc:
             raise Refused(422, str(exc)) from None
@@ -112,10 +128,7 @@ class TableService:
             raise Refused(422, f"give one seat description per player ({players}), not {len(seats)}")
         for spec in seats:
             if spec["kind"] == "bot":
-                try:
-                    bots.get(spec["bot"] or "", engine_game)
-                except ValueError as exc:
-                    raise Refused(422, str(exc)) from None
+                check_bot(spec["bot"], game)
         table_id = secrets.token_urlsafe(6)
         host_token = secrets.token_urlsafe(24)
         rows = [
@@ -128,7 +141,7 @@ class TableService:
             creator_token = secrets.token_urlsafe(24)
             humans[0].name = name
             humans[0].token_hash = token_hash(creator_token)
-        status = PLAYING if all(row.kind == "bot" or row.token_hash for row in rows) else WAITING
+        status = PLAYING if all_seated(rows) else WAITING
         with self.sessions() as db:
             db.add(
                 TableRow(
@@ -167,7 +180,7 @@ class TableService:
             row.token_hash = token_hash(token)
             table = db.get(TableRow, table_id)
             assert table is not None
-            if all(s.kind == "bot" or s.token_hash for s in table.seats) and table.status == WAITING:
+            if table.status == WAITING and all_seated(table.seats):
                 table.status = PLAYING
             db.commit()
         self.live.pop(table_id, None)  # reload seats and status
@@ -179,17 +192,14 @@ class TableService:
         self.check_host(table_id, host_token)
         if not 0 <= seat < len(table.seats):
             raise Refused(422, f"no seat {seat}")
-        try:
-            bots.get(bot, table.game)
-        except ValueError as exc:
-            raise Refused(422, str(exc)) from None
+        check_bot(bot, table.game)
         with self.sessions() as db:
             row = db.get(SeatRow, (table_id, seat))
             assert row is not None
             row.kind, row.bot, row.token_hash = "bot", bot, None
             table_row = db.get(TableRow, table_id)
             assert table_row is not None
-            if table_row.status == WAITING and all(s.kind == "bot" or s.token_hash for s in table_row.seats):
+            if table_row.status == WAITING and all_seated(table_row.seats):
                 table_row.status = PLAYING
             db.commit()
         self.live.pop(table_id, None)
@@ -234,7 +244,7 @@ class TableService:
             session = records.Session(row.game, row.players, seed=row.seed, options=dict(row.options))
             for move in row.moves:
                 session.apply(move.seat, move.text)  # a stored move was accepted once: it replays
-            seats = [SeatInfo(s.seat, s.kind, s.bot, s.name, bool(s.token_hash)) for s in row.seats]
+            seats = [seat_info(s) for s in row.seats]
             live = LiveTable(row.id, row.game, row.status, seats, session, row.result, row.turn_seconds or 0)
         self.live[table_id] = live
         return live
@@ -256,10 +266,7 @@ class TableService:
                     "players": row.players,
                     "status": row.status,
                     "created_at": row.created_at.isoformat() if row.created_at else None,
-                    "seats": [
-                        SeatInfo(s.seat, s.kind, s.bot, s.name, bool(s.token_hash)).public()
-                        for s in row.seats
-                    ],
+                    "seats": [seat_info(s).public() for s in row.seats],
                     "result": row.result,
                 }
                 for row in rows
