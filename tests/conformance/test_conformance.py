@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 
@@ -164,6 +165,9 @@ def test_sample_hidden_keeps_the_view_and_varies_what_is_unseen(setup):
             for viewer in everyone(state):
                 world = state.sample_hidden(viewer, rng)
                 assert world.view(viewer) == state.view(viewer)
+                assert world.view(None) == state.view(None), "a world agrees with all that is public"
+                # the game's own consistency checks: every card seen placed in public is where it was seen
+                game.from_dict(json.loads(json.dumps(world.to_dict())))
                 if viewer is not None:
                     assert world.legal_actions(viewer) == state.legal_actions(viewer)
                 assert world.to_act() == state.to_act()
@@ -190,6 +194,47 @@ def test_sampled_worlds_draw_from_the_given_rng_only(setup):
         c = other.sample_hidden(0, random.Random(99))
         # what the seat cannot see is drawn from the rng, not from the game's own seed
         assert snapshot(a) != snapshot(c)
+
+
+DISTINCTIVE_SEED = 2**127 + 0x5EED_C0FFEE_1234_5678  # a 128-bit seed, as live tables get
+
+
+def integers_in(value: object) -> set[int]:
+    """Every integer anywhere in a JSON value, and every run of digits in its strings."""
+    if isinstance(value, bool):
+        return set()
+    if isinstance(value, int):
+        return {value}
+    if isinstance(value, str):
+        return {int(digits) for digits in re.findall(r"\d+", value)}
+    if isinstance(value, dict):
+        return set().union(*(integers_in(v) for v in value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(integers_in(v) for v in value)) if value else set()
+    return set()
+
+
+def test_sampled_worlds_carry_no_trace_of_the_real_seed(setup):
+    """ENGINE principle 2: nothing in a sampled world rebuilds the real deal, whoever it was drawn for."""
+    name, players = setup
+    game = games.get(name)
+    real_start = game.new_game(players=players, seed=DISTINCTIVE_SEED).to_dict()
+    state = game.new_game(players=players, seed=DISTINCTIVE_SEED)
+    rng = random.Random(5)
+    dumps = []
+    for step, _move in enumerate(random_walk(state, random.Random(1))):
+        if step % 25 == 0:
+            dumps += [state.sample_hidden(viewer, rng).to_dict() for viewer in everyone(state)]
+        if step > 150:
+            break
+    candidates: set[int] = set()
+    for dump in dumps:
+        text = json.dumps(dump)
+        assert str(DISTINCTIVE_SEED) not in text and hex(DISTINCTIVE_SEED)[2:] not in text
+        candidates |= integers_in(dump)
+    for number in sorted(candidates):
+        rebuilt = game.new_game(players=players, seed=number).to_dict()
+        assert rebuilt != real_start, f"the integer {number} in a sampled world rebuilds the real deal"
 
 
 def test_the_same_seed_gives_the_same_game(setup):

@@ -294,8 +294,8 @@ def test_bz_a9_the_last_auction_has_no_bidding(players, lot_size):
 
 
 def market_round(players: int = 4) -> ByzanzState:
-    """BZ-X4's market: three wood, two spice, one merchant, three cloth and two others."""
-    state = arrange(players, [[] for _ in range(players)], ["cloth1"] * 5)
+    """BZ-X4's market: three wood, two spice, one merchant, three cloth and two others; every auction of
+    the round is over and nobody holds a card."""
     names = [
         "wood1",
         "wood2",
@@ -309,13 +309,14 @@ def market_round(players: int = 4) -> ByzanzState:
         "olive1",
         "grain2",
     ]
+    data = arrange(players, [[] for _ in range(players)], ["cloth1"] * 5).to_dict()
+    data["deck"] += data["lot"]
     for code in names:
-        state.market[CODE_INDEX[code]] += 1
-    state.lot = []
-    state.offer_held = [3, 2, 5, 4]  # Abel (P2) holds 2, Louis (P1) 3, Eve (P4) 4, Susana (P3) 5
-    state.offer_stack = []
-    state._start_market()
-    return state
+        data["deck"].remove(CODE_INDEX[code])
+        data["market"][CODE_INDEX[code]] += 1
+    data["offer_held"] = [3, 2, 5, 4]  # Abel (P2) holds 2, Louis (P1) 3, Eve (P4) 4, Susana (P3) 5
+    data.update(lot=[], offer_stack=[], phase="market", market_order=[1, 0, 3, 2], market_pos=0)
+    return GAME.from_dict(data)
 
 
 def test_bz_m1_and_x4_players_take_one_type_each_in_ascending_offer_order():
@@ -440,6 +441,78 @@ def test_bz_h1_a_sale_can_also_bring_the_hand_down():
     assert state.hand_size(0) == 6 and state.limit_player == -1 and state.phase == AUCTION
 
 
+def lot_of_four_won_by_p1(p1_hand: list[str]) -> ByzanzState:
+    """P4 already holds offer 5, so the lot is four cards; P1, P2 and P3 pass and P1, who passed first,
+    takes the whole lot (BZ-A8)."""
+    state = arrange(4, [p1_hand, [], [], []], ["cloth1", "cloth2", "spice1", "spice2"], offers_taken={3: 5})
+    for seat in (0, 1, 2):
+        act(state, seat, "pass")
+    return state
+
+
+def test_bz_h1_seven_cards_are_within_the_limit_eight_are_not():
+    at_seven = lot_of_four_won_by_p1(["wine1", "wine2", "olive1"])
+    assert at_seven.hand_size(0) == 7 and at_seven.view(None)["hand_limit_player"] is None
+    assert at_seven.phase == AUCTION and not [a for a in legal(at_seven, 0) if a.startswith("discard")]
+    at_eight = lot_of_four_won_by_p1(["wine1", "wine2", "olive1", "grain1"])
+    assert at_eight.hand_size(0) == 8 and at_eight.view(None)["hand_limit_player"] == 0
+    assert at_eight.to_act() == [0] and "discard wine1" in legal(at_eight, 0)
+
+
+def test_bz_h1_the_hand_limit_is_checked_after_a_market_pick():
+    state = market_round()
+    abel_hand = ["grain1", "grain1", "grain1", "grain3", "olive3"]
+    data = state.to_dict()
+    data["hands"][1] = count([CODE_INDEX[c] for c in abel_hand])
+    data["deck"] = _deck_without(state, abel_hand)
+    state = GAME.from_dict(data)
+    act(state, 1, "take wood")  # Abel: 5 + 3 wood = 8 cards, over the limit
+    assert state.hand_size(1) == 8 and state.to_act() == [1]
+    with pytest.raises(merchantry.IllegalAction, match="must first get down to 7"):
+        state.apply(0, "take spice")
+    act(state, 1, "discard grain1")
+    assert state.to_act() == [0] and state.phase == MARKET  # the picks go on
+
+
+def _deck_without(state: ByzanzState, codes: list[str]) -> list[int]:
+    deck = list(state.deck)
+    for code in codes:
+        deck.remove(CODE_INDEX[code])
+    return deck
+
+
+def test_bz_m2_the_market_is_empty_after_the_distribution():
+    state = market_round()
+    boxed_before = state.to_dict()["boxed"]
+    act(state, 1, "take wood")
+    act(state, 0, "take spice")
+    act(state, 3, "take merchant")
+    act(state, 2, "take cloth")
+    assert state.phase == AUCTION and state.round == 2
+    assert state.view(None)["market"] == []  # nothing waits for the next round's market
+    boxed = state.to_dict()["boxed"]
+    gone = {CODES[c]: boxed[c] - boxed_before[c] for c in range(NUM_CODES) if boxed[c] != boxed_before[c]}
+    assert gone == {"olive1": 1, "grain2": 1}
+
+
+def test_bz_a4_a5_bidding_skips_players_who_have_passed():
+    state = arrange(
+        4,
+        [["wine1", "wine4"], ["spice1"], ["olive2"], ["grain3"]],
+        ["cloth1", "cloth2", "cloth3", "olive1", "grain2"],
+    )
+    act(state, 0, "add wine1", "bid")
+    act(state, 1, "pass")
+    act(state, 2, "add olive2", "bid")
+    act(state, 3, "add grain3", "bid")
+    act(state, 0, "add wine4", "bid")
+    assert state.to_act() == [2]  # P2 passed: the turn goes from P1 straight to P3
+    act(state, 2, "pass")
+    assert state.to_act() == [3]
+    act(state, 3, "pass")
+    assert state.phase == LOT_CHOICE and state.to_act() == [0]  # P1 won; P2 was never asked again
+
+
 # --- end and scoring --------------------------------------------------------------------------------
 
 
@@ -502,6 +575,77 @@ def test_bz_i1_hands_hidden_sizes_public_everything_else_public():
     world = state.sample_hidden(2, random.Random(1))
     assert Counter(hand(world, 0)) >= Counter(["cloth1", "cloth2", "cloth3", "grain1"])
     assert world.view(2) == state.view(2)
+
+
+def p1_discards_two_after_a_public_lot() -> ByzanzState:
+    """P1 takes a lot of five in public (BZ-A8), is at 9 cards, and discards two unseen cards face down."""
+    state = arrange(
+        4,
+        [["wine1", "wine2", "olive1", "grain1"], [], [], []],
+        ["cloth1", "cloth2", "spice1", "spice4", "wood4"],
+    )
+    for seat in range(4):
+        act(state, seat, "pass")
+    act(state, 0, "discard wine1", "discard olive1")
+    return state
+
+
+LOT = Counter(["cloth1", "cloth2", "spice1", "spice4", "wood4"])
+
+
+def test_bz_i1_a_face_down_discard_leaves_public_cards_in_the_hand_or_the_discards():
+    state = p1_discards_two_after_a_public_lot()
+    seen = state.view(1)["seats"][0]
+    assert seen["known"] == [] and Counter(seen["known_or_discarded"]) == LOT
+    lot_cards_discarded = other_cards_discarded = 0
+    for k in range(300):
+        world = state.sample_hidden(1, random.Random(k))
+        discards = Counter(CODES[c] for c in world.discards[0])
+        assert Counter(hand(world, 0)) + discards >= LOT, "a card seen entering P1's hand has vanished"
+        assert world.hand_size(0) == 7 and sum(discards.values()) == 2
+        lot_cards_discarded += sum((discards & LOT).values())
+        other_cards_discarded += sum((discards - LOT).values())
+    # "and only that": P1 may have discarded lot cards or others, and the worlds show both
+    assert lot_cards_discarded > 30 and other_cards_discarded > 30
+
+
+def test_bz_i1_a_card_that_arrived_after_a_discard_cannot_be_that_discard():
+    """P1 holds wood4 known only as "in hand or discarded since discard #2"; the other wood4 has left
+    the game in public. So no sampled world may show a wood4 as P1's first discard."""
+    data = p1_discards_two_after_a_public_lot().to_dict()
+    wood4 = CODE_INDEX["wood4"]
+    data["maybe"][0] = [[0, c] for c in (CODE_INDEX[x] for x in ("cloth1", "cloth2", "spice1", "spice4"))]
+    data["maybe"][0].append([1, wood4])
+    data["deck"].remove(wood4)
+    data["boxed"][wood4] += 1
+    state = GAME.from_dict(data)
+    second_slot = 0
+    for k in range(300):
+        world = state.sample_hidden(2, random.Random(k))
+        assert world.discards[0][0] != wood4
+        second_slot += world.discards[0][1] == wood4
+        assert GAME.from_dict(world.to_dict()).to_dict() == world.to_dict()
+    assert second_slot > 10, "wood4 may still be the second discard"
+
+
+def test_bz_i1_a_card_sold_in_public_is_no_longer_known_to_be_there():
+    state = arrange(
+        4,
+        [["spice2", "wine2", "olive1", "grain1"], [], [], []],
+        ["cloth1", "cloth2", "spice1", "spice4", "wood4"],
+    )
+    for seat in range(4):
+        act(state, seat, "pass")
+    act(state, 0, "discard wine2", "discard olive1", "sell spice4 spice2 spice1")
+    assert Counter(state.view(3)["seats"][0]["known_or_discarded"]) == Counter(["cloth1", "cloth2", "wood4"])
+
+
+def test_bz_i1_a_state_that_lost_a_publicly_known_card_is_refused():
+    broken = p1_discards_two_after_a_public_lot().to_dict()
+    broken["hands"][0][CODE_INDEX["cloth1"]] -= 1
+    broken["deck"].append(CODE_INDEX["cloth1"])
+    with pytest.raises(merchantry.InvalidRecord, match="known to hold or have discarded a cloth1"):
+        GAME.from_dict(broken)
 
 
 def test_bz_i2_the_deck_and_the_removed_cards_are_hidden_and_resampled():

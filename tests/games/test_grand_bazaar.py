@@ -223,6 +223,37 @@ def test_gb_r7_selling_the_only_buyable_gem_type_ends_the_obligation():
     assert legal(state) == ["sell ruby", "done"]
 
 
+def test_gb_r3_gb_r7_selling_the_gems_that_allow_a_buy_does_not_dodge_it():
+    """P1 can buy an emerald; selling it would leave nothing to buy (no sapphire or ruby left in the
+    bazaar, and a sold emerald cannot be bought back). That sale is refused until P1 has bought."""
+    start = game_with_top_card(7, (0, 0, 0)).to_dict()
+    others = [[4, 0, 0], [4, 0, 0], [2, 2, 0], [0, 4, 0], [0, 4, 0], [0, 0, 0]]
+    state = GAME.from_dict(
+        {**start, "gems": [[0, 0, 1], *others], "cash": [10] + [30] * 6, "stock": [0, 0, 9]}
+    )
+    assert state.current == 0 and state.prices == [10, 10, 10]
+    assert legal(state) == ["buy emerald"]
+    with pytest.raises(merchantry.IllegalAction, match="buy first"):
+        state.apply(0, "sell emerald")
+    with pytest.raises(merchantry.IllegalAction, match="must buy at least one gem"):
+        state.apply(0, "done")
+    play_turn(state, "buy emerald")
+    assert legal(state) == ["done"]  # GB-R6: a gem bought this turn cannot be sold
+
+
+def test_gb_r7_a_sale_that_keeps_a_buy_possible_stays_legal_before_buying():
+    start = game_with_top_card(7, (0, 0, 0)).to_dict()
+    others = [[4, 0, 0], [4, 0, 0], [2, 0, 0], [0, 4, 0], [0, 4, 0], [0, 0, 0]]
+    state = GAME.from_dict(
+        {**start, "gems": [[0, 2, 1], *others], "cash": [0] + [30] * 6, "stock": [0, 0, 9]}
+    )
+    # ruby is sold out to the others; P1 must sell a ruby to afford an emerald, but not the emerald,
+    # which would leave nothing to buy
+    assert legal(state) == ["sell ruby"]
+    play_turn(state, "sell ruby", "sell ruby")
+    assert legal(state) == ["buy emerald"]
+
+
 # --- end and scoring --------------------------------------------------------------------------------
 
 

@@ -17,6 +17,7 @@ from merchantry.games.byzanz.rules import (
     PHASE_NAMES,
     ByzanzState,
     check_cards,
+    knowledge_error,
     setup,
 )
 
@@ -34,7 +35,6 @@ class ByzanzGame(Game):
     def _new_game(self, players: int, seed: int, options: dict[str, Any]) -> ByzanzState:
         state = ByzanzState.__new__(ByzanzState)
         state.num_players = players
-        state.seed = seed
         setup(state, random.Random(f"byzanz:{seed}"))
         return state
 
@@ -57,12 +57,18 @@ class ByzanzGame(Game):
             if len(lists) != n:
                 raise InvalidRecord(f"not a Byzanz state: {slot} must have {n} entries")
             setattr(s, slot, lists if slot in _COUNTED else [tuple(inner) for inner in lists])
+        s.maybe = [tuple((int(e), int(c)) for e, c in cards) for cards in data["maybe"]]
+        if len(s.maybe) != n or any(not 0 <= c < NUM_CODES for cards in s.maybe for _, c in cards):
+            raise InvalidRecord(f"not a Byzanz state: maybe must have {n} lists of (epoch, card) pairs")
         s.log = EventLog.of([str(line) for line in data["log"]])
         for counts in (*s.hands, *s.known, s.market, s.boxed):
             if len(counts) != NUM_CODES:
                 raise InvalidRecord(f"not a Byzanz state: card counts must have {NUM_CODES} entries")
         if not check_cards(s):
             raise InvalidRecord("not a Byzanz state: the cards do not add up to one full game")
+        problem = knowledge_error(s)
+        if problem:
+            raise InvalidRecord(f"not a Byzanz state: {problem}")
         return s
 
 

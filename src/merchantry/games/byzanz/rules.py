@@ -45,7 +45,7 @@ AUCTION, LOT_CHOICE, MARKET, FINAL, OVER = range(5)
 PHASE_NAMES = ("auction", "lot_choice", "market", "final_selling", "over")
 # What to do once a player who went over the hand limit is back to 7 cards (BZ-H1).
 RESUME_NOTHING, RESUME_NEXT_AUCTION, RESUME_MARKET = range(3)
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: no seed in the state; 'maybe' knowledge after discards
 
 
 def codes_text(codes: list[int] | tuple[int, ...]) -> str:
@@ -85,13 +85,13 @@ class ByzanzState(State):
 
     __slots__ = (
         "num_players",
-        "seed",
         "offers",
         "rounds",
         "deck",
         "removed",
         "hands",
         "known",
+        "maybe",
         "bids",
         "confirmed",
         "in_auction",
@@ -121,13 +121,15 @@ class ByzanzState(State):
     )
 
     num_players: int
-    seed: int
     offers: tuple[int, ...]  # offer cards in play (BZ-S2), ascending
     rounds: int
     deck: list[int]  # face down, top card last (BZ-I2)
     removed: list[int]  # removed unseen at setup (BZ-S2, BZ-I2)
     hands: list[list[int]]  # counts per code
     known: list[list[int]]  # counts per code every player is sure are in that hand (BZ-I1)
+    # Cards that entered a hand in public before a face-down discard: each (epoch, code) is in that hand or
+    # among its discards from index `epoch` on (a discard cannot hold a card that arrived after it). BZ-I1.
+    maybe: list[tuple[tuple[int, int], ...]]
     bids: list[
         tuple[int, ...]
     ]  # cards face up in front of each player in this auction (tuples: shared by clones)
@@ -258,10 +260,19 @@ class ByzanzState(State):
             self._done_selling(player)
 
     def _leave_hand(self, player: int, code: int) -> None:
-        """A card leaves a hand in public view: everyone is now sure of one fewer such card there."""
+        """A card leaves a hand in public view (sold or bid). Of the cards the others know about, the one
+        that may have left is the newest: a sure card first, else the latest-arrived "maybe" card. That
+        keeps exactly the worlds in which the card that left was any of them (BZ-I1)."""
         self.hands[player][code] -= 1
         known = self.known[player]
-        known[code] = max(0, known[code] - 1)
+        if known[code]:
+            known[code] -= 1
+            return
+        maybe = self.maybe[player]
+        for index in range(len(maybe) - 1, -1, -1):
+            if maybe[index][1] == code:
+                self.maybe[player] = maybe[:index] + maybe[index + 1 :]
+                return
 
     def _receive(self, player: int, codes: list[int]) -> None:
         """Cards enter a hand in public view (a lot, a market pick, a bid taken back): BZ-I1."""
@@ -286,9 +297,14 @@ class ByzanzState(State):
 
     def _discard(self, player: int, code: int) -> None:
         self.hands[player][code] -= 1
+        # BZ-H1/BZ-I1: the discard is face down, so every card the others were sure of is now "in the hand
+        # or among this player's discards from this one on" (epoch = the index this discard takes).
+        epoch = len(self.discards[player])
+        known = self.known[player]
+        newly_unsure = tuple((epoch, c) for c in range(NUM_CODES) for _ in range(known[c]))
+        self.maybe[player] = self.maybe[player] + newly_unsure
+        self.known[player] = [0] * NUM_CODES
         self.discards[player] = (*self.discards[player], code)
-        # BZ-H1: discards are face down, so any card the others knew of may be the one that went
-        self.known[player] = [max(0, k - 1) for k in self.known[player]]
         self.log = self.log.add(f"{seat_label(player)} discards a card face down")
         self._check_limit_resolved(player)
 
@@ -530,6 +546,9 @@ class ByzanzState(State):
                     "seat": p,
                     "hand_size": self.hand_size(p),
                     "known": codes_text(expand(self.known[p])).split() if any(self.known[p]) else [],
+                    "known_or_discarded": codes_text([c for _, c in self.maybe[p]]).split()
+                    if self.maybe[p]
+                    else [],
                     "bid": [CODES[c] for c in self.bids[p]],
                     "offer": self.offer_held[p] or None,
                     "profits": [CODES[c] for c in self.profits[p]],
@@ -563,7 +582,6 @@ class ByzanzState(State):
     def clone(self) -> ByzanzState:
         new = ByzanzState.__new__(ByzanzState)
         new.num_players = self.num_players
-        new.seed = self.seed
         new.offers = self.offers
         new.rounds = self.rounds
         new.high = self.high
@@ -593,6 +611,7 @@ class ByzanzState(State):
         new.boxed = self.boxed[:]
         new.hands = [h[:] for h in self.hands]
         new.known = [k[:] for k in self.known]
+        new.maybe = self.maybe[:]  # tuples of pairs: immutable
         new.bids = self.bids[:]  # the inner tuples are immutable
         new.profits = self.profits[:]
         new.discards = self.discards[:]
@@ -608,33 +627,93 @@ class ByzanzState(State):
             data[slot] = getattr(self, slot)[:]
         for slot in _NESTED_LISTS:
             data[slot] = [list(inner) for inner in getattr(self, slot)]
+        data["maybe"] = [[list(pair) for pair in cards] for cards in self.maybe]
         data["log"] = self.log.lines()
         return data
 
     def sample_hidden(self, player: int | None, rng: random.Random) -> ByzanzState:
-        """BZ-I1/BZ-I2: redeal the deck, the removed cards, the face-down discards of the others and the part
-        of their hands nobody can be sure of; cards known to be in a hand stay there."""
+        """BZ-I1/BZ-I2: redeal the deck, the removed cards, and what the others' hands and face-down
+        discards hold beyond what is public. Cards known to be in a hand stay there; a card known to be
+        "in the hand or discarded" goes to one of the two, never into a discard made before it arrived."""
         if player is not None:
             self.check_seat(player)
         world = self.clone()
         others = [q for q in range(self.num_players) if q != player]
         pool = world.deck + world.removed
-        unknown_sizes = []
         for q in others:
-            unknown = [c for c in range(NUM_CODES) for _ in range(world.hands[q][c] - world.known[q][c])]
-            pool += unknown + list(world.discards[q])
-            unknown_sizes.append(len(unknown))
+            pool += self._unpinned_cards(q)
         rng.shuffle(pool)
         world.deck, pool = pool[: len(world.deck)], pool[len(world.deck) :]
         world.removed, pool = pool[: len(world.removed)], pool[len(world.removed) :]
-        for q, size in zip(others, unknown_sizes, strict=True):
-            world.hands[q] = world.known[q][:]
-            for code in pool[:size]:
+        for q in others:
+            held = self.hand_size(q)
+            slots = _place_unsure_cards(self.maybe[q], len(self.discards[q]), held - sum(self.known[q]), rng)
+            world.hands[q] = self.known[q][:]
+            for code in [c for (_, c), slot in zip(self.maybe[q], slots, strict=True) if slot < 0]:
                 world.hands[q][code] += 1
-            pool = pool[size:]
-            discarded = len(world.discards[q])
-            world.discards[q], pool = tuple(pool[:discarded]), pool[discarded:]
+            drawn = held - sum(world.hands[q])
+            for code in pool[:drawn]:
+                world.hands[q][code] += 1
+            pool = pool[drawn:]
+            discards = [-1] * len(self.discards[q])
+            for (_, code), slot in zip(self.maybe[q], slots, strict=True):
+                if slot >= 0:
+                    discards[slot] = code
+            for index in range(len(discards)):
+                if discards[index] < 0:
+                    discards[index], pool = pool[0], pool[1:]
+            world.discards[q] = tuple(discards)
         return world
+
+    def _unpinned_cards(self, q: int) -> list[int]:
+        """The cards of q's hand and discards that nobody but q can place: all of them, less the cards
+        known to be in the hand and those known to be in the hand or discarded."""
+        counts = [self.hands[q][c] - self.known[q][c] for c in range(NUM_CODES)]
+        for code in self.discards[q]:
+            counts[code] += 1
+        for _, code in self.maybe[q]:
+            counts[code] -= 1
+        return expand(counts)
+
+
+def _place_unsure_cards(
+    unsure: tuple[tuple[int, int], ...], discards: int, hidden_in_hand: int, rng: random.Random
+) -> list[int]:
+    """For each (epoch, code) card "in the hand or discarded", a discard slot (>= epoch) or -1 for the hand,
+    drawn at random among the placements public knowledge allows: at most `hidden_in_hand` of them in the
+    hand, at most one per slot. Slots are filled from the last, where most cards may go."""
+    placed = [-1] * len(unsure)
+    if not unsure:
+        return placed
+    free_hidden = discards + hidden_in_hand - len(unsure)  # cards of the hand and discards not in `unsure`
+    for slot in range(discards - 1, -1, -1):
+        open_cards = [i for i, (epoch, _) in enumerate(unsure) if placed[i] < 0 and epoch <= slot]
+        options = [(i, 1) for i in open_cards] + [(-1, free_hidden)]
+        feasible = [
+            (i, w) for i, w in options if w and _still_placeable(unsure, placed, i, slot, hidden_in_hand)
+        ]
+        choice = rng.choices([i for i, _ in feasible], weights=[w for _, w in feasible])[0]
+        if choice >= 0:
+            placed[choice] = slot
+        else:
+            free_hidden -= 1
+    return placed
+
+
+def _still_placeable(
+    unsure: tuple[tuple[int, int], ...], placed: list[int], choice: int, slot: int, hidden_in_hand: int
+) -> bool:
+    """After putting card `choice` (or an unseen card, -1) into discard `slot`, can the slots below it still
+    take enough of the open cards that the rest fit into the hand?"""
+    open_epochs = sorted(
+        (epoch for i, (epoch, _) in enumerate(unsure) if placed[i] < 0 and i != choice), reverse=True
+    )
+    for lower in range(slot - 1, -1, -1):  # greedy, which places the most: the newest card each slot may hold
+        for k, epoch in enumerate(open_epochs):
+            if epoch <= lower:
+                del open_epochs[k]
+                break
+    return len(open_epochs) <= hidden_in_hand
 
 
 def _hand_order(code: int) -> tuple[int, int]:
@@ -643,7 +722,6 @@ def _hand_order(code: int) -> tuple[int, int]:
 
 _SCALARS = (
     "num_players",
-    "seed",
     "offers",
     "rounds",
     "high",
@@ -691,6 +769,7 @@ def setup(state: ByzanzState, rng: random.Random) -> None:
     state.rounds = table["rounds"]
     assert len(state.deck) == state.rounds * sum(state.offers), "BZ-S2 deck arithmetic"
     state.known = [[0] * NUM_CODES for _ in range(n)]
+    state.maybe = [()] * n
     state.bids = [()] * n
     state.confirmed = [0] * n
     state.in_auction = [False] * n
@@ -730,3 +809,22 @@ def check_cards(state: ByzanzState) -> bool:
     ]
     totals = [sum(place[c] for place in places) for c in range(NUM_CODES)]
     return totals == list(COPIES) and all(v >= 0 for place in places for v in place)
+
+
+def knowledge_error(state: ByzanzState) -> str | None:
+    """Why the public knowledge of some hand does not fit where the cards are (None if it fits): sure cards
+    must be in the hand, and each "maybe" card in the hand or a discard made after it arrived (BZ-I1)."""
+    for q in range(state.num_players):
+        hand, known, discards = state.hands[q], state.known[q], state.discards[q]
+        if any(known[c] > hand[c] for c in range(NUM_CODES)):
+            return f"seat {q} is known to hold a card it does not have"
+        epochs = [epoch for epoch, _ in state.maybe[q]]
+        if epochs != sorted(epochs) or any(not 0 <= e < len(discards) for e in epochs):
+            return f"seat {q}'s unsure cards must be ordered by arrival, each before some discard"
+        for code in {c for _, c in state.maybe[q]}:
+            for threshold in range(len(discards)):
+                unsure = sum(1 for e, c in state.maybe[q] if c == code and e >= threshold)
+                room = hand[code] - known[code] + discards[threshold:].count(code)
+                if unsure > room:
+                    return f"seat {q} is known to hold or have discarded a {CODES[code]} that is not there"
+    return None

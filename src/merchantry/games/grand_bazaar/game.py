@@ -25,7 +25,6 @@ class GrandBazaarGame(Game):
     def _new_game(self, players: int, seed: int, options: dict[str, Any]) -> BazaarState:
         state = BazaarState.__new__(BazaarState)
         state.num_players = players
-        state.seed = seed
         setup(state, random.Random(f"grand_bazaar:{seed}"))
         return state
 
@@ -35,7 +34,6 @@ class GrandBazaarGame(Game):
     def _from_dict(self, data: dict[str, JSON], n: int) -> BazaarState:
         s = BazaarState.__new__(BazaarState)
         s.num_players = n
-        s.seed = int(data["seed"])
         s.deck = [int(c) for c in data["deck"]]
         s.revealed = tuple(int(c) for c in data["revealed"])
         s.prices = [int(p) for p in data["prices"]]

@@ -24,7 +24,7 @@ from merchantry.games.grand_bazaar.components import (
 )
 
 GEM_RANGE = range(len(GEMS))
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: the game's seed is no longer part of the state
 
 
 class BazaarState(State):
@@ -32,7 +32,6 @@ class BazaarState(State):
 
     __slots__ = (
         "num_players",
-        "seed",
         "deck",
         "revealed",
         "prices",
@@ -50,7 +49,6 @@ class BazaarState(State):
     )
 
     num_players: int
-    seed: int
     deck: list[int]  # unrevealed price cards, the top one last (GB-I1: the only secret)
     revealed: tuple[int, ...]  # price cards in the order they were revealed (public)
     prices: list[int]  # per gem
@@ -78,8 +76,13 @@ class BazaarState(State):
         if self.over or player != self.current:
             return []
         actions = [BUY[g] for g in GEM_RANGE if self._can_buy(player, g)]
-        actions += [SELL[g] for g in GEM_RANGE if self._can_sell(player, g)]
-        if self.bought_any or not self._buy_still_possible(player):
+        must_buy = not self.bought_any and self._buy_still_possible(player)
+        actions += [
+            SELL[g]
+            for g in GEM_RANGE
+            if self._can_sell(player, g) and not (must_buy and self._sale_blocks_every_buy(player, g))
+        ]
+        if not must_buy:
             actions.append(DONE)
         return actions
 
@@ -110,6 +113,19 @@ class BazaarState(State):
                 return True
         return False
 
+    def _sale_blocks_every_buy(self, player: int, gem: int) -> bool:
+        """GB-R3/GB-R7: a player who can still buy may not sell their way out of buying. Judged by making
+        the sale, looking, and undoing it (three numbers and a flag)."""
+        sold_before = self.sold[gem]
+        self.cash[player] += self.prices[gem]
+        self.gems[player][gem] -= 1
+        self.sold[gem] = True
+        blocked = not self._buy_still_possible(player)
+        self.cash[player] -= self.prices[gem]
+        self.gems[player][gem] += 1
+        self.sold[gem] = sold_before
+        return blocked
+
     def _why_illegal(self, player: int, action: BazaarAction) -> str:
         if self.over:
             return "the game is over"
@@ -127,6 +143,11 @@ class BazaarState(State):
         if action.verb == "sell":
             if self.bought[action.gem]:
                 return f"you bought {gem} this round and cannot sell it (GB-R6)"
+            if self._can_sell(player, action.gem):
+                return (
+                    f"you must buy a gem this turn, and after selling {gem} you could buy none:"
+                    " buy first (GB-R3, GB-R7)"
+                )
             return f"you have no {gem} to sell"
         return "you must buy at least one gem this turn before you are done (GB-R3)"
 
@@ -249,7 +270,6 @@ class BazaarState(State):
     def clone(self) -> BazaarState:
         new = BazaarState.__new__(BazaarState)
         new.num_players = self.num_players
-        new.seed = self.seed
         new.deck = self.deck[:]
         new.revealed = self.revealed  # immutable
         new.prices = self.prices[:]
@@ -271,7 +291,6 @@ class BazaarState(State):
             "game": "grand_bazaar",
             "version": FORMAT_VERSION,
             "players": self.num_players,
-            "seed": self.seed,
             "deck": self.deck[:],
             "revealed": list(self.revealed),
             "prices": self.prices[:],

@@ -66,7 +66,6 @@ class MoneyGame(Game):
         state = MoneyState.__new__(MoneyState)
         state.num_players = players
         state.options = options
-        state.seed = seed
         state.deal_seed = seed
         state.match_index = 0
         state.match_results = []
@@ -86,7 +85,6 @@ class MoneyGame(Game):
         s = MoneyState.__new__(MoneyState)
         s.num_players = n
         s.options = options
-        s.seed = int(data["seed"])
         s.deal_seed = int(data["deal_seed"])
         s.match_index = int(data["match_index"])
         s.match_results = [

@@ -38,7 +38,7 @@ BIDDING, EXCHANGE, OVER = 0, 1, 2
 PHASE_NAMES = ("bidding", "exchange", "over")
 HAND_SIZE = 6  # MO-S2: valued cards dealt to each player, besides the bluff card
 GROUP_SIZE = 4  # MO-S3 / MO-R8
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: the game's seed is no longer part of the state
 
 
 def codes(cards: list[int]) -> list[str]:
@@ -62,7 +62,6 @@ class MoneyState(State):
     __slots__ = (
         "num_players",
         "options",
-        "seed",
         "deal_seed",
         "match_index",
         "match_results",
@@ -86,8 +85,9 @@ class MoneyState(State):
 
     num_players: int
     options: dict[str, Any]  # resolved options; shared between clones, never mutated
-    seed: int
-    deal_seed: int  # seeds the deals of later games of a match; replaced in sampled worlds
+    # Seeds the deals of later games of a match: the only random state after the deal, so a sampled world
+    # replaces it with a value from its own rng (ENGINE principle 2). The game's seed is not kept at all.
+    deal_seed: int
     match_index: int  # which game of the match (MO-E6 option) is being played, from 0
     match_results: list[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]]  # (scores, hands) per game
     removed: tuple[str, ...]  # currencies out of this deal (MO-S1), public
@@ -404,7 +404,6 @@ class MoneyState(State):
         new = MoneyState.__new__(MoneyState)
         new.num_players = self.num_players
         new.options = self.options
-        new.seed = self.seed
         new.deal_seed = self.deal_seed
         new.match_index = self.match_index
         new.match_results = self.match_results[:]
@@ -432,7 +431,6 @@ class MoneyState(State):
             "version": FORMAT_VERSION,
             "players": self.num_players,
             "options": dict(self.options),
-            "seed": self.seed,
             "deal_seed": self.deal_seed,
             "match_index": self.match_index,
             "match_results": [
