@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
+from datetime import UTC, datetime
 
 from fastapi.testclient import TestClient
 
@@ -179,7 +180,7 @@ def test_a_restarted_server_resumes_every_game_from_its_record(database_url):
     restarted = create_app(database_url, bot_delay=0)  # a new process: nothing in memory
     with TestClient(restarted) as client:
         after = client.get(f"/api/tables/{table['id']}", headers=headers(tokens[0])).json()
-        assert after["moves"] == before["moves"] and after["view"] == before["view"]
+        assert after["view"] == before["view"] and after["legal"] == before["legal"]
         play_to_the_end(client, table["id"], tokens)
         record = client.get(f"/api/tables/{table['id']}/record").json()
         state = records.replay(record)
@@ -240,3 +241,55 @@ def test_the_turn_clock_lets_a_bot_play_a_turn_that_times_out(client):
     assert payload["table"]["turn_seconds"] == 30
     no_clock = new_table(client)
     assert client.get(f"/api/tables/{no_clock['id']}").json()["table"]["clock"] == {}
+
+
+def test_new_tables_get_128_bit_seeds_that_no_live_payload_carries(client):
+    table = new_table(client, seats=("human", "human", "bot"))
+    tokens = join_all(client, table)
+    seed = client.app.state.service.table(table["id"]).session.seed
+    assert isinstance(seed, int) and seed.bit_length() > 96  # drawn from 128 bits (fails once in 2**32)
+    for token in (*tokens.values(), None):
+        payload = client.get(f"/api/tables/{table['id']}", headers=headers(token) if token else {}).text
+        assert str(seed) not in payload
+    assert client.get(f"/api/tables/{table['id']}/record").status_code == 409
+    play_to_the_end(client, table["id"], tokens)
+    assert client.get(f"/api/tables/{table['id']}/record").json()["seed"] == seed  # exact, once it is over
+
+
+def test_tables_from_before_wide_seeds_are_migrated_and_resume(database_url):
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import create_engine, text
+
+    from merchantry.server.db import MIGRATIONS, token_hash
+
+    engine = create_engine(database_url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0002")  # the schema with a 64-bit integer seed column
+        connection.execute(
+            text(
+                "INSERT INTO tables (id, game, players, seed, options, status, turn_seconds,"
+                " host_token_hash, created_at)"
+                " VALUES ('old', 'money', 3, 1234567, '{}', 'playing', 0, :host, :at)"
+            ),
+            {"host": token_hash("host"), "at": datetime.now(UTC)},
+        )
+        for seat in range(3):
+            connection.execute(
+                text(
+                    "INSERT INTO seats (table_id, seat, kind, bot, invite)"
+                    " VALUES ('old', :s, 'bot', 'random', 'x')"
+                ),
+                {"s": seat},
+            )
+    engine.dispose()
+    with TestClient(create_app(database_url, bot_delay=0)) as client:
+        assert client.app.state.service.table("old").session.seed == 1234567
+        with client.websocket_connect("/ws/tables/old") as ws:
+            payload = ws.receive_json()
+            while payload["table"]["status"] != "finished":
+                payload = ws.receive_json()
+        assert client.get("/api/tables/old/record").json()["seed"] == 1234567

@@ -1,15 +1,30 @@
-"""No payload ever carries what its seat may not see: whole games are played through the server and every
-payload any seat (or a spectator) was sent is checked against that seat's own `view` at that moment."""
+"""Nothing reaches a connection that its seat may not know.
+
+- every payload any seat (or a spectator) was sent equals that seat's own `view` at that moment;
+- a connection hears of a change only when its own payload changed: the stream of messages itself (how
+  many, when) is exactly the stream of changes of its view, so nobody counts the cards of a sealed bid;
+- a seat handed to a bot is revoked at once, on every open connection;
+- a move whose commit fails changes nothing anyone can see.
+"""
 
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
+from sqlalchemy.exc import OperationalError
 
 from merchantry import records
 from tests.server.conftest import join_all, new_table
-from tests.server.test_api import play_to_the_end
+from tests.server.test_api import headers, play_to_the_end
+
+ALL_HUMAN = ("human", "human", "human")
+
+
+def wire(value):
+    """What a value looks like after a trip through JSON."""
+    return json.loads(json.dumps(value))
 
 
 @pytest.mark.parametrize("game", ["money", "byzanz", "grand_bazaar"])
@@ -20,7 +35,8 @@ def test_every_payload_matches_its_seats_view(client, game):
 
     def recording_payload(table_id, seat):
         payload = original(table_id, seat)
-        sent.append(json.loads(json.dumps(payload)))  # what goes over the wire
+        moves_so_far = len(service.table(table_id).session.moves)
+        sent.append((moves_so_far, wire(payload)))
         return payload
 
     service.payload = recording_payload
@@ -35,10 +51,10 @@ def test_every_payload_matches_its_seats_view(client, game):
     assert records.replay(record).is_over()
 
     checked = {0: 0, 1: 0, None: 0}
-    for payload in sent:
+    for moves_so_far, payload in sent:
         seat = payload["seat"]
-        state = records.replay(record, upto=payload["moves"])
-        assert payload["view"] == json.loads(json.dumps(state.view(seat)))
+        state = records.replay(record, upto=moves_so_far)
+        assert payload["view"] == wire(state.view(seat))
         if payload["table"]["status"] == "playing":
             expected = [str(a) for a in state.legal_actions(seat)] if seat is not None else []
             assert payload["legal"] == expected
@@ -47,6 +63,189 @@ def test_every_payload_matches_its_seats_view(client, game):
         checked[seat] += 1
     assert all(count > 0 for count in checked.values()), checked
     # a seat never sees another seat's hand
-    for payload in sent:
+    for _, payload in sent:
         if payload["seat"] is not None and "hand" in payload["view"]:
             assert payload["view"]["seat"] == payload["seat"]
+
+
+def drain(ws) -> list[dict]:
+    """Every message waiting on a connection: a junk message is answered after all of them."""
+    ws.send_text("{}")
+    messages = []
+    while True:
+        message = ws.receive_json()
+        if message["type"] == "refused":
+            return messages
+        messages.append(message)
+
+
+def changes_of_view(record: dict, seat: int | None, moves: int) -> list[tuple]:
+    """(view, legal moves) of a seat after each move, consecutive repeats dropped."""
+    session = records.Session(record["game"], record["players"], record["seed"], record["options"])
+    seen: list[tuple] = []
+    for k in range(moves + 1):
+        if k:
+            session.apply(*record["moves"][k - 1])
+        state = session.state
+        legal = [str(a) for a in state.legal_actions(seat)] if seat is not None else []
+        now = (wire(state.view(seat)), legal)
+        if not seen or seen[-1] != now:
+            seen.append(now)
+    return seen
+
+
+@pytest.mark.parametrize("game", ["money", "byzanz", "grand_bazaar"])
+def test_each_connection_hears_of_exactly_the_changes_of_its_own_view(client, game):
+    service = client.app.state.service
+    table = new_table(client, game=game, seats=ALL_HUMAN)
+    tokens = join_all(client, table)
+    url = f"/ws/tables/{table['id']}"
+    rng = random.Random(3)
+    with (
+        client.websocket_connect(f"{url}?token={tokens[0]}") as seat0,
+        client.websocket_connect(f"{url}?token={tokens[1]}") as seat1,
+        client.websocket_connect(url) as spectator,
+    ):
+        for _ in range(120):  # random moves by whoever may move, sealed bids card by card included
+            payloads = {
+                s: client.get(f"/api/tables/{table['id']}", headers=headers(t)).json()
+                for s, t in tokens.items()
+            }
+            movers = [s for s, p in payloads.items() if p["legal"] and p["table"]["status"] == "playing"]
+            if not movers:
+                break
+            seat = rng.choice(movers)
+            move = rng.choice(payloads[seat]["legal"])
+            reply = client.post(
+                f"/api/tables/{table['id']}/act", json={"action": move}, headers=headers(tokens[seat])
+            )
+            assert reply.status_code == 200, reply.text
+        received = {0: drain(seat0), 1: drain(seat1), None: drain(spectator)}
+    record = service.table(table["id"]).session.record()
+    for seat, messages in received.items():
+        assert all("moves" not in m for m in messages), "no move counter that ticks with hidden moves"
+        got = [(m["view"], m["legal"]) for m in messages]
+        assert got == changes_of_view(record, seat, len(record["moves"])), f"seat {seat}"
+
+
+def test_nobody_hears_a_sealed_bid_being_built(client):
+    table = new_table(client, game="money", seats=ALL_HUMAN)
+    tokens = join_all(client, table)
+    url = f"/ws/tables/{table['id']}"
+    with (
+        client.websocket_connect(f"{url}?token={tokens[1]}") as other,
+        client.websocket_connect(url) as spectator,
+    ):
+        for ws in (other, spectator):
+            assert ws.receive_json()["view"]["seats"][0]["sealed"] is False
+        hand = client.get(f"/api/tables/{table['id']}", headers=headers(tokens[0])).json()["view"]["hand"]
+        for move in (f"add {hand[0]}", f"add {hand[1]}", "add BLUFF", "bid"):
+            reply = client.post(
+                f"/api/tables/{table['id']}/act", json={"action": move}, headers=headers(tokens[0])
+            )
+            assert reply.status_code == 200, reply.text
+        for ws in (other, spectator):
+            after = drain(ws)
+            assert len(after) == 1, "one update, for the seal; none for the cards added"
+            assert after[0]["view"]["seats"][0]["sealed"] is True
+
+
+def test_a_seat_handed_to_a_bot_is_revoked_on_open_connections(client):
+    table = new_table(client, game="money", seats=ALL_HUMAN)
+    tokens = join_all(client, table)
+    with client.websocket_connect(f"/ws/tables/{table['id']}?token={tokens[1]}") as former:
+        assert "hand" in former.receive_json()["view"]
+        handed = client.post(
+            f"/api/tables/{table['id']}/seats/1/bot",
+            json={"host_token": table["host_token"], "bot": "greedy"},
+        )
+        assert handed.status_code == 200
+        revoked = former.receive_json()
+        assert revoked["type"] == "revoked" and "gave seat P2 to a bot" in revoked["reason"]
+        former.send_json({"type": "act", "action": "bid"})
+        later = drain(former)
+        assert later and all(m["seat"] is None and "hand" not in m["view"] and not m["legal"] for m in later)
+    refused = client.post(
+        f"/api/tables/{table['id']}/act", json={"action": "bid"}, headers=headers(tokens[1])
+    )
+    assert refused.status_code == 403
+    seat1 = client.get(f"/api/tables/{table['id']}", headers=headers(tokens[1]))
+    assert seat1.status_code == 403
+
+
+def test_a_finished_games_seats_cannot_be_handed_over(client):
+    table = new_table(client, game="money", seats=("human", "human", "bot"))
+    tokens = join_all(client, table)
+    play_to_the_end(client, table["id"], tokens)
+    before = client.get(f"/api/tables/{table['id']}/record").json()
+    handed = client.post(
+        f"/api/tables/{table['id']}/seats/1/bot", json={"host_token": table["host_token"], "bot": "greedy"}
+    )
+    assert handed.status_code == 409 and "over" in handed.json()["error"]
+    lobby = client.get("/api/tables").json()[0]
+    assert lobby["seats"][1]["kind"] == "human" and lobby["seats"][1]["name"] == "Guest 1"
+    assert client.get(f"/api/tables/{table['id']}/record").json() == before
+
+
+class FailingCommits:
+    """A sessionmaker whose sessions fail to commit, as a database that went away would."""
+
+    def __init__(self, real):
+        self.real = real
+
+    def __call__(self):
+        session = self.real()
+
+        def commit():
+            raise OperationalError("COMMIT", {}, Exception("the database went away"))
+
+        session.commit = commit
+        return session
+
+
+def test_a_failed_commit_of_the_last_move_changes_nothing_anyone_sees(client):
+    service = client.app.state.service
+    table = new_table(client, game="money", seats=ALL_HUMAN)
+    tokens = join_all(client, table)
+    table_id = table["id"]
+    last_move = None
+    for _ in range(3000):  # first legal non-add move of whoever may move, until one would end the game
+        payloads = {
+            s: client.get(f"/api/tables/{table_id}", headers=headers(t)).json() for s, t in tokens.items()
+        }
+        seat = next(s for s, p in payloads.items() if p["legal"])
+        legal = payloads[seat]["legal"]
+        move = next((m for m in legal if not m.startswith("add")), legal[0])
+        trial = service.table(table_id).state.clone()
+        trial.apply(seat, move)
+        if trial.is_over():
+            last_move = (seat, move)
+            break
+        client.post(f"/api/tables/{table_id}/act", json={"action": move}, headers=headers(tokens[seat]))
+    assert last_move is not None
+    seat, move = last_move
+    seen_before = {
+        s: client.get(f"/api/tables/{table_id}", headers=headers(t)).json() for s, t in tokens.items()
+    }
+    with client.websocket_connect(f"/ws/tables/{table_id}?token={tokens[seat]}") as ws:
+        ws.receive_json()
+        service.sessions = FailingCommits(service.sessions)
+        ws.send_json({"type": "act", "action": move})
+        refused = ws.receive_json()
+        assert refused["type"] == "refused" and "could not be saved" in refused["reason"]
+        http = client.post(
+            f"/api/tables/{table_id}/act", json={"action": move}, headers=headers(tokens[seat])
+        )
+        assert http.status_code == 503
+        assert drain(ws) == [], "nobody was told of a move that was not stored"
+        service.sessions = service.sessions.real
+    seen_after = {
+        s: client.get(f"/api/tables/{table_id}", headers=headers(t)).json() for s, t in tokens.items()
+    }
+    assert seen_after == seen_before
+    assert client.get(f"/api/tables/{table_id}/record").status_code == 409
+    assert client.get("/api/tables").json()[0]["status"] == "playing"
+    service.live.clear()  # what the database says agrees with what memory says
+    assert client.get(f"/api/tables/{table_id}", headers=headers(tokens[seat])).json() == seen_before[seat]
+    again = client.post(f"/api/tables/{table_id}/act", json={"action": move}, headers=headers(tokens[seat]))
+    assert again.status_code == 200 and again.json()["table"]["status"] == "finished"

@@ -15,6 +15,7 @@ import json
 import logging
 import time
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -24,6 +25,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from merchantry import bots, games
+from merchantry.engine import seat_label
 from merchantry.server.db import open_database
 from merchantry.server.tables import Refused, TableService
 
@@ -69,24 +71,62 @@ class ActMessage(BaseModel):
     action: Annotated[str, Field(min_length=1, max_length=200)]
 
 
+@dataclass(eq=False)
+class Connection:
+    """One live websocket at a table: who it speaks for (None: a spectator), the token that proves it, and
+    what it was last sent, so that it hears of a change only when its own payload changed."""
+
+    ws: WebSocket
+    seat: int | None
+    token: str | None
+    last_sent: dict[str, Any] | None = None
+
+    def becomes_spectator(self) -> None:
+        self.seat, self.token, self.last_sent = None, None, None
+
+
+def without_clock(payload: dict[str, Any]) -> dict[str, Any]:
+    """A payload less what changes by itself with time (the turn clock's seconds left)."""
+    return {**payload, "table": {k: v for k, v in payload["table"].items() if k != "clock"}}
+
+
 def create_app(database_url: str = "sqlite:///merchantry.db", bot_delay: float = 0.8) -> FastAPI:
     service = TableService(open_database(database_url))
     locks: dict[str, asyncio.Lock] = {}
-    rooms: dict[str, set[tuple[WebSocket, int | None]]] = {}  # live connections per table, with their seat
+    rooms: dict[str, set[Connection]] = {}  # live connections per table
     runners: dict[str, asyncio.Task[None]] = {}
     clocks: dict[str, asyncio.Task[None]] = {}
 
     def lock_for(table_id: str) -> asyncio.Lock:
         return locks.setdefault(table_id, asyncio.Lock())
 
+    async def send_if_changed(table_id: str, conn: Connection) -> None:
+        """Send a connection its payload if that differs from what it last got: a seat must not learn that
+        something happened which its view does not show (another seat adding a card to a sealed bid)."""
+        payload = service.payload(table_id, conn.seat)
+        if conn.last_sent is not None and without_clock(payload) == conn.last_sent:
+            return
+        conn.last_sent = without_clock(payload)
+        await conn.ws.send_json(payload)
+
     async def broadcast(table_id: str) -> None:
-        """Send every connection at the table its own seat's payload."""
+        """Send every connection at the table its own seat's payload, where it changed."""
         room = rooms.get(table_id, set())
-        for ws, seat in list(room):
+        for conn in list(room):
             try:
-                await ws.send_json(service.payload(table_id, seat))
+                await send_if_changed(table_id, conn)
             except Exception:  # a closed socket: forget it
-                room.discard((ws, seat))
+                room.discard(conn)
+
+    async def revoke(table_id: str, seat: int) -> None:
+        """A seat handed to a bot: its former holder's open connections turn into spectators, told why."""
+        for conn in list(rooms.get(table_id, set())):
+            if conn.seat != seat:
+                continue
+            conn.becomes_spectator()
+            reason = f"the host gave seat {seat_label(seat)} to a bot: you are now watching as a spectator"
+            with contextlib.suppress(Exception):
+                await conn.ws.send_json({"type": "revoked", "seat": seat, "reason": reason})
 
     async def run_bots(table_id: str) -> None:
         """Bots play their turns one move at a time, with a pause so people can follow."""
@@ -98,6 +138,8 @@ def create_app(database_url: str = "sqlite:///merchantry.db", bot_delay: float =
                 if not moved:
                     break
                 await broadcast(table_id)
+        except Refused as exc:  # e.g. the database refused the move: the next change kicks the bots again
+            log.warning("bots at table %s stopped: %s", table_id, exc.reason)
         finally:
             runners.pop(table_id, None)
 
@@ -203,10 +245,10 @@ def create_app(database_url: str = "sqlite:///merchantry.db", bot_delay: float =
 
     @app.post("/api/tables/{table_id}/act")
     async def act(table_id: str, body: Act, x_seat_token: Annotated[str, Header()]) -> dict[str, Any]:
-        seat = service.seat_for_token(table_id, x_seat_token)
-        if seat is None:
-            raise Refused(403, "spectators cannot act")
-        async with lock_for(table_id):
+        async with lock_for(table_id):  # the token is checked under the lock: a seat handed over stays so
+            seat = service.seat_for_token(table_id, x_seat_token)
+            if seat is None:
+                raise Refused(403, "spectators cannot act")
             service.act(table_id, seat, body.action)
         await broadcast(table_id)
         kick_bots(table_id)
@@ -216,6 +258,7 @@ def create_app(database_url: str = "sqlite:///merchantry.db", bot_delay: float =
     async def seat_to_bot(table_id: str, seat: int, body: HandToBot) -> dict[str, Any]:
         async with lock_for(table_id):
             service.hand_to_bot(table_id, body.host_token, seat, body.bot)
+            await revoke(table_id, seat)
         await broadcast(table_id)
         kick_bots(table_id)
         return service.payload(table_id, None)
@@ -239,34 +282,44 @@ def create_app(database_url: str = "sqlite:///merchantry.db", bot_delay: float =
             await ws.send_json({"type": "error", "reason": exc.reason})
             await ws.close(code=4403)
             return
-        entry = (ws, seat)
-        rooms.setdefault(table_id, set()).add(entry)
+        conn = Connection(ws, seat, token if seat is not None else None)
+        rooms.setdefault(table_id, set()).add(conn)
         try:
-            await ws.send_json(service.payload(table_id, seat))
+            await send_if_changed(table_id, conn)
             kick_bots(table_id)
             while True:
                 text = await ws.receive_text()
-                reply = await handle_message(table_id, seat, text)
+                reply = await handle_message(table_id, conn, text)
                 if reply is not None:
                     await ws.send_json(reply)
         except WebSocketDisconnect:
             pass
         finally:
-            rooms.get(table_id, set()).discard(entry)
+            rooms.get(table_id, set()).discard(conn)
 
-    async def handle_message(table_id: str, seat: int | None, text: str) -> dict[str, Any] | None:
+    def holds_its_seat(table_id: str, conn: Connection) -> bool:
+        """Every action is checked against the seat's holder now, not at connect time."""
+        try:
+            return conn.seat is not None and service.seat_for_token(table_id, conn.token) == conn.seat
+        except Refused:
+            return False
+
+    async def handle_message(table_id: str, conn: Connection, text: str) -> dict[str, Any] | None:
         if len(text.encode()) > MAX_MESSAGE:
             return {"type": "refused", "reason": f"message too large (over {MAX_MESSAGE} bytes)"}
         try:
             message = ActMessage.model_validate(json.loads(text))
         except (ValueError, TypeError):
             return {"type": "refused", "reason": 'send {"type": "act", "action": "<move>"}'}
-        if seat is None:
+        if conn.seat is None:
             log.warning("refused an action from a spectator at table %s", table_id)
             return {"type": "refused", "reason": "spectators cannot act"}
         try:
             async with lock_for(table_id):
-                service.act(table_id, seat, message.action)
+                if not holds_its_seat(table_id, conn):
+                    conn.becomes_spectator()
+                    return {"type": "refused", "reason": "this seat is no longer yours: you are watching"}
+                service.act(table_id, conn.seat, message.action)
         except Refused as exc:
             return {"type": "refused", "reason": exc.reason}
         await broadcast(table_id)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session as DbSession
 from sqlalchemy.orm import selectinload, sessionmaker
 
@@ -27,6 +28,7 @@ from merchantry.server.db import MoveRow, SeatRow, TableRow, now, token_hash
 log = logging.getLogger("merchantry.server")
 
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
+SEED_BITS = 128  # a shorter seed can be brute-forced from the cards revealed so far (ENGINE principle 2)
 
 
 class Refused(Exception):
@@ -121,7 +123,7 @@ class TableService:
     ) -> dict[str, Any]:
         """A new table; the creator is its host and sits in the first human seat (if any)."""
         try:
-            session = records.Session(game, players, seed=secrets.randbelow(2**31), options=options)
+            session = records.Session(game, players, seed=secrets.randbits(SEED_BITS), options=options)
         except ValueError as exc:
             raise Refused(422, str(exc)) from None
         if len(seats) != players:
@@ -148,7 +150,7 @@ class TableService:
                     id=table_id,
                     game=game,
                     players=players,
-                    seed=session.seed,
+                    seed=str(session.seed),
                     options=session.options,
                     status=status,
                     turn_seconds=turn_seconds,
@@ -187,11 +189,14 @@ class TableService:
         return token
 
     def hand_to_bot(self, table_id: str, host_token: str, seat: int, bot: str) -> None:
-        """The host gives a seat (an absent player's, or one nobody joined) to a bot."""
+        """The host gives a seat (an absent player's, or one nobody joined) to a bot. The seat's token stops
+        working at once; a finished game's seats stay with whoever played them."""
         table = self.table(table_id)
         self.check_host(table_id, host_token)
         if not 0 <= seat < len(table.seats):
             raise Refused(422, f"no seat {seat}")
+        if table.status == FINISHED:
+            raise Refused(409, "the game is over: its seats can no longer be handed over")
         check_bot(bot, table.game)
         with self.sessions() as db:
             row = db.get(SeatRow, (table_id, seat))
@@ -241,7 +246,7 @@ class TableService:
             ).first()
             if row is None:
                 raise Refused(404, f"no table {table_id!r}")
-            session = records.Session(row.game, row.players, seed=row.seed, options=dict(row.options))
+            session = records.Session(row.game, row.players, seed=int(row.seed), options=dict(row.options))
             for move in row.moves:
                 session.apply(move.seat, move.text)  # a stored move was accepted once: it replays
             seats = [seat_info(s) for s in row.seats]
@@ -343,24 +348,33 @@ class TableService:
         return played
 
     def _commit_move(self, table: LiveTable, seat: int, text: str, new_state: Any) -> None:
+        """Store the move (and the result, if it ends the game); only once that is committed does the table
+        in memory change. A failed commit changes nothing anyone can see."""
         number = len(table.session.moves) + 1
-        with self.sessions() as db:
-            db.add(MoveRow(table_id=table.id, number=number, seat=seat, text=text))
-            if new_state.is_over():
-                row = db.get(TableRow, table.id)
-                assert row is not None
-                row.status = FINISHED
-                row.finished_at = now()
-                row.result = {"scores": new_state.scores(), "winners": new_state.winners()}
-                table.status, table.result = FINISHED, row.result
-            db.commit()
+        result = None
+        if new_state.is_over():
+            result = {"scores": new_state.scores(), "winners": new_state.winners()}
+        try:
+            with self.sessions() as db:
+                db.add(MoveRow(table_id=table.id, number=number, seat=seat, text=text))
+                if result is not None:
+                    row = db.get(TableRow, table.id)
+                    assert row is not None
+                    row.status, row.finished_at, row.result = FINISHED, now(), result
+                db.commit()
+        except SQLAlchemyError:
+            log.exception("could not store move %s of table %s", number, table.id)
+            raise Refused(503, "the move could not be saved, so it was not made: please try again") from None
         table.session.state = new_state
         table.session.moves.append([seat, text])
+        if result is not None:
+            table.status, table.result = FINISHED, result
 
     # --- what a seat sees ---------------------------------------------------------------------------
 
     def payload(self, table_id: str, seat: int | None) -> dict[str, Any]:
-        """Everything a seat (None: a spectator) is sent: the table, its own view, its legal moves."""
+        """Everything a seat (None: a spectator) is sent: the table, its own view, its legal moves. No move
+        counter: it would tick with the sealed moves of others (a bid built card by card)."""
         table = self.table(table_id)
         state = table.state
         legal = []
@@ -383,7 +397,6 @@ class TableService:
                 },
             },
             "seat": seat,
-            "moves": len(table.session.moves),
             "view": state.view(seat),
             "legal": legal,
         }

@@ -159,7 +159,13 @@ function connect(tableId, token, area) {
   mySocket.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "state") drawTable(tableId, message, send, area);
-    else if (message.type === "refused" || message.type === "error") toast(`${t("refused")}: ${message.reason}`);
+    else if (message.type === "refused") toast(`${t("refused")}: ${message.reason}`);
+    else if (message.type === "revoked" || message.type === "error") {
+      // the seat is no longer held by this browser (given to a bot, or a stale token): watch instead
+      toast(message.type === "revoked" ? message.reason : `${t("refused")}: ${message.reason}`);
+      save(tableId, { seat: null, token: null });
+      token = null;
+    }
   };
   mySocket.onclose = () => {
     if (socket === mySocket && location.pathname === `/table/${tableId}`) setTimeout(() => connect(tableId, token, area), 1500);
