@@ -3,8 +3,8 @@
 The public surface is described in docs/engine.md (and ../shared/ENGINE.md):
 
     import merchantry
-    game = merchantry.games.get("money")
-    state = game.new_game(players=4, seed=7)
+    game = merchantry.games.get(merchantry.games.names()[0])   # every game by name: games.names()
+    state = game.new_game(players=game.min_players, seed=7)
 """
 
 from merchantry import bots, games, records

@@ -6,9 +6,8 @@ A bot is handed a world sampled for its seat (`state.sample_hidden(seat, rng)`),
 
 from __future__ import annotations
 
-import importlib
 import random
-from typing import Protocol
+from typing import Any, Protocol
 
 from merchantry.engine import Action, Game, State
 from merchantry.errors import UnknownBot
@@ -22,36 +21,34 @@ class Bot(Protocol):
         ...
 
 
-# bot name -> {game name or "*" for every game: "module:Class"}
-_BOTS = {
-    "random": {"*": "merchantry.bots.random_bot:RandomBot"},
-    "greedy": {
-        "money": "merchantry.bots.money_greedy:MoneyGreedyBot",
-        "grand_bazaar": "merchantry.bots.grand_bazaar_greedy:GrandBazaarGreedyBot",
-        "byzanz": "merchantry.bots.byzanz_greedy:ByzanzGreedyBot",
-    },
-}
+def _generic() -> dict[str, type]:
+    """Bots that play every game (any legal move); per-game bots come from each game's package."""
+    from merchantry.bots.random_bot import RandomBot
+
+    return {"random": RandomBot}
 
 
 def _game_name(game: Game | str) -> str:
     return game if isinstance(game, str) else game.name
 
 
+def _available(game: Game | str) -> dict[str, Any]:
+    from merchantry import games  # the registry imports the games, which may import this module
+
+    return {**_generic(), **games.package(_game_name(game)).bots}
+
+
 def names(game: Game | str) -> list[str]:
     """Bots that can play `game`."""
-    name = _game_name(game)
-    return sorted(bot for bot, where in _BOTS.items() if name in where or "*" in where)
+    return sorted(_available(game))
 
 
 def get(name: str, game: Game | str) -> Bot:
     """A new bot called `name` for `game`; raises UnknownBot listing the bots that exist for it."""
-    game_name = _game_name(game)
-    where = _BOTS.get(name, {})
-    target = where.get(game_name) or where.get("*")
-    if target is None:
-        raise UnknownBot(f"no bot {name!r} for {game_name}; bots are: {', '.join(names(game_name))}")
-    module, cls = target.split(":")
-    bot: Bot = getattr(importlib.import_module(module), cls)()
+    available = _available(game)
+    if name not in available:
+        raise UnknownBot(f"no bot {name!r} for {_game_name(game)}; bots are: {', '.join(sorted(available))}")
+    bot: Bot = available[name]()
     return bot
 
 

@@ -1,7 +1,8 @@
-"""The game registry: every game is reached by name through `get`.
+"""The game registry: every game is reached by name through `get` (the rules) and `package` (its parts).
 
-A game registers by being listed in `_MODULES`; its module exposes `GAME`, a `merchantry.engine.Game`.
-Modules are imported on first use so that importing merchantry stays cheap.
+A game registers with one line in `_PACKAGES`: its package exposes `PACKAGE`, a `merchantry.package.
+GamePackage` naming its `Game`, bots, drawings, rules pages and catalogue. Packages are imported on first
+use so that importing merchantry stays cheap.
 """
 
 from __future__ import annotations
@@ -10,26 +11,32 @@ import importlib
 
 from merchantry.engine import Game
 from merchantry.errors import UnknownGame
+from merchantry.package import GamePackage
 
-_MODULES = {
+_PACKAGES = {
     "byzanz": "merchantry.games.byzanz",
     "grand_bazaar": "merchantry.games.grand_bazaar",
     "money": "merchantry.games.money",
 }
-_loaded: dict[str, Game] = {}
+_loaded: dict[str, GamePackage] = {}
 
 
 def names() -> list[str]:
     """Names of every registered game, sorted."""
-    return sorted(_MODULES)
+    return sorted(_PACKAGES)
+
+
+def package(name: str) -> GamePackage:
+    """Everything the game called `name` provides; raises UnknownGame (a ValueError) listing the names."""
+    if name not in _PACKAGES:
+        raise UnknownGame(f"unknown game {name!r}; games are: {', '.join(names())}")
+    if name not in _loaded:
+        registered = importlib.import_module(_PACKAGES[name]).PACKAGE
+        assert isinstance(registered, GamePackage) and registered.game.name == name
+        _loaded[name] = registered
+    return _loaded[name]
 
 
 def get(name: str) -> Game:
     """The game called `name`; raises UnknownGame (a ValueError) listing the known names."""
-    if name not in _MODULES:
-        raise UnknownGame(f"unknown game {name!r}; games are: {', '.join(names())}")
-    if name not in _loaded:
-        game = importlib.import_module(_MODULES[name]).GAME
-        assert isinstance(game, Game)
-        _loaded[name] = game
-    return _loaded[name]
+    return package(name).game

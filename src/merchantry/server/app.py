@@ -26,11 +26,13 @@ from pydantic import BaseModel, Field
 
 from merchantry import bots, games
 from merchantry.engine import seat_label
+from merchantry.package import LANGUAGES
 from merchantry.server.db import open_database
 from merchantry.server.tables import Refused, TableService
 
 log = logging.getLogger("merchantry.server")
 STATIC = Path(__file__).parent / "static"
+LOCALES = Path(__file__).parent.parent / "locales"
 MAX_MESSAGE = 2048  # bytes of one websocket message
 CLOCK_TICK = 0.5  # seconds between looks at the turn clock
 Name = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[^<>]*$")]
@@ -88,6 +90,13 @@ class Connection:
 def without_clock(payload: dict[str, Any]) -> dict[str, Any]:
     """A payload less what changes by itself with time (the turn clock's seconds left)."""
     return {**payload, "table": {k: v for k, v in payload["table"].items() if k != "clock"}}
+
+
+def catalogue_file(folder: Path, lang: str) -> FileResponse:
+    """A translation catalogue; only the languages the platform speaks (no path tricks)."""
+    if lang not in LANGUAGES or not (folder / f"{lang}.json").is_file():
+        raise HTTPException(404, f"no catalogue for {lang!r}")
+    return FileResponse(folder / f"{lang}.json", media_type="application/json")
 
 
 def create_app(database_url: str = "sqlite:///merchantry.db", bot_delay: float = 0.8) -> FastAPI:
@@ -190,15 +199,32 @@ def create_app(database_url: str = "sqlite:///merchantry.db", bot_delay: float =
         return FileResponse(STATIC / "index.html")
 
     @app.get("/rules/{game}", include_in_schema=False)
-    async def rules(game: str) -> FileResponse:
-        path = STATIC / f"rules-{game}.html"
-        if game not in games.names() or not path.exists():
+    async def rules(game: str, lang: str = "en") -> FileResponse:
+        page = games.package(game).rules_page(lang) if game in games.names() else None
+        if page is None:
             raise HTTPException(404, f"no rules page for {game!r}")
-        return FileResponse(path)
+        return FileResponse(page)
 
+    @app.get("/locales/{lang}.json", include_in_schema=False)
+    async def platform_catalogue(lang: str) -> FileResponse:
+        return catalogue_file(LOCALES, lang)
+
+    @app.get("/games/{game}/locales/{lang}.json", include_in_schema=False)
+    async def game_catalogue(game: str, lang: str) -> FileResponse:
+        if game not in games.names():
+            raise HTTPException(404, f"no game {game!r}")
+        return catalogue_file(games.package(game).folder / "locales", lang)
+
+    for name in games.names():  # each game's drawing (ES module + CSS) is served from its own package
+        folder = games.package(name).folder / "static"
+        if folder.is_dir():
+            app.mount(f"/games/{name}/static", StaticFiles(directory=folder), name=f"static-{name}")
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     # --- API ----------------------------------------------------------------------------------------
+
+    def asset_url(game: str, file: str) -> str | None:
+        return f"/games/{game}/static/{file}" if games.package(game).file("static", file) else None
 
     @app.get("/api/games")
     async def list_games() -> list[dict[str, Any]]:
@@ -210,6 +236,8 @@ def create_app(database_url: str = "sqlite:///merchantry.db", bot_delay: float =
                 "max_players": games.get(name).max_players,
                 "options": {k: {"default": d, "help": h} for k, (d, h) in games.get(name).options().items()},
                 "bots": bots.names(name),
+                "drawing": asset_url(name, "drawing.js"),
+                "style": asset_url(name, "drawing.css"),
             }
             for name in games.names()
         ]

@@ -1,5 +1,5 @@
-"""Terminal play: a person against bots, drawn with rich. Game-specific drawing lives in one module per
-game (`merchantry.terminal.money`); this module runs the table."""
+"""Terminal play: a person against bots, drawn with rich. Each game's drawing lives in its own package
+(registered as `GamePackage.terminal`); this module runs the table and knows no game."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from merchantry import bots
+from merchantry import bots, games
 from merchantry.engine import State, seat_label
 from merchantry.errors import IllegalAction
 from merchantry.records import Session, save
@@ -27,8 +27,9 @@ class Quit(Exception):
 
 
 def bid_shortcut(text: str) -> list[str]:
-    """'bid EUR20 COIN' -> add each card to the bid, then confirm it; any other text is one move.
-    Games whose bids are built card by card (Money, Byzanz) use this as their `expand`."""
+    """'bid A B' -> 'add A', 'add B', 'bid': each card into the bid, then confirm it; any other text is one
+    move.
+    Games whose bids are built card by card use this as their `expand`."""
     words = text.split()
     if len(words) > 1 and words[0].lower() == "bid":
         return [f"add {code}" for code in words[1:]] + ["bid"]
@@ -36,10 +37,8 @@ def bid_shortcut(text: str) -> list[str]:
 
 
 def renderer_for(game: str) -> ModuleType | None:
-    try:
-        return importlib.import_module(f"merchantry.terminal.{game}")
-    except ModuleNotFoundError:
-        return None
+    module = games.package(game).terminal
+    return importlib.import_module(module) if module else None
 
 
 class TerminalTable:

@@ -1,8 +1,19 @@
 """Byzanz (Emanuele Ornella), 3-6 players. Rules: rules.py (clauses: ../shared/rules/byzanz.md)."""
 
+from pathlib import Path
+
 from merchantry.games.byzanz.actions import ByzanzAction
 from merchantry.games.byzanz.components import sale_profit
 from merchantry.games.byzanz.game import GAME, ByzanzGame
+from merchantry.games.byzanz.greedy import ByzanzGreedyBot
 from merchantry.games.byzanz.rules import ByzanzState
+from merchantry.package import GamePackage
 
-__all__ = ["GAME", "ByzanzAction", "ByzanzGame", "ByzanzState", "sale_profit"]
+PACKAGE = GamePackage(
+    game=GAME,
+    folder=Path(__file__).parent,
+    bots={"greedy": ByzanzGreedyBot},
+    terminal="merchantry.games.byzanz.terminal",
+)
+
+__all__ = ["PACKAGE", "GAME", "ByzanzAction", "ByzanzGame", "ByzanzState", "sale_profit"]

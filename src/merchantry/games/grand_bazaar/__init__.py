@@ -1,7 +1,18 @@
 """Grand Bazaar (Sanan Mahmudov), 2-7 players. Rules: rules.py (clauses: ../shared/rules/grand_bazaar.md)."""
 
+from pathlib import Path
+
 from merchantry.games.grand_bazaar.actions import BazaarAction
 from merchantry.games.grand_bazaar.game import GAME, GrandBazaarGame
+from merchantry.games.grand_bazaar.greedy import GrandBazaarGreedyBot
 from merchantry.games.grand_bazaar.rules import BazaarState
+from merchantry.package import GamePackage
 
-__all__ = ["GAME", "BazaarAction", "BazaarState", "GrandBazaarGame"]
+PACKAGE = GamePackage(
+    game=GAME,
+    folder=Path(__file__).parent,
+    bots={"greedy": GrandBazaarGreedyBot},
+    terminal="merchantry.games.grand_bazaar.terminal",
+)
+
+__all__ = ["PACKAGE", "GAME", "BazaarAction", "BazaarState", "GrandBazaarGame"]

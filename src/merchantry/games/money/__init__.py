@@ -1,8 +1,28 @@
 """Knizia's Money, 3-5 players. Rules: rules.py (clauses in ../shared/rules/money.md)."""
 
+from pathlib import Path
+
 from merchantry.games.money.actions import MoneyAction
 from merchantry.games.money.game import GAME, MoneyGame
+from merchantry.games.money.greedy import MoneyGreedyBot
 from merchantry.games.money.rules import MoneyState
 from merchantry.games.money.scoring import HandScore, score_breakdown, score_hand
+from merchantry.package import GamePackage
 
-__all__ = ["GAME", "HandScore", "MoneyAction", "MoneyGame", "MoneyState", "score_breakdown", "score_hand"]
+PACKAGE = GamePackage(
+    game=GAME,
+    folder=Path(__file__).parent,
+    bots={"greedy": MoneyGreedyBot},
+    terminal="merchantry.games.money.terminal",
+)
+
+__all__ = [
+    "PACKAGE",
+    "GAME",
+    "HandScore",
+    "MoneyAction",
+    "MoneyGame",
+    "MoneyState",
+    "score_breakdown",
+    "score_hand",
+]

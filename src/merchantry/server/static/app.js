@@ -1,13 +1,40 @@
 // Merchantry in the browser: the lobby, a table (live over a websocket) and replays.
 import { h, seatLabel, seatName } from "./dom.js";
-import { LANGUAGES, language, setLanguage, t } from "./i18n.js";
+import { LANGUAGES, gameTranslator, language, loadLanguage, setLanguage, t } from "./i18n.js";
 import * as generic from "./generic.js";
-import * as byzanz from "./byzanz.js";
-import * as grandBazaar from "./grand_bazaar.js";
-import * as money from "./money.js";
 
-const RENDERERS = { money, byzanz, grand_bazaar: grandBazaar };
 const main = document.getElementById("main");
+
+// --- games: each game's drawing and catalogue come from its own package, found through /api/games ---
+let gamesList = null;
+async function gameInfo(name) {
+  gamesList = gamesList || await api("/api/games");
+  return gamesList.find((g) => g.name === name);
+}
+
+const drawings = new Map();
+async function drawingFor(name) {
+  if (!drawings.has(name)) {
+    const info = await gameInfo(name);
+    if (info && info.style && !document.querySelector(`link[data-game="${name}"]`)) {
+      document.head.append(h("link", { rel: "stylesheet", href: info.style, "data-game": name }));
+    }
+    drawings.set(name, info && info.drawing ? await import(info.drawing) : generic);
+  }
+  return drawings.get(name);
+}
+
+const translators = new Map();  // "game:lang" -> translator
+async function translatorFor(name) {
+  const key = `${name}:${language()}`;
+  if (!translators.has(key)) translators.set(key, await gameTranslator(name));
+  return translators.get(key);
+}
+
+// A log entry as text in the reader's language (an event) or as it came (older text lines).
+function logText(entry, tr, table) {
+  return typeof entry === "string" ? entry : tr.event(entry, (s) => (table ? seatName(table, s) : seatLabel(s)));
+}
 
 // --- seats held by this browser: localStorage keeps the secret token, so a reload resumes the seat ---
 function saved(tableId) {
@@ -43,7 +70,6 @@ function header() {
   bar.replaceChildren(
     h("a", { href: "/", class: "brand" }, "Merchantry"),
     h("a", { href: "/" }, t("lobby")),
-    h("a", { href: "/rules/money", target: "_blank" }, `${t("rules")}: Money`),
     h("span", { class: "spacer" }),
     select,
   );
@@ -53,7 +79,9 @@ function header() {
 async function lobby() {
   const games = await api("/api/games");
   const tables = await api("/api/tables");
-  const gameSelect = h("select", { id: "game", name: "game" }, games.map((g) => h("option", { value: g.name, selected: g.name === "money" }, g.title)));
+  const gameSelect = h("select", { id: "game", name: "game" }, games.map((g, i) => h("option", { value: g.name, selected: i === 0 }, g.title)));
+  const rulesLinks = h("p", { class: "rules-links" }, `${t("rules")}: `,
+    games.map((g, i) => [i ? " · " : "", h("a", { href: `/rules/${g.name}?lang=${language()}`, target: "_blank" }, g.title)]));
   const playersInput = h("input", { id: "players", type: "number", min: 2, max: 7, value: 4 });
   const seatsBox = h("div", { id: "seats", class: "seat-choices" });
   const clockInput = h("input", { id: "turn-seconds", type: "number", min: 0, max: 3600, value: 0 });
@@ -111,6 +139,7 @@ async function lobby() {
       h("label", {}, `${t("turnClock")} `, clockInput),
       h("label", {}, `${t("yourName")} `, nameInput),
       h("button", { type: "submit", class: "primary" }, t("create"))),
+    rulesLinks,
     h("h2", {}, t("tables")),
     h("table", { class: "tables" }, h("tbody", {}, rows)),
   );
@@ -156,9 +185,16 @@ function connect(tableId, token, area) {
   socket = new WebSocket(url);
   const mySocket = socket;
   const send = (action) => mySocket.send(JSON.stringify({ type: "act", action }));
+  let drawn = Promise.resolve();
   mySocket.onmessage = (event) => {
     const message = JSON.parse(event.data);
-    if (message.type === "state") drawTable(tableId, message, send, area);
+    if (message.type === "state") {
+      // a game's drawing and catalogue load once; each message waits for the one before it
+      drawn = drawn
+        .then(() => Promise.all([drawingFor(message.table.game), translatorFor(message.table.game)]))
+        .then(([renderer, tr]) => drawTable(tableId, message, send, area, renderer, tr))
+        .catch((error) => toast(error.message));
+    }
     else if (message.type === "refused") toast(`${t("refused")}: ${message.reason}`);
     else if (message.type === "revoked" || message.type === "error") {
       // the seat is no longer held by this browser (given to a bot, or a stale token): watch instead
@@ -172,9 +208,8 @@ function connect(tableId, token, area) {
   };
 }
 
-function drawTable(tableId, payload, send, area) {
+function drawTable(tableId, payload, send, area, renderer, tr) {
   const { table, seat, view, legal } = payload;
-  const renderer = RENDERERS[table.game] || generic;
   const mine = saved(tableId);
   const lastLog = area.querySelector(".log ol");
   const seen = lastLog ? lastLog.children.length : (view.log || []).length;
@@ -191,12 +226,13 @@ function drawTable(tableId, payload, send, area) {
   const buttons = h("div", { class: "legal" }, legal.map((move, i) => h("button", { "data-move": move, onclick: () => send(move), title: `${i + 1}` }, move)));
 
   const log = h("div", { class: "log" }, h("h3", {}, t("log")),
-    h("ol", {}, (view.log || []).map((line, i) => h("li", { class: i >= seen ? "new" : "" }, line))));
+    h("ol", {}, (view.log || []).map((entry, i) => h("li", { class: i >= seen ? "new" : "" }, logText(entry, tr, table)))));
 
   area.replaceChildren(...[
     h("div", { class: "table-head" }, h("h1", {}, table.title), h("div", { class: "banner", role: "status" }, banner),
+      h("a", { href: `/rules/${table.game}?lang=${language()}`, target: "_blank" }, t("rules")),
       table.status === "finished" ? h("a", { href: `/replay/${tableId}` }, t("replay")) : null),
-    renderer.render(payload, send, t),
+    renderer.render(payload, send, tr.ui, tr),
     seat !== null && table.status === "playing" ? h("details", { class: "moves-panel", open: renderer === generic },
       h("summary", {}, `${t("moves")} (${legal.length})`), buttons, moveForm) : null,
     mine.host ? hostPanel(tableId, table, mine) : null,
@@ -232,7 +268,7 @@ async function replayPage(tableId) {
     try {
       const step = await api(`/api/tables/${tableId}/replay?upto=${to}`);
       at = step.at;
-      const renderer = RENDERERS[step.game] || generic;
+      const [renderer, tr] = await Promise.all([drawingFor(step.game), translatorFor(step.game)]);
       const info = await api(`/api/tables/${tableId}`);
       const payload = { table: info.table, seat: null, view: step.view, legal: [] };
       area.replaceChildren(
@@ -243,8 +279,8 @@ async function replayPage(tableId) {
           h("button", { id: "replay-next", onclick: () => show(at + 1) }, t("next")),
           h("button", { onclick: () => show(step.moves) }, t("last")),
           step.move ? h("span", { class: "muted" }, ` ${seatLabel(step.move.seat)}: ${step.move.text}`) : null),
-        renderer.render(payload, () => {}, t),
-        h("div", { class: "log" }, h("ol", {}, (step.view.log || []).map((line) => h("li", {}, line)))),
+        renderer.render(payload, () => {}, tr.ui, tr),
+        h("div", { class: "log" }, h("ol", {}, (step.view.log || []).map((entry) => h("li", {}, logText(entry, tr, info.table))))),
       );
     } catch (error) { toast(error.message); }
   }
@@ -257,7 +293,8 @@ async function replayPage(tableId) {
 }
 
 // --- routing -----------------------------------------------------------------------------------------
-function route() {
+async function route() {
+  await loadLanguage();
   header();
   document.documentElement.lang = language();
   const path = location.pathname;

@@ -1,5 +1,5 @@
 // Money in the browser: market groups, seats with sealed/waiting bids, your hand as cards, the exchange.
-import { h, seatLabel, seatName } from "./dom.js";
+import { h, seatLabel, seatName } from "/static/dom.js";
 
 const CURRENCY_ORDER = ["AUD", "BRL", "CAD", "EUR", "GBP", "JPY", "USD", "COI", "BLU"];
 

@@ -1,5 +1,5 @@
 // Byzanz in the browser: the lot, the bids, the market, the offer cards, your hand by type, every seat's score.
-import { h, seatName } from "./dom.js";
+import { h, seatName } from "/static/dom.js";
 
 function goodsCard(code, attrs = {}) {
   const kind = code.replace(/\d+$/, "");

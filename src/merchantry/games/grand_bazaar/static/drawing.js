@@ -1,5 +1,5 @@
 // Grand Bazaar in the browser: the price board with its history, the bazaar's stock, everyone's gems and cash.
-import { h, seatName } from "./dom.js";
+import { h, seatName } from "/static/dom.js";
 
 const HISTORY = 8;
 

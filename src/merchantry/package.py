@@ -1,0 +1,39 @@
+"""What a game brings to the platform, registered once in the game's own `__init__.py`.
+
+The platform (bots, terminal, server, records, simulate) reaches a game only through `merchantry.games`
+and this record, so it never names a game: adding a game is one folder and one line in the registry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from merchantry.engine import Game
+
+LANGUAGES = ("en", "pt", "de", "fr")  # the languages of the rulebooks; English is the fallback
+
+
+@dataclass(frozen=True)
+class GamePackage:
+    """A game and its parts. Files live in `folder`:
+
+    - `static/drawing.js` (+ `drawing.css`): the browser drawing, an ES module exporting `render`;
+    - `rules/<lang>.html`: the rules page per language (English at least);
+    - `locales/<lang>.json`: the translation catalogue (i18next JSON: log templates, card names, UI words).
+    """
+
+    game: Game
+    folder: Path
+    bots: Mapping[str, Callable[[], Any]] = field(default_factory=dict)  # per-game bots, by name
+    terminal: str | None = None  # module with draw(view, console), draw_final, HELP and expand
+
+    def file(self, *parts: str) -> Path | None:
+        """A file of the package, or None if it has none (a missing drawing, rules page, ...)."""
+        path = self.folder.joinpath(*parts)
+        return path if path.is_file() else None
+
+    def rules_page(self, language: str) -> Path | None:
+        return self.file("rules", f"{language}.html") or self.file("rules", "en.html")
