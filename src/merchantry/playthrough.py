@@ -1,7 +1,7 @@
 """Golden playthroughs: the whole text of a seeded bot game, views and moves, so that any change to a
 game's rules or views shows up as a diff (tests/golden/, checked by tests/test_golden.py).
 
-    python -m merchantry.playthrough GAME PLAYERS SEED BOT,BOT,... > tests/golden/GAME-<PLAYERS>p-seed<SEED>.txt
+    python -m merchantry.playthrough GAME PLAYERS SEED BOT,BOT,... > tests/golden/GAME-4p-seed7.txt
 """
 
 from __future__ import annotations
