@@ -36,8 +36,10 @@ def game_words(name: str) -> set[str]:
     for info in pkgutil.walk_packages(root.__path__, root.__name__ + "."):
         module = importlib.import_module(info.name)
         words |= {n for n, obj in inspect.getmembers(module, inspect.isclass) if obj.__module__ == info.name}
-    catalogue = json.loads((package.folder / "locales" / "en.json").read_text())
-    words |= {term for term in catalogue.get("term", {}) if len(term) > 3}
+    for catalogue in (package.folder / "locales").glob("*.json"):
+        terms = json.loads(catalogue.read_text()).get("term", {})
+        # card codes (cloth3, EUR20, BLUFF); plain words such as "merchant" are the project's own theme
+        words |= {t for t in terms if any(c.isdigit() for c in t) or (t.isupper() and len(t) > 2)}
     return words
 
 

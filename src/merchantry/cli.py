@@ -9,10 +9,13 @@ import sys
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from merchantry import bots, games, records, simulate
 from merchantry.engine import seat_label
+from merchantry.i18n import log_lines
+from merchantry.package import LANGUAGES
 from merchantry.terminal import TerminalTable, renderer_for
 
 
@@ -49,7 +52,9 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
     session = records.Session(game.name, players, seed=seed, options=parse_options(args.option))
     console.print(f"Seed {seed}.")
-    table = TerminalTable(session, human, seat_bots, console, console.input, random.Random(seed), args.record)
+    table = TerminalTable(
+        session, human, seat_bots, console, console.input, random.Random(seed), args.record, args.lang
+    )
     table.run()
     return 0
 
@@ -117,6 +122,9 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     )
     viewer = None if args.seat is None else args.seat - 1
     view = state.view(viewer)
+    if args.log:
+        for line in log_lines(view, args.lang):
+            console.print(f"[dim]·[/] {escape(line)}")
     draw = renderer_for(record["game"])
     if state.is_over() and draw is not None and hasattr(draw, "draw_final"):
         draw.draw_final(view, console)
@@ -174,6 +182,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, help="seed for the deal (default: random, printed)")
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option")
     play.add_argument("--record", metavar="FILE", help="save the game record to FILE when the game ends")
+    play.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the game log (default en)")
     play.set_defaults(run=cmd_play)
 
     sim = sub.add_parser("simulate", help="play many bot games and print statistics")
@@ -191,6 +200,8 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("file")
     rep.add_argument("--upto", type=int, help="stop after this many moves")
     rep.add_argument("--seat", type=int, help="show the position as this seat sees it (default: spectator)")
+    rep.add_argument("--log", action="store_true", help="print the game log (as the viewer saw it)")
+    rep.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the log (default en)")
     rep.set_defaults(run=cmd_replay)
 
     serve = sub.add_parser("serve", help="run the web platform: lobby, tables, live play")

@@ -187,32 +187,49 @@ class Game(ABC):
         return f"<Game {self.name}>"
 
 
+Event = dict[str, Any]  # {"type": "bid", "seat": 2, "cards": [...], ...}; see docs/engine.md, "The log"
+
+
 class EventLog:
-    """A game's public log, immutable and shared between clones: adding a line makes a new log that
-    points at the old one, so `clone()` costs nothing for it however long the game has run."""
+    """A game's log of structured events, immutable and shared between clones: adding an event makes a new
+    log that points at the old one, so `clone()` costs nothing for it however long the game has run.
 
-    __slots__ = ("_line", "_previous", "size")
+    An event is a JSON-ready dict with a "type" and its arguments; text comes from the game's catalogue
+    where it is shown. An event only some seats may see carries "audience": [seats]; `visible_to` leaves
+    it out for everyone else. The first event of a round carries "new_round": n."""
 
-    def __init__(self, line: str | None = None, previous: EventLog | None = None):
-        self._line = line
+    __slots__ = ("_event", "_previous", "size")
+
+    def __init__(self, event: Event | None = None, previous: EventLog | None = None):
+        self._event = event
         self._previous = previous
         self.size: int = 0 if previous is None else previous.size + 1
 
-    def add(self, line: str) -> EventLog:
-        return EventLog(line, self)
+    def add(self, event_type: str, **arguments: Any) -> EventLog:
+        return EventLog({"type": event_type, **arguments}, self)
 
-    def lines(self) -> list[str]:
-        out: list[str] = []
+    def events(self) -> list[Event]:
+        """Every event, hidden ones included (for `to_dict`)."""
+        out: list[Event] = []
         node: EventLog | None = self
-        while node is not None and node._line is not None:
-            out.append(node._line)
+        while node is not None and node._event is not None:
+            out.append(node._event)
             node = node._previous
         out.reverse()
         return out
 
+    def visible_to(self, seat: int | None) -> list[Event]:
+        """The events `seat` may see (None: spectators), as copies a caller may change freely."""
+        return [
+            dict(event) for event in self.events() if "audience" not in event or seat in event["audience"]
+        ]
+
     @classmethod
-    def of(cls, lines: list[str]) -> EventLog:
+    def of(cls, events: list[Any]) -> EventLog:
+        """Rebuild a log from `events()`; anything that is not an event raises InvalidRecord."""
         log = cls()
-        for line in lines:
-            log = log.add(line)
+        for event in events:
+            if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+                raise InvalidRecord(f"a log entry must be an event with a type, not {event!r:.60}")
+            log = EventLog(dict(event), log)
         return log

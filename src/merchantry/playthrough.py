@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 
 from merchantry import bots
 from merchantry.engine import JSON, seat_label
+from merchantry.i18n import log_lines
 from merchantry.records import Session
 
 
@@ -39,7 +40,7 @@ def playthrough(game: str, players: int, seed: int, lineup: Sequence[str]) -> It
         yield f"move {seat_label(seat)} {action}"
     final = state.view(None)
     yield f"final {compact(final)}"
-    yield from (f"log {line}" for line in final.get("log", []))
+    yield from (f"log {line}" for line in log_lines(final))
     yield f"scores {json.dumps(state.scores())}"
     yield f"winners {json.dumps([seat_label(w) for w in state.winners()])}"
 

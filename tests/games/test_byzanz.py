@@ -19,6 +19,7 @@ from merchantry.games.byzanz.components import (
     full_deck,
 )
 from merchantry.games.byzanz.rules import AUCTION, FINAL, LOT_CHOICE, MARKET, ByzanzState, check_cards, count
+from merchantry.i18n import log_lines
 
 GAME = byzanz.GAME
 
@@ -347,7 +348,7 @@ def test_bz_m2_leftovers_leave_the_game_and_offer_cards_are_stacked_again():
     act(state, 3, "take merchant")
     act(state, 2, "take cloth")
     assert state.boxed[CODE_INDEX["olive1"]] == 1 and state.boxed[CODE_INDEX["grain2"]] == 1
-    assert "Left in the market and removed: grain2 olive1" in state.view(None)["log"]
+    assert "Left in the market and removed: grain2 olive1" in log_lines(state.view(None))
     assert state.offer_stack == [2, 3, 4, 5] and state.offer_held == [0, 0, 0, 0]
 
 
@@ -382,7 +383,7 @@ def test_bz_v1_a_sale_keeps_the_highest_card_and_the_other_two_leave_the_game():
     assert hand(state, 0) == ["wine2"]
     assert state.view(None)["seats"][0]["profits"] == ["cloth4"] and state.scores()[0] == 4
     assert state.boxed[CODE_INDEX["cloth1"]] == 2
-    assert "P1 sells cloth4 cloth1 cloth1 and keeps cloth4 (4)" in state.view(2)["log"]
+    assert "P1 sells cloth4 cloth1 cloth1 and keeps cloth4 (4)" in log_lines(state.view(2))
 
 
 def test_bz_v2_merchants_are_jokers_and_three_merchants_keep_one_worth_five():
@@ -426,6 +427,10 @@ def test_bz_h1_over_seven_cards_the_player_must_discard_or_sell_first():
     # discards are face down: others see how many, not which
     seen = state.view(1)["seats"][0]
     assert seen["discarded"] == 2 and "wine1" not in json.dumps(state.view(1)["log"])
+    assert "wine1" not in json.dumps(state.view(None)["log"])
+    # the log tells the discarding player (only) which card went: an event with an audience
+    assert "You discard wine1 face down" in log_lines(state.view(0))
+    assert "P1 discards a card face down" in log_lines(state.view(1))
     assert state.view(0)["my_discards"] == ["wine1", "olive1"]
 
 

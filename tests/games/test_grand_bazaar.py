@@ -13,6 +13,7 @@ import merchantry
 from merchantry.games import grand_bazaar
 from merchantry.games.grand_bazaar.components import PRICE_CARDS
 from merchantry.games.grand_bazaar.rules import BazaarState
+from merchantry.i18n import log_lines
 
 GAME = grand_bazaar.GAME
 SAPPHIRE, RUBY, EMERALD = 0, 1, 2
@@ -89,7 +90,7 @@ def test_gb_s1_each_player_starts_with_30_grands_and_no_gems():
 def test_gb_s2_seat_zero_is_player_one_and_opens_round_one():
     state = GAME.new_game(players=4, seed=3)
     assert state.opener() == 0 and state.to_act() == [0]
-    assert "Round 1: P1 reveals" in state.view(None)["log"][0]
+    assert "Round 1: P1 reveals" in log_lines(state.view(None))[0]
 
 
 # --- rounds -----------------------------------------------------------------------------------------
@@ -101,7 +102,7 @@ def test_gb_r1_round_r_is_opened_by_player_r_mod_n(players):
     finish(state, random.Random(4))
     reveals = [
         line.split(":")[0].split() + [line.split()[2]]
-        for line in state.view(None)["log"]
+        for line in log_lines(state.view(None))
         if "reveals" in line
     ]
     openers = [(int(words[1]), int(words[2][1:]) - 1) for words in reveals]  # ("Round", r, "Pk")
@@ -200,7 +201,7 @@ def test_gb_r7_when_no_sales_could_make_a_buy_possible_the_turn_ends_without_one
     assert legal(state) == ["done"]
     play_turn(state, "done")
     assert state.current == 1
-    assert "cannot buy anything" in state.view(None)["log"][-1]
+    assert "cannot buy anything" in log_lines(state.view(None))[-1]
 
 
 def test_gb_r7_done_waits_while_a_sale_would_still_allow_a_buy():

@@ -19,6 +19,7 @@ from merchantry.games.money.components import (
     NUM_CARDS,
 )
 from merchantry.games.money.rules import MoneyState
+from merchantry.i18n import log_lines
 from tests.games.money_helpers import arrange, bid_round, hand_codes, seal
 
 GAME = money.GAME
@@ -176,7 +177,7 @@ def test_mo_r2_bluff_card_returns_and_a_bid_without_value_sits_out():
     assert state.view(0)["hand"].count("BLUFF") == 1
     assert state.order == [0, 3]  # P2 (bluff only) and P3 (nothing) sit out
     assert state.acted[1] and state.acted[2]
-    log = state.view(None)["log"]
+    log = log_lines(state.view(None))
     assert "P2 sits out" in log and "P3 sits out" in log
     assert state.view(None)["seats"][0]["bid"] == ["EUR30"]
 
@@ -294,7 +295,7 @@ def test_mo_r8_refill_right_then_left_up_to_four_a_full_group_gets_none():
     # right (1 card) is filled first with the top three cards, then left (2 cards) with the next two
     assert state.market[0][1:] == top[:3]
     assert state.market[1][2:] == top[3:5]
-    assert "Market refilled: right +3, left +2; " in " ".join(state.view(None)["log"])
+    assert "Market refilled: right +3, left +2; " in " ".join(log_lines(state.view(None)))
 
 
 def test_mo_e1_the_round_after_the_refill_that_empties_the_deck_is_the_last():
@@ -310,7 +311,7 @@ def test_mo_e1_the_round_after_the_refill_that_empties_the_deck_is_the_last():
     # the refill needed 3 + 3 cards and the deck had 3: right is full, left keeps its 1 card
     assert state.deck == [] and state.final_round
     assert [len(g) for g in state.market] == [4, 1]
-    assert "final round" in state.view(None)["log"][-1]
+    assert "final round" in log_lines(state.view(None))[-1]
     assert not state.is_over()
     bid_round(state, [["EUR20"], [], [], []])  # the final round is played with what is there
     state.apply(0, "take left")

@@ -200,6 +200,12 @@ def test_replays_step_through_a_finished_game(client):
     assert step["at"] == 5 and step["move"]["text"]
     end = client.get(f"/api/tables/{table['id']}/replay?upto={start['moves']}").json()
     assert end["view"]["phase"] == "over" and "hand" not in end["view"]
+    # jumping by round: at each listed point the log has just opened a round (round 1 at the start)
+    rounds = start["rounds"]
+    assert rounds[0] == 0 and rounds == sorted(rounds) and len(rounds) == end["view"]["round"]
+    for number, at in enumerate(rounds, 1):
+        view = client.get(f"/api/tables/{table['id']}/replay?upto={at}").json()["view"]
+        assert [e["new_round"] for e in view["log"] if "new_round" in e][-1] == number
     game_in_progress = new_table(client)
     assert client.get(f"/api/tables/{game_in_progress['id']}/replay").status_code == 409
     assert client.get(f"/api/tables/{game_in_progress['id']}/record").status_code == 409

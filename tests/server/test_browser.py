@@ -7,6 +7,7 @@ the end through the page; a reload mid-game resumes the seat. Screenshots go to 
 from __future__ import annotations
 
 import os
+import re
 import socket
 import threading
 import time
@@ -164,6 +165,9 @@ def test_the_lobby_lists_finished_games_and_replays_step_through_them(live_serve
     page.wait_for_selector("#replay-at:has-text('Move 1 /')")
     page.keyboard.press("ArrowRight")
     page.wait_for_selector("#replay-at:has-text('Move 2 /')")
+    page.click("#replay-next-round")  # round 2 opens later than move 2 in a 3-player game of Money
+    page.wait_for_function("!document.querySelector('#replay-at').textContent.startsWith('Move 2 /')")
+    assert page.locator(".log li:has-text('Round 2: bids revealed')").count() == 1
     shot(page, "06-replay")
     page.goto(live_server + "/")
     page.wait_for_selector("table.tables")
@@ -213,3 +217,19 @@ def test_a_person_plays_each_other_game_to_the_end_in_the_browser(live_server, b
         page.wait_for_timeout(50)
     assert finished(page), f"{game} did not finish in time"
     shot(page, f"07-{game}-final")
+
+
+def test_switching_language_mid_game_translates_the_log_and_card_names(live_server, browser):
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    create_table(page, live_server, "Ann", ["human", "bot:greedy", "bot:greedy"], game="byzanz")
+    page.wait_for_selector(".log li:has-text('Round 1 of')")
+    page.wait_for_selector(".log li:has-text('Auction for offer')")
+    page.select_option("#lang", "de")
+    page.wait_for_selector(".log li:has-text('Runde 1 von')")
+    auction = page.locator(".log li:has-text('Versteigerung für Angebot')").first.inner_text()
+    assert re.search(r"Los .*(Tuch|Gewürze|Wein|Holz|Korn|Oliven|Händler)", auction), auction
+    shot(page, "08-byzanz-log-in-german")
+    page.select_option("#lang", "fr")
+    page.wait_for_selector(".log li:has-text('Manche 1 sur')")
+    page.select_option("#lang", "en")
+    page.wait_for_selector(".log li:has-text('Round 1 of')")

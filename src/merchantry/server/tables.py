@@ -69,6 +69,7 @@ class LiveTable:
     result: dict[str, Any] | None = None
     turn_seconds: int = 0  # 0: no turn clock
     clock_started: dict[int, float] | None = None  # seat -> when its turn began (monotonic seconds)
+    round_starts: list[int] | None = None  # finished games: after how many moves each round's log begins
 
     @property
     def state(self) -> Any:
@@ -410,12 +411,15 @@ class TableService:
         upto = max(0, min(upto, total))
         state = records.replay(table.session.record(), upto=upto)
         move = table.session.moves[upto - 1] if upto else None
+        if table.round_starts is None:
+            table.round_starts = round_starts(table.session.record())
         return {
             "id": table.id,
             "game": table.game,
             "moves": total,
             "at": upto,
             "move": {"seat": move[0], "text": move[1]} if move else None,
+            "rounds": table.round_starts,
             "view": state.view(None),
         }
 
@@ -426,3 +430,19 @@ class TableService:
                 409, "the record of a game in progress holds sealed moves: it opens when the game ends"
             )
         return table.session.record()
+
+
+def round_starts(record: records.Record) -> list[int]:
+    """For a replay that jumps by round: the number of moves after which each round's first event
+    (one marked "new_round", engine.EventLog) is in the log."""
+    session = records.Session(record["game"], record["players"], record["seed"], record["options"])
+    starts: list[int] = []
+    seen = 0
+    for count in range(len(record["moves"]) + 1):
+        if count:
+            session.apply(*record["moves"][count - 1])
+        events = session.state.view(None)["log"]
+        if any("new_round" in event for event in events[seen:]):
+            starts.append(count)
+        seen = len(events)
+    return starts

@@ -14,8 +14,9 @@ from rich.console import Console
 from rich.table import Table
 
 from merchantry import bots, games
-from merchantry.engine import State, seat_label
+from merchantry.engine import Event, State, seat_label
 from merchantry.errors import IllegalAction
+from merchantry.i18n import Translator
 from merchantry.records import Session, save
 
 InputFn = Callable[[str], str]
@@ -53,6 +54,7 @@ class TerminalTable:
         read: InputFn,
         rng: random.Random,
         record_path: str | None = None,
+        language: str = "en",
     ):
         self.session = session
         self.human = human
@@ -65,6 +67,7 @@ class TerminalTable:
         self.rng = rng
         self.record_path = record_path
         self.renderer = renderer_for(session.game.name)
+        self.translator = Translator(session.game.name, language)  # the log in the player's language
         self.log_seen = 0
 
     @property
@@ -100,9 +103,13 @@ class TerminalTable:
     def show_news(self) -> None:
         """Print public log lines that appeared since the last look (from the player's own view)."""
         log = self.state.view(self.human).get("log", [])
-        for line in log[self.log_seen :]:
-            self.console.print(f"[dim]·[/] {line}")
+        for event in log[self.log_seen :]:
+            self.console.print("[dim]·[/] ", end="")
+            self.console.print(self.log_line(event), markup=False)
         self.log_seen = len(log)
+
+    def log_line(self, event: Event) -> str:
+        return self.translator.event(event)
 
     def human_turn(self) -> None:
         view = self.state.view(self.human)
@@ -126,8 +133,9 @@ class TerminalTable:
                     self.console.print(help_text)
                 continue
             if command == "log":
-                for line in view.get("log", []):
-                    self.console.print(f"[dim]·[/] {line}")
+                for event in view.get("log", []):
+                    self.console.print("[dim]·[/] ", end="")
+                    self.console.print(self.log_line(event), markup=False)
                 continue
             try:
                 self.play_text(text, legal)

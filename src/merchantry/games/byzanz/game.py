@@ -60,7 +60,7 @@ class ByzanzGame(Game):
         s.maybe = [tuple((int(e), int(c)) for e, c in cards) for cards in data["maybe"]]
         if len(s.maybe) != n or any(not 0 <= c < NUM_CODES for cards in s.maybe for _, c in cards):
             raise InvalidRecord(f"not a Byzanz state: maybe must have {n} lists of (epoch, card) pairs")
-        s.log = EventLog.of([str(line) for line in data["log"]])
+        s.log = EventLog.of(data["log"])
         for counts in (*s.hands, *s.known, s.market, s.boxed):
             if len(counts) != NUM_CODES:
                 raise InvalidRecord(f"not a Byzanz state: card counts must have {NUM_CODES} entries")

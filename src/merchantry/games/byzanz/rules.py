@@ -48,8 +48,9 @@ RESUME_NOTHING, RESUME_NEXT_AUCTION, RESUME_MARKET = range(3)
 FORMAT_VERSION = 2  # 2: no seed in the state; 'maybe' knowledge after discards
 
 
-def codes_text(codes: list[int] | tuple[int, ...]) -> str:
-    return " ".join(CODES[c] for c in sorted(codes, key=set_order)) or "nothing"
+def card_names(codes: list[int] | tuple[int, ...]) -> list[str]:
+    """Card ids -> names in set order, for views and log events."""
+    return [CODES[c] for c in sorted(codes, key=set_order)]
 
 
 def expand(counts: list[int]) -> list[int]:
@@ -291,8 +292,9 @@ class ByzanzState(State):
         for code in rest:
             self.boxed[code] += 1  # BZ-V1: the other two leave the game
         self.profits[player] = (*self.profits[player], profit)
-        kept = f"{CODES[profit]} ({profit_points(profit)})"
-        self.log = self.log.add(f"{seat_label(player)} sells {codes_text(codes)} and keeps {kept}")
+        self.log = self.log.add(
+            "sold", seat=player, cards=card_names(codes), profit=CODES[profit], points=profit_points(profit)
+        )
         self._check_limit_resolved(player)
 
     def _discard(self, player: int, code: int) -> None:
@@ -305,7 +307,8 @@ class ByzanzState(State):
         self.maybe[player] = self.maybe[player] + newly_unsure
         self.known[player] = [0] * NUM_CODES
         self.discards[player] = (*self.discards[player], code)
-        self.log = self.log.add(f"{seat_label(player)} discards a card face down")
+        self.log = self.log.add("discarded", seat=player)
+        self.log = self.log.add("discarded_card", seat=player, card=CODES[code], audience=[player])
         self._check_limit_resolved(player)
 
     def hand_size(self, player: int) -> int:
@@ -316,9 +319,7 @@ class ByzanzState(State):
         if self.hand_size(player) > HAND_LIMIT:
             self.limit_player = player
             self.resume = resume
-            self.log = self.log.add(
-                f"{seat_label(player)} has {self.hand_size(player)} cards and must get down to {HAND_LIMIT}"
-            )
+            self.log = self.log.add("over_limit", seat=player, count=self.hand_size(player), limit=HAND_LIMIT)
         else:
             self._continue(resume)
 
@@ -347,7 +348,6 @@ class ByzanzState(State):
         size = self.offer_stack[-1]
         self.lot = [self.deck.pop() for _ in range(size)]
         eligible = [held == 0 for held in self.offer_held]
-        lot_text = codes_text(self.lot)
         if sum(eligible) == 1:
             self._last_auction(opener)
             return
@@ -357,13 +357,11 @@ class ByzanzState(State):
         self.confirmed = [0] * self.num_players
         self.high, self.high_bidder, self.first_passer = 0, -1, -1
         self.bid_turn = opener
-        self.log = self.log.add(f"Auction for offer {size}: lot {lot_text}; {seat_label(opener)} opens")
+        self.log = self.log.add("auction", offer=size, lot_cards=card_names(self.lot), seat=opener)
 
     def _last_auction(self, player: int) -> None:
         """BZ-A9: one eligible player, no bidding."""
-        self.log = self.log.add(
-            f"Last auction of the round: {seat_label(player)} gets lot {codes_text(self.lot)}"
-        )
+        self.log = self.log.add("last_auction", seat=player, lot_cards=card_names(self.lot))
         if len(self.lot) == 1:  # 5-6 players: the single card goes to the market
             self.market[self.lot.pop()] += 1
             self._take_offer(player)
@@ -375,7 +373,7 @@ class ByzanzState(State):
     def _confirm_bid(self, player: int) -> None:
         self.confirmed[player] = self.high = self.bid_value(player)
         self.high_bidder = player
-        self.log = self.log.add(f"{seat_label(player)} bids {self.high} ({codes_text(self.bids[player])})")
+        self.log = self.log.add("bid", seat=player, value=self.high, cards=card_names(self.bids[player]))
         following = self._next_clockwise(player, self.in_auction)
         if following == player:  # BZ-A6: everyone else has passed
             self._win_with_bid(player)
@@ -390,7 +388,7 @@ class ByzanzState(State):
         self.in_auction[player] = False
         if self.first_passer < 0:
             self.first_passer = player
-        self.log = self.log.add(f"{seat_label(player)} passes")
+        self.log = self.log.add("pass", seat=player)
         remaining = [q for q in range(self.num_players) if self.in_auction[q]]
         if not remaining:
             self._win_all_passed(self.first_passer)  # BZ-A8
@@ -403,8 +401,7 @@ class ByzanzState(State):
         """BZ-A7: the bid goes next to the market; the winner then puts one lot card into it."""
         for code in self.bids[winner]:
             self.market[code] += 1
-        bid = codes_text(self.bids[winner])
-        self.log = self.log.add(f"{seat_label(winner)} wins the lot with {self.high}; {bid} go to the market")
+        self.log = self.log.add("won_lot", seat=winner, value=self.high, cards=card_names(self.bids[winner]))
         self.bids[winner] = ()
         self.phase = LOT_CHOICE
         self.chooser = winner
@@ -414,9 +411,7 @@ class ByzanzState(State):
         self.market[code] += 1
         rest, self.lot = self.lot, []
         self._receive(player, rest)
-        self.log = self.log.add(
-            f"{seat_label(player)} puts {CODES[code]} into the market and takes {codes_text(rest)}"
-        )
+        self.log = self.log.add("lot_card_to_market", seat=player, card=CODES[code], cards=card_names(rest))
         self._take_offer(player)
         self._after_gain(player, RESUME_NEXT_AUCTION)
 
@@ -424,9 +419,7 @@ class ByzanzState(State):
         """BZ-A8: the first to pass takes the whole lot and puts nothing into the market."""
         lot, self.lot = self.lot, []
         self._receive(winner, lot)
-        self.log = self.log.add(
-            f"Everybody passed: {seat_label(winner)} passed first and takes {codes_text(lot)}"
-        )
+        self.log = self.log.add("all_passed", seat=winner, cards=card_names(lot))
         self._take_offer(winner)
         self._after_gain(winner, RESUME_NEXT_AUCTION)
 
@@ -448,7 +441,7 @@ class ByzanzState(State):
         self.phase = MARKET
         self.market_order = sorted(range(self.num_players), key=lambda p: self.offer_held[p])
         self.market_pos = 0
-        self.log = self.log.add(f"Market: {codes_text(expand(self.market))}")
+        self.log = self.log.add("market", cards=card_names(expand(self.market)))
         if not any(self.market):
             self._end_round()
 
@@ -457,7 +450,7 @@ class ByzanzState(State):
         for code in taken:
             self.market[code] = 0
         self._receive(player, taken)
-        self.log = self.log.add(f"{seat_label(player)} takes {codes_text(taken)} from the market")
+        self.log = self.log.add("market_pick", seat=player, cards=card_names(taken))
         self.market_pos += 1
         self._after_gain(player, RESUME_MARKET)
 
@@ -469,7 +462,7 @@ class ByzanzState(State):
         """BZ-M2: leftovers leave the game and the offer cards are stacked again; BZ-M3: next round or end."""
         leftovers = expand(self.market)
         if leftovers:
-            self.log = self.log.add(f"Left in the market and removed: {codes_text(leftovers)}")
+            self.log = self.log.add("leftovers_removed", cards=card_names(leftovers))
         for code in leftovers:
             self.boxed[code] += 1
         self.market = [0] * NUM_CODES
@@ -482,11 +475,11 @@ class ByzanzState(State):
         else:
             self.phase = FINAL  # BZ-E1
             self.final_pos = 0
-            self.log = self.log.add("The deck is empty: final selling, from the last round's opener")
+            self.log = self.log.add("final_selling")
 
     def _start_round(self, opener: int) -> None:
         self.round_opener = opener
-        self.log = self.log.add(f"Round {self.round} of {self.rounds}")
+        self.log = self.log.add("round", round=self.round, rounds=self.rounds, new_round=self.round)
         self._start_auction(opener)
 
     # --- the end (BZ-E1..BZ-E3) -----------------------------------------------------------------------
@@ -496,13 +489,11 @@ class ByzanzState(State):
         return [(self.round_opener + i) % self.num_players for i in range(self.num_players)]
 
     def _done_selling(self, player: int) -> None:
-        self.log = self.log.add(f"{seat_label(player)} is done selling")
+        self.log = self.log.add("done_selling", seat=player)
         self.final_pos += 1
         if self.final_pos == self.num_players:
             self.phase = OVER
-            self.log = self.log.add(
-                "Game over: " + ", ".join(f"{seat_label(p)} {s:g}" for p, s in enumerate(self.scores()))
-            )
+            self.log = self.log.add("game_over", scores=self.scores())
 
     def scores(self) -> list[float]:
         """BZ-E2: the sum of profit cards; public, since every sold set was shown (BZ-I1)."""
@@ -534,8 +525,8 @@ class ByzanzState(State):
             "deck": len(self.deck),
             "offers": list(self.offers),
             "offer_stack": self.offer_stack[:],
-            "lot": codes_text(self.lot).split() if self.lot else [],
-            "market": codes_text(expand(self.market)).split() if any(self.market) else [],
+            "lot": card_names(self.lot),
+            "market": card_names(expand(self.market)),
             "to_act": self.to_act(),
             "hand_limit_player": self.limit_player if self.limit_player >= 0 else None,
             "auction": self._auction_view(),
@@ -545,10 +536,8 @@ class ByzanzState(State):
                 {
                     "seat": p,
                     "hand_size": self.hand_size(p),
-                    "known": codes_text(expand(self.known[p])).split() if any(self.known[p]) else [],
-                    "known_or_discarded": codes_text([c for _, c in self.maybe[p]]).split()
-                    if self.maybe[p]
-                    else [],
+                    "known": card_names(expand(self.known[p])),
+                    "known_or_discarded": card_names([c for _, c in self.maybe[p]]),
                     "bid": [CODES[c] for c in self.bids[p]],
                     "offer": self.offer_held[p] or None,
                     "profits": [CODES[c] for c in self.profits[p]],
@@ -559,7 +548,7 @@ class ByzanzState(State):
             ],
             "scores": scores,
             "winners": self.winners(),
-            "log": self.log.lines(),
+            "log": self.log.visible_to(player),
         }
         if player is not None:
             view["hand"] = [CODES[c] for c in sorted(expand(self.hands[player]), key=_hand_order)]
@@ -628,7 +617,7 @@ class ByzanzState(State):
         for slot in _NESTED_LISTS:
             data[slot] = [list(inner) for inner in getattr(self, slot)]
         data["maybe"] = [[list(pair) for pair in cards] for cards in self.maybe]
-        data["log"] = self.log.lines()
+        data["log"] = self.log.events()
         return data
 
     def sample_hidden(self, player: int | None, rng: random.Random) -> ByzanzState:

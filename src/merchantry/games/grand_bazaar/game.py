@@ -47,7 +47,7 @@ class GrandBazaarGame(Game):
         s.sold = [bool(x) for x in data["sold"]]
         s.bought_any = bool(data["bought_any"])
         s.over = bool(data["over"])
-        s.log = EventLog.of([str(line) for line in data["log"]])
+        s.log = EventLog.of(data["log"])
         _check(s)
         return s
 

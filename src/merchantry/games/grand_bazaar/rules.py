@@ -159,16 +159,16 @@ class BazaarState(State):
             self.gems[player][gem] += 1
             self.bought[gem] = True
             self.bought_any = True
-            self.log = self.log.add(f"{seat_label(player)} buys {GEMS[gem]} for {self.prices[gem]}")
+            self.log = self.log.add("bought", seat=player, gem=GEMS[gem], price=self.prices[gem])
         elif action.verb == "sell":
             self.cash[player] += self.prices[gem]
             self.stock[gem] += 1
             self.gems[player][gem] -= 1
             self.sold[gem] = True
-            self.log = self.log.add(f"{seat_label(player)} sells {GEMS[gem]} for {self.prices[gem]}")
+            self.log = self.log.add("sold", seat=player, gem=GEMS[gem], price=self.prices[gem])
         else:
             if not self.bought_any:
-                self.log = self.log.add(f"{seat_label(player)} cannot buy anything and ends the turn (GB-R7)")
+                self.log = self.log.add("could_not_buy", seat=player)
             self._end_turn()
 
     # --- turns and rounds -------------------------------------------------------------------------------
@@ -198,9 +198,13 @@ class BazaarState(State):
         self.revealed = (*self.revealed, card)
         for gem, change in enumerate(PRICE_CARDS[card]):
             self.prices[gem] += change
-        prices = ", ".join(f"{GEMS[g]} {self.prices[g]}" for g in GEM_RANGE)
         self.log = self.log.add(
-            f"Round {self.round}: {seat_label(self.current)} reveals {card_text(card)}: {prices}"
+            "price_card",
+            round=self.round,
+            seat=self.current,
+            card=card_text(card),
+            **{gem: self.prices[g] for g, gem in enumerate(GEMS)},
+            new_round=self.round,
         )
 
     def _cash_out(self) -> None:
@@ -208,9 +212,7 @@ class BazaarState(State):
         for player in range(self.num_players):
             self.cash[player] += FINAL_GEM_VALUE * sum(self.gems[player])
         self.over = True
-        self.log = self.log.add(
-            "Game over: " + ", ".join(f"{seat_label(p)} {c}" for p, c in enumerate(self.cash))
-        )
+        self.log = self.log.add("game_over", scores=self.cash[:])
 
     def scores(self) -> list[float]:
         """Grands in hand (public); final after the cash-out (GB-E2)."""
@@ -252,7 +254,7 @@ class BazaarState(State):
             "over": self.over,
             "scores": self.scores(),
             "ranks": self.ranks() if self.over else None,
-            "log": self.log.lines(),
+            "log": self.log.visible_to(player),
         }
         return view
 
@@ -304,7 +306,7 @@ class BazaarState(State):
             "sold": self.sold[:],
             "bought_any": self.bought_any,
             "over": self.over,
-            "log": self.log.lines(),
+            "log": self.log.events(),
         }
 
     def sample_hidden(self, player: int | None, rng: random.Random) -> BazaarState:

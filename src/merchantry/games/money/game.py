@@ -106,7 +106,7 @@ class MoneyGame(Game):
         s.deck = [int(c) for c in data["deck"]]
         s.initial_deck = int(data["initial_deck"])
         s.final_round = bool(data["final_round"])
-        s.log = EventLog.of([str(line) for line in data["log"]])
+        s.log = EventLog.of(data["log"])
         if not all(len(x) == n for x in (s.bluff_bid, s.committed, s.acted)):
             raise InvalidRecord(f"per-seat lists must have {n} entries")
         if s.phase == 1 and not 0 <= s.current < n:

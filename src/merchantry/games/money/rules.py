@@ -196,7 +196,9 @@ class MoneyState(State):
 
     def _reveal(self) -> None:
         """MO-R1/MO-R2: all bids turn face up at once; bluff cards go home; empty bids sit out."""
-        self.log = self.log.add(f"Round {self.round}: bids revealed")
+        # the reveal opens the log of a round (round 1's log opens with the deal)
+        first = {"new_round": self.round} if self.round > 1 else {}
+        self.log = self.log.add("bids_revealed", round=self.round, **first)
         for p in range(self.num_players):
             self.bluff_bid[p] = False  # MO-R2: the bluff card goes back to its owner's hand
             bid = self.bids[p]
@@ -205,16 +207,16 @@ class MoneyState(State):
                 if card in known:
                     known.remove(card)
             if bid:
-                self.log = self.log.add(f"{seat_label(p)} bids {' '.join(codes(bid))} = {bid_value(bid)}")
+                self.log = self.log.add("bid", seat=p, cards=codes(bid), value=bid_value(bid))
             else:
                 self.acted[p] = True
-                self.log = self.log.add(f"{seat_label(p)} sits out")
+                self.log = self.log.add("sits_out", seat=p)
         # MO-R4 highest bid first; MO-R5 a tie goes to the bid holding the lowest serial (lowest card id).
         bidders = [p for p in range(self.num_players) if self.bids[p]]
         self.order = sorted(bidders, key=lambda p: (-bid_value(self.bids[p]), min(self.bids[p])))
         self.phase = EXCHANGE
         if self.order:
-            self.log = self.log.add("Order: " + ", ".join(seat_label(p) for p in self.order))
+            self.log = self.log.add("order", order_seats=list(self.order))
         self._next_in_order()
 
     # --- exchanging (MO-R6, MO-R7) ----------------------------------------------------------------
@@ -231,8 +233,11 @@ class MoneyState(State):
         self.bids[player] = []
         self._receive(player, taken)
         self.log = self.log.add(
-            f"{seat_label(player)} takes the {GROUP_NAMES[group]} group ({' '.join(codes(taken))})"
-            f" and leaves {' '.join(codes(left_behind))}"
+            "took_group",
+            seat=player,
+            group=GROUP_NAMES[group],
+            taken_cards=codes(taken),
+            left_cards=codes(left_behind),
         )
         self._done_acting(player)
 
@@ -242,14 +247,17 @@ class MoneyState(State):
         self.bids[player] = []
         self._receive(player, taken)
         self.log = self.log.add(
-            f"{seat_label(player)} takes {seat_label(target)}'s bid ({' '.join(codes(taken))});"
-            f" {seat_label(target)} now has {' '.join(codes(self.bids[target]))}"
+            "took_bid",
+            seat=player,
+            target_seat=target,
+            taken_cards=codes(taken),
+            given_cards=codes(self.bids[target]),
         )
         self.acted[player] = True
         self.current = target  # MO-R7: the player whose bid was taken acts next
 
     def _take_own_bid_back(self, player: int) -> None:
-        self.log = self.log.add(f"{seat_label(player)} takes back {' '.join(codes(self.bids[player]))}")
+        self.log = self.log.add("took_back", seat=player, cards=codes(self.bids[player]))
         self._receive(player, self.bids[player])  # MO-R6.3
         self.bids[player] = []
         self._done_acting(player)
@@ -287,13 +295,11 @@ class MoneyState(State):
                 cards.append(self.deck.pop())
                 count += 1
             added.append(count)
-        self.log = self.log.add(
-            f"Market refilled: right +{added[0]}, left +{added[1]}; {len(self.deck)} in the deck"
-        )
+        self.log = self.log.add("refilled", right=added[0], left=added[1], count=len(self.deck))
         if not self.deck:
             # MO-E1: the round after the refill that empties (or cannot complete from) the deck is the last.
             self.final_round = True
-            self.log = self.log.add("The deck is empty: this is the final round")
+            self.log = self.log.add("final_round")
 
     def _start_bidding(self) -> None:
         n = self.num_players
@@ -307,10 +313,7 @@ class MoneyState(State):
     def _end_deal(self) -> None:
         scores = tuple(self.hand_score(p) for p in range(self.num_players))
         self.match_results.append((scores, tuple(tuple(h) for h in self.hands)))
-        self.log = self.log.add(
-            f"Game {self.match_index + 1} over: "
-            + ", ".join(f"{seat_label(p)} {s}" for p, s in enumerate(scores))
-        )
+        self.log = self.log.add("deal_scored", game=self.match_index + 1, scores=list(scores))
         if self.match_index + 1 < self.options["match_games"]:
             self.match_index += 1
             deal(self, random.Random(f"money:{self.deal_seed}:{self.match_index}"))
@@ -358,7 +361,7 @@ class MoneyState(State):
             "seats": seats,
             "scores": self.scores(),
             "results": [self._result_view(scores, hands) for scores, hands in self.match_results],
-            "log": self.log.lines(),
+            "log": self.log.visible_to(player),
         }
         if player is not None:
             hand = sorted(self.hands[player], key=lambda c: (display_key(CARD_CODES[c]), c))
@@ -452,7 +455,7 @@ class MoneyState(State):
             "deck": self.deck[:],
             "initial_deck": self.initial_deck,
             "final_round": self.final_round,
-            "log": self.log.lines(),
+            "log": self.log.events(),
         }
 
     def sample_hidden(self, player: int | None, rng: random.Random) -> MoneyState:
@@ -519,6 +522,6 @@ def deal(state: MoneyState, rng: random.Random) -> None:
     state.final_round = False
     state.current = -1
     state._start_bidding()
-    game_no = f"Game {state.match_index + 1}: " if state.options["match_games"] > 1 else ""
-    removed_text = ", ".join(removed) if removed else "none"
-    state.log = state.log.add(f"{game_no}new deal; currencies removed: {removed_text}")
+    kind = "match_deal" if state.options["match_games"] > 1 else "deal"
+    game = state.match_index + 1
+    state.log = state.log.add(kind, game=game, removed=list(removed), count=len(removed), new_round=1)

@@ -278,6 +278,8 @@ async function replayPage(tableId) {
           h("span", { id: "replay-at" }, `${t("move")} ${at} / ${step.moves}`),
           h("button", { id: "replay-next", onclick: () => show(at + 1) }, t("next")),
           h("button", { onclick: () => show(step.moves) }, t("last")),
+          h("button", { id: "replay-prev-round", onclick: () => show([...step.rounds].reverse().find((r) => r < at) ?? 0) }, t("prevRound")),
+          h("button", { id: "replay-next-round", onclick: () => show(step.rounds.find((r) => r > at) ?? step.moves) }, t("nextRound")),
           step.move ? h("span", { class: "muted" }, ` ${seatLabel(step.move.seat)}: ${step.move.text}`) : null),
         renderer.render(payload, () => {}, tr.ui, tr),
         h("div", { class: "log" }, h("ol", {}, (step.view.log || []).map((entry) => h("li", {}, logText(entry, tr, info.table))))),

@@ -29,7 +29,10 @@ function lookup(catalogue, path) {
 }
 
 function pick(catalogues, key, vars, lang) {
-  const keys = typeof vars.count === "number" ? [`${key}_${new Intl.PluralRules(lang).select(vars.count)}`, `${key}_other`, key] : [key];
+  const count = vars.count;
+  const keys = typeof count === "number"
+    ? [...(count === 0 ? [`${key}_zero`] : []), `${key}_${new Intl.PluralRules(lang).select(count)}`, `${key}_other`, key]
+    : [key];
   for (const catalogue of catalogues) {
     for (const k of keys) {
       const text = lookup(catalogue, k);
@@ -77,23 +80,25 @@ export async function gameTranslator(game) {
   const event = (ev, seatName = (s) => `P${s + 1}`) => {
     const vars = {};
     for (const [name, value] of Object.entries(ev)) {
-      if (name === "type" || name === "audience") continue;
-      vars[name] = describe(name, value, term, seatName, lang);
+      if (name === "type" || name === "audience" || name === "new_round") continue;
+      vars[name] = describe(name, value, { ui, term, seatName });
     }
-    if (Array.isArray(ev.cards)) vars.count = ev.cards.length;
-    const template = pick(catalogues, `event.${ev.type}`, vars, lang);
-    return template === undefined ? `${ev.type} ${JSON.stringify(ev)}` : interpolate(template, vars);
+    const template = pick(catalogues, `event.${ev.type}`, { count: ev.count }, lang);
+    return template === undefined ? `${ev.type} ${JSON.stringify(vars)}` : interpolate(template, vars);
   };
   return { ui, term, event };
 }
 
-// How an event's argument reads: seats by name, lists of words joined the language's way, words translated.
-function describe(name, value, term, seatName, lang) {
+// How an event's argument reads, as merchantry/i18n.py reads it: seats by name, card lists joined with the
+// catalogue's cardSeparator, other lists with its listSeparator, words through the catalogue's terms.
+function describe(name, value, { ui, term, seatName }) {
   if (name === "seat" || name.endsWith("_seat")) return seatName(value);
-  if (name.endsWith("_seats") && Array.isArray(value)) return new Intl.ListFormat(lang, { type: "unit" }).format(value.map(seatName));
+  if (name.endsWith("_seats")) return value.map(seatName).join(ui("listSeparator"));
+  if (name === "scores") return value.map((v, s) => `${seatName(s)} ${v}`).join(ui("listSeparator"));
   if (Array.isArray(value)) {
-    if (value.length && typeof value[0] === "object") return value.map((v) => Object.values(v).join(" ")).join(", ");
-    return new Intl.ListFormat(lang, { type: "unit", style: "narrow" }).format(value.map((v) => (typeof v === "string" ? term(v) : v)));
+    if (!value.length) return ui("nothing");
+    const separator = name === "cards" || name.endsWith("_cards") ? "cardSeparator" : "listSeparator";
+    return value.map((v) => (typeof v === "string" ? term(v) : v)).join(ui(separator));
   }
   if (typeof value === "string") return term(value);
   return value;

@@ -1,0 +1,121 @@
+"""Text in the rulebooks' languages from i18next-style JSON catalogues, the same files the browser reads.
+
+One catalogue per language for the platform (`merchantry/locales/<lang>.json`) and one per game
+(`games/<game>/locales/<lang>.json`). Sections: `ui` (interface words), `term` (card, good and gem names),
+`event` (log templates). Placeholders are `{{name}}`; a template with a count has plural forms
+`key_one`, `key_other`, ... chosen by CLDR's rules (Babel), and `key_zero` when the count is 0, as
+i18next does. An event's arguments read by name: `seat` / `*_seat` is a seat, `*_seats` a list of seats,
+`scores` one number per seat; a list `cards` / `*_cards` is joined with `ui.cardSeparator`, any other list
+with `ui.listSeparator` (an empty one reads `ui.nothing`); a word is looked up in `term` (the word itself
+when the catalogue has no translation).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from babel.core import Locale
+
+from merchantry import games
+from merchantry.engine import Event, seat_label
+from merchantry.package import LANGUAGES
+
+PLATFORM_LOCALES = Path(__file__).parent / "locales"
+PLACEHOLDER = re.compile(r"\{\{\s*(\w+)\s*\}\}")
+Catalogue = dict[str, Any]
+
+
+@cache
+def load_catalogue(folder: Path, language: str) -> Catalogue:
+    path = folder / f"{language}.json"
+    if not path.is_file():
+        return {}
+    data: Catalogue = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def check_language(language: str) -> str:
+    if language not in LANGUAGES:
+        raise ValueError(f"no language {language!r}; languages are: {', '.join(LANGUAGES)}")
+    return language
+
+
+def interpolate(text: str, values: dict[str, Any]) -> str:
+    return PLACEHOLDER.sub(lambda m: str(values.get(m.group(1), "")), text)
+
+
+class Translator:
+    """A game's text in one language: its own catalogue, then the platform's, then English."""
+
+    def __init__(self, game: str | None, language: str = "en"):
+        self.language = check_language(language)
+        folders = ([games.package(game).folder / "locales"] if game else []) + [PLATFORM_LOCALES]
+        chain = [language] if language == "en" else [language, "en"]
+        self.catalogues = [load_catalogue(folder, lang) for lang in chain for folder in folders]
+        self.plural = Locale.parse(language).plural_form
+
+    def _find(self, key: str, count: Any = None) -> str | None:
+        """The text of `section.name`, in its plural form for `count` if it has one."""
+        section, _, name = key.partition(".")
+        names = [name]
+        if isinstance(count, int) and not isinstance(count, bool):
+            zero = [f"{name}_zero"] if count == 0 else []
+            names = [*zero, f"{name}_{self.plural(count)}", f"{name}_other", name]
+        for catalogue in self.catalogues:
+            entries = catalogue.get(section, {})
+            for candidate in names:
+                text = entries.get(candidate)
+                if isinstance(text, str):
+                    return text
+        return None
+
+    def ui(self, key: str, **values: Any) -> str:
+        text = self._find(f"ui.{key}", values.get("count"))
+        return key if text is None else interpolate(text, values)
+
+    def term(self, word: str) -> str:
+        return self._find(f"term.{word}") or word
+
+    def event(self, event: Event, seat_name: Callable[[int], str] = seat_label) -> str:
+        """One log event as a sentence."""
+        values = {
+            name: self._describe(name, value, seat_name)
+            for name, value in event.items()
+            if name not in ("type", "audience", "new_round")
+        }
+        text = self._find(f"event.{event['type']}", event.get("count"))
+        if text is None:
+            return f"{event['type']} {json.dumps(values, ensure_ascii=False)}"
+        return interpolate(text, values)
+
+    def _describe(self, name: str, value: Any, seat_name: Callable[[int], str]) -> Any:
+        if name == "seat" or name.endswith("_seat"):
+            return seat_name(value)
+        if name.endswith("_seats"):
+            return self.ui("listSeparator").join(seat_name(s) for s in value)
+        if name == "scores":
+            return self.ui("listSeparator").join(f"{seat_name(s)} {number(v)}" for s, v in enumerate(value))
+        if isinstance(value, list):
+            if not value:
+                return self.ui("nothing")
+            separator = "cardSeparator" if name == "cards" or name.endswith("_cards") else "listSeparator"
+            return self.ui(separator).join(self.term(v) if isinstance(v, str) else str(v) for v in value)
+        if isinstance(value, str):
+            return self.term(value)
+        return number(value) if isinstance(value, float) else value
+
+
+def number(value: Any) -> str:
+    """12.0 -> '12': scores are floats in the engine, whole numbers on the table."""
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def log_lines(view: dict[str, Any], language: str = "en") -> list[str]:
+    """A view's log as sentences in `language` (the view names its game)."""
+    translator = Translator(view["game"], language)
+    return [translator.event(event) for event in view.get("log", [])]

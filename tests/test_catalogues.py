@@ -1,0 +1,95 @@
+"""Translation catalogues (i18next JSON): every key in every language with the same placeholders, every
+event a game logs has a template that fills, and the log reads in each language."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from merchantry import games
+from merchantry.i18n import PLACEHOLDER, PLATFORM_LOCALES, Translator, log_lines
+from merchantry.package import LANGUAGES
+from tests.conformance.walks import random_walk
+
+PLURAL = re.compile(r"_(zero|one|two|few|many|other)$")
+
+
+def catalogue_folders() -> dict[str, Path]:
+    return {"platform": PLATFORM_LOCALES} | {n: games.package(n).folder / "locales" for n in games.names()}
+
+
+def shape(folder: Path, language: str) -> dict[str, set[str]]:
+    """{section.key without plural suffix: the placeholders of all its forms}."""
+    data = json.loads((folder / f"{language}.json").read_text(encoding="utf-8"))
+    out: dict[str, set[str]] = {}
+    for section, entries in data.items():
+        for key, text in entries.items():
+            out.setdefault(f"{section}.{PLURAL.sub('', key)}", set()).update(PLACEHOLDER.findall(text))
+    return out
+
+
+@pytest.mark.parametrize("owner", list(catalogue_folders()))
+def test_every_key_is_in_every_language_with_the_same_placeholders(owner):
+    folder = catalogue_folders()[owner]
+    english = shape(folder, "en")
+    assert english, f"{owner} has an English catalogue"
+    for language in LANGUAGES:
+        other = shape(folder, language)
+        assert set(other) == set(english), f"{owner}/{language}: keys differ from English"
+        for key, placeholders in english.items():
+            assert other[key] == placeholders, f"{owner}/{language}: {key} has other placeholders"
+
+
+def events_of_random_games(name: str) -> list[dict]:
+    game = games.get(name)
+    seen: dict[str, dict] = {}
+    for seed in range(6):
+        players = game.min_players + seed % (game.max_players - game.min_players + 1)
+        state = game.new_game(players=players, seed=seed)
+        for _ in random_walk(state, random.Random(seed)):
+            pass
+        for seat in (*range(players), None):
+            for event in state.view(seat)["log"]:
+                seen.setdefault(event["type"], event)
+    return list(seen.values())
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_every_logged_event_reads_in_every_language(name):
+    events = events_of_random_games(name)
+    assert len(events) >= 4
+    for language in LANGUAGES:
+        translator = Translator(name, language)
+        for event in events:
+            text = translator.event(event)
+            assert "{{" not in text and not text.startswith(event["type"] + " "), (language, text)
+            names = set(event) - {"type", "audience", "new_round"}
+            template = json.loads((games.package(name).folder / "locales" / f"{language}.json").read_text())
+            forms = [t for k, t in template["event"].items() if PLURAL.sub("", k) == event["type"]]
+            assert forms and all(set(PLACEHOLDER.findall(t)) <= names for t in forms), (language, event)
+
+
+def test_a_log_reads_in_german_with_german_card_names():
+    game = games.get("byzanz")
+    state = game.new_game(players=3, seed=2)
+    for _ in random_walk(state, random.Random(2)):
+        pass
+    english, german = log_lines(state.view(None), "en"), log_lines(state.view(None), "de")
+    assert len(english) == len(german) and english != german
+    sales = [line for line in german if " und behält " in line]
+    assert sales and all(re.search(r"(Tuch|Gewürze|Wein|Holz|Korn|Oliven|Händler)", line) for line in sales)
+    assert any(line.startswith("Runde 1 von") for line in german)
+
+
+def test_plural_forms_follow_the_language():
+    translator = Translator("money", "de")
+    refill = {"type": "refilled", "right": 4, "left": 4}
+    assert translator.event(refill | {"count": 1}).endswith("1 Karte im Stapel")
+    assert translator.event(refill | {"count": 7}).endswith("7 Karten im Stapel")
+    deal = {"type": "deal", "removed": [], "count": 0}
+    assert translator.event(deal) == "neues Spiel; keine Währung entfernt"
+    assert Translator("money", "en").event(deal | {"removed": ["EUR"], "count": 1}).endswith("removed: EUR")
