@@ -198,30 +198,40 @@ class EventLog:
     where it is shown. An event only some seats may see carries "audience": [seats]; `visible_to` leaves
     it out for everyone else. The first event of a round carries "new_round": n."""
 
-    __slots__ = ("_event", "_previous", "size")
+    __slots__ = ("_event", "_previous", "_all", "size")
 
     def __init__(self, event: Event | None = None, previous: EventLog | None = None):
         self._event = event
         self._previous = previous
+        self._all: tuple[Event, ...] | None = None  # every event up to here, once someone asked
         self.size: int = 0 if previous is None else previous.size + 1
 
     def add(self, event_type: str, **arguments: Any) -> EventLog:
         return EventLog({"type": event_type, **arguments}, self)
 
+    def _events(self) -> tuple[Event, ...]:
+        """Every event up to this one, remembered: views ask for the log again and again."""
+        if self._all is None:
+            newer: list[Event] = []
+            node: EventLog | None = self
+            while node is not None and node._all is None and node._event is not None:
+                newer.append(node._event)
+                node = node._previous
+            older: tuple[Event, ...] = ()
+            if node is not None and node._all is not None:
+                older, node._all = node._all, None  # only the newest node keeps a copy: memory stays O(n)
+            newer.reverse()
+            self._all = (*older, *newer)
+        return self._all
+
     def events(self) -> list[Event]:
         """Every event, hidden ones included (for `to_dict`)."""
-        out: list[Event] = []
-        node: EventLog | None = self
-        while node is not None and node._event is not None:
-            out.append(node._event)
-            node = node._previous
-        out.reverse()
-        return out
+        return list(self._events())
 
     def visible_to(self, seat: int | None) -> list[Event]:
         """The events `seat` may see (None: spectators), as copies a caller may change freely."""
         return [
-            dict(event) for event in self.events() if "audience" not in event or seat in event["audience"]
+            dict(event) for event in self._events() if "audience" not in event or seat in event["audience"]
         ]
 
     @classmethod

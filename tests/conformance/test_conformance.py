@@ -33,6 +33,11 @@ def snapshot(state: State) -> str:
     return json.dumps(state.to_dict(), sort_keys=True)
 
 
+def full_state(state: State) -> dict:
+    """The whole state as plain data, for equality checks in hot loops (no JSON text: cheaper)."""
+    return state.to_dict()
+
+
 @pytest.fixture(params=SETUPS, ids=ids)
 def setup(request):
     return request.param
@@ -66,7 +71,7 @@ def test_every_legal_action_applies_and_illegal_ones_raise_and_change_nothing(se
                 seen_actions.update((str(a), a) for a in actions)
             if step % CHECK_EVERY:
                 continue
-            before = snapshot(state)
+            before = full_state(state)
             for p, actions in legal_by_seat.items():
                 for action in actions:
                     trial = state.clone()
@@ -78,12 +83,12 @@ def test_every_legal_action_applies_and_illegal_ones_raise_and_change_nothing(se
                     with pytest.raises(merchantry.IllegalAction) as refused:
                         state.apply(p, action)
                     assert str(refused.value), "a refusal says why"
-                    assert snapshot(state) == before
+                    assert full_state(state) == before
             with pytest.raises(merchantry.IllegalAction):
                 state.apply(seat, "this is not a move")
             with pytest.raises(merchantry.IllegalAction):
                 state.apply(players, state.legal_actions(seat)[0])
-            assert snapshot(state) == before
+            assert full_state(state) == before
 
 
 def test_clone_is_independent_of_the_original(setup):
@@ -96,16 +101,16 @@ def test_clone_is_independent_of_the_original(setup):
         for step, (seat, _action) in enumerate(random_walk(state, rng)):
             if moved_copy is not None:  # the original has moved on since: the copy must not have
                 copy, expected = moved_copy
-                assert snapshot(copy) == expected
+                assert full_state(copy) == expected
                 moved_copy = None
             if step % CHECK_EVERY:
                 continue
-            before = snapshot(state)
+            before = full_state(state)
             copy = state.clone()
-            assert snapshot(copy) == before
+            assert full_state(copy) == before
             copy.apply(seat, rng.choice(copy.legal_actions(seat)))
-            assert snapshot(state) == before, "moving the copy changed the original"
-            moved_copy = (copy, snapshot(copy))
+            assert full_state(state) == before, "moving the copy changed the original"
+            moved_copy = (copy, full_state(copy))
 
 
 def test_to_dict_round_trips_and_records_replay_to_the_same_state(setup):
@@ -139,7 +144,7 @@ def test_views_are_json_ready_and_show_each_seat_its_own_legal_moves(setup):
     for seed in SEEDS[:100]:
         state = game.new_game(players=players, seed=seed)
         for step, _move in enumerate(random_walk(state, random.Random(seed))):
-            if step % CHECK_EVERY:
+            if step % (3 * CHECK_EVERY):
                 continue
             for viewer in everyone(state):
                 view = state.view(viewer)
@@ -161,7 +166,7 @@ def test_sample_hidden_keeps_the_view_and_varies_what_is_unseen(setup):
         for step, _move in enumerate(random_walk(state, random.Random(seed))):
             if step % CHECK_EVERY:
                 continue
-            before = snapshot(state)
+            before = full_state(state)
             for viewer in everyone(state):
                 world = state.sample_hidden(viewer, rng)
                 assert world.view(viewer) == state.view(viewer)
@@ -174,7 +179,7 @@ def test_sample_hidden_keeps_the_view_and_varies_what_is_unseen(setup):
                 assert world.to_act() == state.to_act()
                 if viewer == step % (players + 1):
                     _play_out(world, rng)  # a sampled world is a full, playable state
-            assert snapshot(state) == before, "sampling leaves the real state alone"
+            assert full_state(state) == before, "sampling leaves the real state alone"
 
 
 def _play_out(world: State, rng: random.Random) -> None:

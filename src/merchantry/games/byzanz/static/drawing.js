@@ -1,11 +1,13 @@
 // Byzanz in the browser: the lot, the bids, the market, the offer cards, your hand by type, every seat's score.
 import { h, seatName } from "/static/dom.js";
 
+let term = (word) => word; // card names in the reader's language, set by render
+
 function goodsCard(code, attrs = {}) {
   const kind = code.replace(/\d+$/, "");
   const value = code === "merchant" ? "★" : code.slice(kind.length);
   return h(attrs.onclick ? "button" : "span", { class: `card g-${kind}`, title: code, ...attrs },
-    h("span", { class: "card-value" }, value), h("span", { class: "card-kind" }, kind));
+    h("span", { class: "card-value" }, value), h("span", { class: "card-kind" }, term(kind)));
 }
 
 function row(codes, moveFor, can, act) {
@@ -15,7 +17,8 @@ function row(codes, moveFor, can, act) {
   }) : h("span", { class: "muted" }, "—"));
 }
 
-export function render(payload, act, t) {
+export function render(payload, act, t, tr = { term: (w) => w }) {
+  term = tr.term;
   const { view, legal, seat, table } = payload;
   const can = new Set(legal);
   const limit = view.hand_limit_player === seat && seat !== null;
@@ -34,11 +37,11 @@ export function render(payload, act, t) {
   const handMove = (code) => (limit ? `discard ${code}` : `add ${code}`);
   const buttons = legal.filter((m) => ["bid", "pass", "done"].includes(m) || m.startsWith("sell ") || m.startsWith("take "));
   return h("section", { class: "byzanz" },
-    h("div", { class: "status-line" }, `${t("round")} ${view.round} / ${view.rounds} · ${view.phase.replace("_", " ")} · `
+    h("div", { class: "status-line" }, `${t("round")} ${view.round} / ${view.rounds} · ${t(`phase_${view.phase}`)} · `
       + `${t("deck")} ${view.deck} · ${view.offer_stack.slice().reverse().join(" ")}`),
     h("div", { class: "market" },
-      h("div", { class: "group" }, h("div", { class: "group-title" }, "Lot"), row(view.lot, (c) => `market ${c}`, can, act)),
-      h("div", { class: "group" }, h("div", { class: "group-title" }, "Market"), row(view.market))),
+      h("div", { class: "group" }, h("div", { class: "group-title" }, t("lot")), row(view.lot, (c) => `market ${c}`, can, act)),
+      h("div", { class: "group" }, h("div", { class: "group-title" }, t("market")), row(view.market))),
     seats,
     seat !== null && view.hand ? h("div", { class: "mine" },
       h("div", { class: "group-title" }, t("hand")), row(view.hand, handMove, can, act),

@@ -3,7 +3,7 @@ import { h, seatName } from "/static/dom.js";
 
 const HISTORY = 8;
 
-export function render(payload, act, t) {
+export function render(payload, act, t, tr = { term: (w) => w }) {
   const { view, legal, seat, table } = payload;
   const can = new Set(legal);
   const remaining = view.remaining_cards;
@@ -17,7 +17,7 @@ export function render(payload, act, t) {
     h("tbody", {}, view.gems.map((gem, g) => {
       const expected = remaining.length ? remaining.reduce((sum, card) => sum + card[g], 0) / remaining.length : 0;
       return h("tr", { class: `gem-${gem}` },
-        h("th", {}, gem),
+        h("th", {}, tr.term(gem)),
         history.map((prices, i) => {
           const before = i > 0 ? history[i - 1][g] : prices[g];
           const mark = prices[g] > before ? " ↑" : prices[g] < before ? " ↓" : "";
@@ -28,7 +28,7 @@ export function render(payload, act, t) {
         h("td", {}, [`buy ${gem}`, `sell ${gem}`].filter((m) => can.has(m)).map((m) => h("button", { class: "primary", onclick: () => act(m) }, m))));
     })));
   const holdings = h("table", { class: "scores" },
-    h("thead", {}, h("tr", {}, h("th", {}, t("seat")), view.gems.map((g) => h("th", {}, g)), h("th", {}, t("cash")),
+    h("thead", {}, h("tr", {}, h("th", {}, t("seat")), view.gems.map((g) => h("th", {}, tr.term(g))), h("th", {}, t("cash")),
       view.ranks ? h("th", {}, "#") : null)),
     h("tbody", {}, view.holdings.map((row) => h("tr", { class: `${row.seat === view.current ? "current-row" : ""}${row.seat === seat ? " me" : ""}` },
       h("td", {}, seatName(table, row.seat)), row.gems.map((n) => h("td", { class: "num" }, String(n))),
