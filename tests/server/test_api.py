@@ -220,6 +220,15 @@ def test_pages_and_rules_are_served(client):
     )
     assert client.get("/rules/chess").status_code == 404
     assert client.get("/static/app.js").status_code == 200
+    # every link the lobby offers leads somewhere: rules pages, drawings and catalogues of each game
+    for game in client.get("/api/games").json():
+        for url in (game["rules"], game["drawing"], game["style"]):
+            assert url is None or client.get(url).status_code == 200, url
+        for lang in ("en", "pt", "de", "fr"):
+            assert client.get(f"/games/{game['name']}/locales/{lang}.json").json()["event"]
+            assert client.get(f"/locales/{lang}.json").json()["ui"]["lobby"]
+    assert client.get("/games/money/locales/xx.json").status_code == 404
+    assert client.get("/games/money/locales/..%2F..%2Fgame.py").status_code == 404
 
 
 def test_the_turn_clock_lets_a_bot_play_a_turn_that_times_out(client):

@@ -236,6 +236,7 @@ def create_app(database_url: str = "sqlite:///merchantry.db", bot_delay: float =
                 "max_players": games.get(name).max_players,
                 "options": {k: {"default": d, "help": h} for k, (d, h) in games.get(name).options().items()},
                 "bots": bots.names(name),
+                "rules": f"/rules/{name}" if games.package(name).rules_page("en") else None,
                 "drawing": asset_url(name, "drawing.js"),
                 "style": asset_url(name, "drawing.css"),
             }

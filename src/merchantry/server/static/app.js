@@ -80,8 +80,9 @@ async function lobby() {
   const games = await api("/api/games");
   const tables = await api("/api/tables");
   const gameSelect = h("select", { id: "game", name: "game" }, games.map((g, i) => h("option", { value: g.name, selected: i === 0 }, g.title)));
-  const rulesLinks = h("p", { class: "rules-links" }, `${t("rules")}: `,
-    games.map((g, i) => [i ? " · " : "", h("a", { href: `/rules/${g.name}?lang=${language()}`, target: "_blank" }, g.title)]));
+  const withRules = games.filter((g) => g.rules);
+  const rulesLinks = withRules.length ? h("p", { class: "rules-links" }, `${t("rules")}: `,
+    withRules.map((g, i) => [i ? " · " : "", h("a", { href: `${g.rules}?lang=${language()}`, target: "_blank" }, g.title)])) : null;
   const playersInput = h("input", { id: "players", type: "number", min: 2, max: 7, value: 4 });
   const seatsBox = h("div", { id: "seats", class: "seat-choices" });
   const clockInput = h("input", { id: "turn-seconds", type: "number", min: 0, max: 3600, value: 0 });
@@ -210,6 +211,7 @@ function connect(tableId, token, area) {
 
 function drawTable(tableId, payload, send, area, renderer, tr) {
   const { table, seat, view, legal } = payload;
+  const rulesUrl = (gamesList || []).find((g) => g.name === table.game)?.rules;
   const mine = saved(tableId);
   const lastLog = area.querySelector(".log ol");
   const seen = lastLog ? lastLog.children.length : (view.log || []).length;
@@ -230,7 +232,7 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
 
   area.replaceChildren(...[
     h("div", { class: "table-head" }, h("h1", {}, table.title), h("div", { class: "banner", role: "status" }, banner),
-      h("a", { href: `/rules/${table.game}?lang=${language()}`, target: "_blank" }, t("rules")),
+      rulesUrl ? h("a", { href: `${rulesUrl}?lang=${language()}`, target: "_blank" }, t("rules")) : null,
       table.status === "finished" ? h("a", { href: `/replay/${tableId}` }, t("replay")) : null),
     renderer.render(payload, send, tr.ui, tr),
     seat !== null && table.status === "playing" ? h("details", { class: "moves-panel", open: renderer === generic },
