@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 
@@ -249,3 +250,45 @@ def test_a_failed_commit_of_the_last_move_changes_nothing_anyone_sees(client):
     assert client.get(f"/api/tables/{table_id}", headers=headers(tokens[seat])).json() == seen_before[seat]
     again = client.post(f"/api/tables/{table_id}/act", json={"action": move}, headers=headers(tokens[seat]))
     assert again.status_code == 200 and again.json()["table"]["status"] == "finished"
+
+
+def test_a_connection_that_never_reads_does_not_hold_up_the_table(client):
+    """A spectator whose socket takes nothing (a full receive buffer) is dropped once its outbox is full;
+    the players' moves are answered at once and the other connections keep getting their updates."""
+    table = new_table(client, game="grand_bazaar", seats=("human", "human"))
+    tokens = join_all(client, table)
+    url = f"/ws/tables/{table['id']}"
+    rooms = client.app.state.rooms
+    with (
+        client.websocket_connect(url) as stuck,
+        client.websocket_connect(f"{url}?token={tokens[1]}") as other,
+    ):
+        stuck.receive_json()
+        other.receive_json()
+        blocked = next(c for c in rooms[table["id"]] if c.seat is None)
+
+        async def never_returns(message):
+            await asyncio.Event().wait()
+
+        blocked.ws.send_json = never_returns
+        moves = 0
+        for _ in range(200):  # every move changes every view in Grand Bazaar
+            payloads = {
+                s: client.get(f"/api/tables/{table['id']}", headers=headers(t)).json()
+                for s, t in tokens.items()
+            }
+            seat = next(s for s, p in payloads.items() if p["legal"])
+            reply = client.post(
+                f"/api/tables/{table['id']}/act",
+                json={"action": payloads[seat]["legal"][0]},
+                headers=headers(tokens[seat]),
+            )
+            assert reply.status_code == 200  # answered: nobody waits for the stuck reader
+            moves += 1
+        assert blocked.dropped and blocked not in rooms[table["id"]]
+        updates = drain(other)
+        assert len(updates) >= moves // 2 and updates[-1]["view"] == payloads_now(client, table, tokens[1])
+
+
+def payloads_now(client, table, token):
+    return client.get(f"/api/tables/{table['id']}", headers=headers(token)).json()["view"]

@@ -15,7 +15,7 @@ import json
 import logging
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -34,6 +34,7 @@ log = logging.getLogger("merchantry.server")
 STATIC = Path(__file__).parent / "static"
 LOCALES = Path(__file__).parent.parent / "locales"
 MAX_MESSAGE = 2048  # bytes of one websocket message
+OUTBOX = 64  # messages waiting for one connection before it counts as not reading
 CLOCK_TICK = 0.5  # seconds between looks at the turn clock
 Name = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[^<>]*$")]
 Token = Annotated[str, Field(min_length=1, max_length=64)]
@@ -75,16 +76,46 @@ class ActMessage(BaseModel):
 
 @dataclass(eq=False)
 class Connection:
-    """One live websocket at a table: who it speaks for (None: a spectator), the token that proves it, and
-    what it was last sent, so that it hears of a change only when its own payload changed."""
+    """One live websocket at a table: who it speaks for (None: a spectator), the token that proves it, what
+    it was last sent (it hears of a change only when its own payload changed), and its outbox.
+
+    Messages go through the outbox, written by the connection's own task, so a reader that does not read
+    never holds up a table: when its outbox is full it is dropped (it may reconnect and get the state)."""
 
     ws: WebSocket
     seat: int | None
     token: str | None
     last_sent: dict[str, Any] | None = None
+    outbox: asyncio.Queue[dict[str, Any]] = field(default_factory=lambda: asyncio.Queue(OUTBOX))
+    dropped: bool = False
 
     def becomes_spectator(self) -> None:
         self.seat, self.token, self.last_sent = None, None, None
+
+    def post(self, message: dict[str, Any]) -> None:
+        """Queue a message; a full outbox means the reader fell behind, and it is dropped."""
+        if self.dropped:
+            return
+        try:
+            self.outbox.put_nowait(message)
+        except asyncio.QueueFull:
+            self.dropped = True
+            log.warning("dropped a connection that did not read its messages")
+
+    async def write(self) -> None:
+        """Send what is posted, in order, until the connection closes or is dropped."""
+        try:
+            while not self.dropped:
+                message = await self.outbox.get()
+                await self.ws.send_json(message)
+        except Exception:  # a closed socket: this connection is over
+            self.dropped = True
+
+    async def close_dropped(self, writer: asyncio.Task[None]) -> None:
+        """Free a dropped connection: stop its writer and close the socket (without waiting long)."""
+        writer.cancel()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.ws.close(code=1013), timeout=1)
 
 
 def without_clock(payload: dict[str, Any]) -> dict[str, Any]:
@@ -103,6 +134,8 @@ def create_app(database_url: str = "sqlite:///merchantry.db", bot_delay: float =
     service = TableService(open_database(database_url))
     locks: dict[str, asyncio.Lock] = {}
     rooms: dict[str, set[Connection]] = {}  # live connections per table
+    writers: dict[Connection, asyncio.Task[None]] = {}  # each connection's outbox writer
+    closing: set[asyncio.Task[None]] = set()  # closes of dropped connections, kept until done
     runners: dict[str, asyncio.Task[None]] = {}
     clocks: dict[str, asyncio.Task[None]] = {}
 
@@ -116,16 +149,22 @@ def create_app(database_url: str = "sqlite:///merchantry.db", bot_delay: float =
         if conn.last_sent is not None and without_clock(payload) == conn.last_sent:
             return
         conn.last_sent = without_clock(payload)
-        await conn.ws.send_json(payload)
+        conn.post(payload)
 
     async def broadcast(table_id: str) -> None:
-        """Send every connection at the table its own seat's payload, where it changed."""
+        """Post every connection at the table its own seat's payload, where it changed; never waits for a
+        connection to read (see Connection)."""
         room = rooms.get(table_id, set())
         for conn in list(room):
-            try:
+            if not conn.dropped:
                 await send_if_changed(table_id, conn)
-            except Exception:  # a closed socket: forget it
+            if conn.dropped:  # it did not read: let it go (its own handler closes it)
                 room.discard(conn)
+                writer = writers.get(conn)
+                if writer is not None:
+                    task = asyncio.create_task(conn.close_dropped(writer))
+                    closing.add(task)
+                    task.add_done_callback(closing.discard)
 
     async def revoke(table_id: str, seat: int) -> None:
         """A seat handed to a bot: its former holder's open connections turn into spectators, told why."""
@@ -134,8 +173,7 @@ def create_app(database_url: str = "sqlite:///merchantry.db", bot_delay: float =
                 continue
             conn.becomes_spectator()
             reason = f"the host gave seat {seat_label(seat)} to a bot: you are now watching as a spectator"
-            with contextlib.suppress(Exception):
-                await conn.ws.send_json({"type": "revoked", "seat": seat, "reason": reason})
+            conn.post({"type": "revoked", "seat": seat, "reason": reason})
 
     async def run_bots(table_id: str) -> None:
         """Bots play their turns one move at a time, with a pause so people can follow."""
@@ -184,6 +222,7 @@ def create_app(database_url: str = "sqlite:///merchantry.db", bot_delay: float =
 
     app = FastAPI(title="Merchantry", lifespan=lifespan)
     app.state.service = service
+    app.state.rooms = rooms
     app.state.runners = runners
 
     @app.exception_handler(Refused)
@@ -270,6 +309,7 @@ def create_app(database_url: str = "sqlite:///merchantry.db", bot_delay: float =
             token = service.join(table_id, body.seat, body.invite, body.name)
         await broadcast(table_id)
         kick_bots(table_id)
+        start_clock(table_id)  # a table that waited through a restart gets its turn clock back
         return {"seat": body.seat, "token": token}
 
     @app.post("/api/tables/{table_id}/act")
@@ -313,18 +353,21 @@ def create_app(database_url: str = "sqlite:///merchantry.db", bot_delay: float =
             return
         conn = Connection(ws, seat, token if seat is not None else None)
         rooms.setdefault(table_id, set()).add(conn)
+        writer = writers[conn] = asyncio.create_task(conn.write())
         try:
             await send_if_changed(table_id, conn)
             kick_bots(table_id)
-            while True:
+            while not conn.dropped:
                 text = await ws.receive_text()
                 reply = await handle_message(table_id, conn, text)
                 if reply is not None:
-                    await ws.send_json(reply)
+                    conn.post(reply)  # after the updates already posted: replies keep their order
         except WebSocketDisconnect:
             pass
         finally:
             rooms.get(table_id, set()).discard(conn)
+            writers.pop(conn, None)
+            writer.cancel()
 
     def holds_its_seat(table_id: str, conn: Connection) -> bool:
         """Every action is checked against the seat's holder now, not at connect time."""
