@@ -98,9 +98,14 @@ class State(ABC):
         self.check_seat(player)
         if isinstance(action, str):
             action = self.game.parse_action(self, player, action)
-        if action not in self.legal_actions(player):
+        if not self._is_legal(player, action):
             raise IllegalAction(self._why_illegal(player, action))
         self._apply(player, action)
+
+    def _is_legal(self, player: int, action: Action) -> bool:
+        """Whether `action` is in `legal_actions(player)`; a game may answer without building the list
+        (the conformance suite checks that both agree)."""
+        return action in self.legal_actions(player)
 
     def winners(self) -> list[int]:
         """Seats with the best final score ([] until the game is over; several on a shared win)."""

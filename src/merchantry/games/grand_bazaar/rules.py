@@ -86,6 +86,20 @@ class BazaarState(State):
             actions.append(DONE)
         return actions
 
+    def _is_legal(self, player: int, action: object) -> bool:
+        """`action in legal_actions(player)`, without building the list: apply() asks on every move."""
+        if self.over or player != self.current or not isinstance(action, BazaarAction):
+            return False
+        if action.verb in ("buy", "sell") and action.gem not in GEM_RANGE:
+            return False
+        if action.verb == "buy":
+            return self._can_buy(player, action.gem)
+        must_buy = not self.bought_any and self._buy_still_possible(player)
+        if action.verb == "sell":
+            gem = action.gem
+            return self._can_sell(player, gem) and not (must_buy and self._sale_blocks_every_buy(player, gem))
+        return action == DONE and not must_buy
+
     def _can_buy(self, player: int, gem: int) -> bool:
         return (
             self.stock[gem] > 0  # GB-R5: the bazaar has one
