@@ -9,14 +9,13 @@ import sys
 from typing import Any
 
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
 from merchantry import bots, games, records, simulate
 from merchantry.engine import seat_label
 from merchantry.i18n import log_lines
 from merchantry.package import LANGUAGES
-from merchantry.terminal import TerminalTable, renderer_for
+from merchantry.terminal import TerminalTable, print_log, renderer_for
 
 
 def parse_options(pairs: list[str]) -> dict[str, Any]:
@@ -123,8 +122,7 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     viewer = None if args.seat is None else args.seat - 1
     view = state.view(viewer)
     if args.log:
-        for line in log_lines(view, args.lang):
-            console.print(f"[dim]·[/] {escape(line)}")
+        print_log(console, log_lines(view, args.lang))
     draw = renderer_for(record["game"])
     if state.is_over() and draw is not None and hasattr(draw, "draw_final"):
         draw.draw_final(view, console)

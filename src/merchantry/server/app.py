@@ -26,13 +26,13 @@ from pydantic import BaseModel, Field
 
 from merchantry import bots, games
 from merchantry.engine import seat_label
+from merchantry.i18n import PLATFORM_LOCALES
 from merchantry.package import LANGUAGES
 from merchantry.server.db import open_database
 from merchantry.server.tables import Refused, TableService
 
 log = logging.getLogger("merchantry.server")
 STATIC = Path(__file__).parent / "static"
-LOCALES = Path(__file__).parent.parent / "locales"
 MAX_MESSAGE = 2048  # bytes of one websocket message
 OUTBOX = 64  # messages waiting for one connection before it counts as not reading
 CLOCK_TICK = 0.5  # seconds between looks at the turn clock
@@ -88,6 +88,7 @@ class Connection:
     last_sent: dict[str, Any] | None = None
     outbox: asyncio.Queue[dict[str, Any]] = field(default_factory=lambda: asyncio.Queue(OUTBOX))
     dropped: bool = False
+    writer: asyncio.Task[None] | None = None  # the task that sends the outbox, while connected
 
     def becomes_spectator(self) -> None:
         self.seat, self.token, self.last_sent = None, None, None
@@ -111,9 +112,10 @@ class Connection:
         except Exception:  # a closed socket: this connection is over
             self.dropped = True
 
-    async def close_dropped(self, writer: asyncio.Task[None]) -> None:
+    async def close_dropped(self) -> None:
         """Free a dropped connection: stop its writer and close the socket (without waiting long)."""
-        writer.cancel()
+        if self.writer is not None:
+            self.writer.cancel()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.ws.close(code=1013), timeout=1)
 
@@ -134,7 +136,6 @@ def create_app(database_url: str = "sqlite:///merchantry.db", bot_delay: float =
     service = TableService(open_database(database_url))
     locks: dict[str, asyncio.Lock] = {}
     rooms: dict[str, set[Connection]] = {}  # live connections per table
-    writers: dict[Connection, asyncio.Task[None]] = {}  # each connection's outbox writer
     closing: set[asyncio.Task[None]] = set()  # closes of dropped connections, kept until done
     runners: dict[str, asyncio.Task[None]] = {}
     clocks: dict[str, asyncio.Task[None]] = {}
@@ -146,9 +147,10 @@ def create_app(database_url: str = "sqlite:///merchantry.db", bot_delay: float =
         """Send a connection its payload if that differs from what it last got: a seat must not learn that
         something happened which its view does not show (another seat adding a card to a sealed bid)."""
         payload = service.payload(table_id, conn.seat)
-        if conn.last_sent is not None and without_clock(payload) == conn.last_sent:
+        compared = without_clock(payload)
+        if compared == conn.last_sent:
             return
-        conn.last_sent = without_clock(payload)
+        conn.last_sent = compared
         conn.post(payload)
 
     async def broadcast(table_id: str) -> None:
@@ -160,11 +162,9 @@ def create_app(database_url: str = "sqlite:///merchantry.db", bot_delay: float =
                 await send_if_changed(table_id, conn)
             if conn.dropped:  # it did not read: let it go (its own handler closes it)
                 room.discard(conn)
-                writer = writers.get(conn)
-                if writer is not None:
-                    task = asyncio.create_task(conn.close_dropped(writer))
-                    closing.add(task)
-                    task.add_done_callback(closing.discard)
+                task = asyncio.create_task(conn.close_dropped())
+                closing.add(task)
+                task.add_done_callback(closing.discard)
 
     async def revoke(table_id: str, seat: int) -> None:
         """A seat handed to a bot: its former holder's open connections turn into spectators, told why."""
@@ -246,7 +246,7 @@ def create_app(database_url: str = "sqlite:///merchantry.db", bot_delay: float =
 
     @app.get("/locales/{lang}.json", include_in_schema=False)
     async def platform_catalogue(lang: str) -> FileResponse:
-        return catalogue_file(LOCALES, lang)
+        return catalogue_file(PLATFORM_LOCALES, lang)
 
     @app.get("/games/{game}/locales/{lang}.json", include_in_schema=False)
     async def game_catalogue(game: str, lang: str) -> FileResponse:
@@ -353,7 +353,7 @@ def create_app(database_url: str = "sqlite:///merchantry.db", bot_delay: float =
             return
         conn = Connection(ws, seat, token if seat is not None else None)
         rooms.setdefault(table_id, set()).add(conn)
-        writer = writers[conn] = asyncio.create_task(conn.write())
+        conn.writer = asyncio.create_task(conn.write())
         try:
             await send_if_changed(table_id, conn)
             kick_bots(table_id)
@@ -366,8 +366,7 @@ def create_app(database_url: str = "sqlite:///merchantry.db", bot_delay: float =
             pass
         finally:
             rooms.get(table_id, set()).discard(conn)
-            writers.pop(conn, None)
-            writer.cancel()
+            conn.writer.cancel()
 
     def holds_its_seat(table_id: str, conn: Connection) -> bool:
         """Every action is checked against the seat's holder now, not at connect time."""

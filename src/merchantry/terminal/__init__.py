@@ -11,10 +11,11 @@ from types import ModuleType
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from merchantry import bots, games
-from merchantry.engine import Event, State, seat_label
+from merchantry.engine import State, seat_label
 from merchantry.errors import IllegalAction
 from merchantry.i18n import Translator
 from merchantry.records import Session, save
@@ -35,6 +36,12 @@ def bid_shortcut(text: str) -> list[str]:
     if len(words) > 1 and words[0].lower() == "bid":
         return [f"add {code}" for code in words[1:]] + ["bid"]
     return [text]
+
+
+def print_log(console: Console, lines: list[str]) -> None:
+    """Log lines as the terminal shows them (their text is never read as rich markup)."""
+    for line in lines:
+        console.print(f"[dim]·[/] {escape(line)}")
 
 
 def renderer_for(game: str) -> ModuleType | None:
@@ -103,13 +110,8 @@ class TerminalTable:
     def show_news(self) -> None:
         """Print public log lines that appeared since the last look (from the player's own view)."""
         log = self.state.view(self.human).get("log", [])
-        for event in log[self.log_seen :]:
-            self.console.print("[dim]·[/] ", end="")
-            self.console.print(self.log_line(event), markup=False)
+        print_log(self.console, [self.translator.event(event) for event in log[self.log_seen :]])
         self.log_seen = len(log)
-
-    def log_line(self, event: Event) -> str:
-        return self.translator.event(event)
 
     def human_turn(self) -> None:
         view = self.state.view(self.human)
@@ -133,9 +135,7 @@ class TerminalTable:
                     self.console.print(help_text)
                 continue
             if command == "log":
-                for event in view.get("log", []):
-                    self.console.print("[dim]·[/] ", end="")
-                    self.console.print(self.log_line(event), markup=False)
+                print_log(self.console, [self.translator.event(event) for event in view.get("log", [])])
                 continue
             try:
                 self.play_text(text, legal)

@@ -76,12 +76,8 @@ class BazaarState(State):
         if self.over or player != self.current:
             return []
         actions = [BUY[g] for g in GEM_RANGE if self._can_buy(player, g)]
-        must_buy = not self.bought_any and self._buy_still_possible(player)
-        actions += [
-            SELL[g]
-            for g in GEM_RANGE
-            if self._can_sell(player, g) and not (must_buy and self._sale_blocks_every_buy(player, g))
-        ]
+        must_buy = self._must_buy(player)
+        actions += [SELL[g] for g in GEM_RANGE if self._may_sell(player, g, must_buy)]
         if not must_buy:
             actions.append(DONE)
         return actions
@@ -94,11 +90,18 @@ class BazaarState(State):
             return False
         if action.verb == "buy":
             return self._can_buy(player, action.gem)
-        must_buy = not self.bought_any and self._buy_still_possible(player)
+        must_buy = self._must_buy(player)
         if action.verb == "sell":
-            gem = action.gem
-            return self._can_sell(player, gem) and not (must_buy and self._sale_blocks_every_buy(player, gem))
+            return self._may_sell(player, action.gem, must_buy)
         return action == DONE and not must_buy
+
+    def _must_buy(self, player: int) -> bool:
+        """GB-R3/GB-R7: no buy yet this turn, and some sequence of sales still allows one."""
+        return not self.bought_any and self._buy_still_possible(player)
+
+    def _may_sell(self, player: int, gem: int, must_buy: bool) -> bool:
+        """GB-R6, and before a required buy no sale that would make every buy impossible (GB-R7)."""
+        return self._can_sell(player, gem) and not (must_buy and self._sale_blocks_every_buy(player, gem))
 
     def _can_buy(self, player: int, gem: int) -> bool:
         return (
