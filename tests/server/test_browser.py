@@ -13,6 +13,7 @@ import threading
 import time
 from pathlib import Path
 
+import httpx
 import pytest
 import uvicorn
 
@@ -186,6 +187,10 @@ def test_the_interface_speaks_the_rulebooks_languages(live_server, browser):
     ):
         page.select_option("#lang", lang)
         page.wait_for_selector(f"h1:has-text('{word}')")
+    # the lobby links each rules page by the game's title
+    titles = {g["title"] for g in httpx.get(live_server + "/api/games").json() if g["rules"]}
+    links = page.locator(".rules-links a")
+    assert titles and {links.nth(i).inner_text() for i in range(links.count())} == titles
     german = browser.new_context(locale="de-DE").new_page()
     german.goto(live_server + "/")
     german.wait_for_selector("h1:has-text('Neuer Tisch')")  # chosen by the browser

@@ -82,7 +82,7 @@ async function lobby() {
   const gameSelect = h("select", { id: "game", name: "game" }, games.map((g, i) => h("option", { value: g.name, selected: i === 0 }, g.title)));
   const withRules = games.filter((g) => g.rules);
   const rulesLinks = withRules.length ? h("p", { class: "rules-links" }, `${t("rules")}: `,
-    withRules.map((g, i) => [i ? " · " : "", h("a", { href: `${g.rules}?lang=${language()}`, target: "_blank" }, g.title)])) : null;
+    withRules.flatMap((g, i) => [i ? " · " : "", h("a", { href: `${g.rules}?lang=${language()}`, target: "_blank" }, g.title)])) : null;
   const playersInput = h("input", { id: "players", type: "number", min: 2, max: 7, value: 4 });
   const seatsBox = h("div", { id: "seats", class: "seat-choices" });
   const clockInput = h("input", { id: "turn-seconds", type: "number", min: 0, max: 3600, value: 0 });
