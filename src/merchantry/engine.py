@@ -214,6 +214,11 @@ class EventLog:
     def add(self, event_type: str, **arguments: Any) -> EventLog:
         return EventLog({"type": event_type, **arguments}, self)
 
+    @property
+    def last(self) -> Event | None:
+        """The newest event (None in an empty log), without building the whole list."""
+        return self._event
+
     def _events(self) -> tuple[Event, ...]:
         """Every event up to this one, remembered: views ask for the log again and again."""
         if self._all is None:

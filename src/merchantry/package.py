@@ -28,7 +28,7 @@ class GamePackage:
     game: Game
     folder: Path
     bots: Mapping[str, Callable[[], Any]] = field(default_factory=dict)  # per-game bots, by name
-    terminal: str | None = None  # module with draw(view, console), draw_final, HELP and expand
+    terminal: str | None = None  # module with draw(view, console), draw_final, HELP, expand, automatic
 
     def file(self, *parts: str) -> Path | None:
         """A file of the package, or None if it has none (a missing drawing, rules page, ...)."""

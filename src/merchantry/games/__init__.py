@@ -17,6 +17,7 @@ _PACKAGES = {
     "byzanz": "merchantry.games.byzanz",
     "grand_bazaar": "merchantry.games.grand_bazaar",
     "money": "merchantry.games.money",
+    "samarkand": "merchantry.games.samarkand",
 }
 _loaded: dict[str, GamePackage] = {}
 

@@ -254,10 +254,11 @@ def create_app(database_url: str = "sqlite:///merchantry.db", bot_delay: float =
             raise HTTPException(404, f"no game {game!r}")
         return catalogue_file(games.package(game).folder / "locales", lang)
 
-    for name in games.names():  # each game's drawing (ES module + CSS) is served from its own package
-        folder = games.package(name).folder / "static"
-        if folder.is_dir():
-            app.mount(f"/games/{name}/static", StaticFiles(directory=folder), name=f"static-{name}")
+    for name in games.names():  # each game's drawing (ES module + CSS) is served from its own package,
+        for part in ("static", "data"):  # and its public component data (cards, maps) for drawings
+            folder = games.package(name).folder / part
+            if folder.is_dir():
+                app.mount(f"/games/{name}/{part}", StaticFiles(directory=folder), name=f"{part}-{name}")
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     # --- API ----------------------------------------------------------------------------------------

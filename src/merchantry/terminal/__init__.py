@@ -95,7 +95,8 @@ class TerminalTable:
                     self.session.apply(seat, bots.play_turn(self.state, seat, self.bots[seat], self.rng))
                     continue
                 self.show_news()
-                self.human_turn()
+                if not self.answered_for_you():
+                    self.human_turn()
             self.show_news()
             self.show_final()
         except Quit:
@@ -112,6 +113,19 @@ class TerminalTable:
         log = self.state.view(self.human).get("log", [])
         print_log(self.console, [self.translator.event(event) for event in log[self.log_seen :]])
         self.log_seen = len(log)
+
+    def answered_for_you(self) -> bool:
+        """A game's terminal may answer a question that leaves the player no choice (its `automatic`)."""
+        automatic = getattr(self.renderer, "automatic", None)
+        move = (
+            automatic(self.state.view(self.human), self.state.legal_actions(self.human))
+            if automatic
+            else None
+        )
+        if move is None:
+            return False
+        self.session.apply(self.human, move)
+        return True
 
     def human_turn(self) -> None:
         view = self.state.view(self.human)

@@ -1,5 +1,31 @@
-"""Samarkand: Routes to Riches (Peters & Wu), 2-5 players: in progress (issue 10).
+"""Samarkand: Routes to Riches (Peters & Wu), 2-5 players. Rules: rules.py (clauses:
+../shared/rules/samarkand.md); the project's own map: data/map.json, checked by components.py."""
 
-So far: the project's own map as data (`data/map.json`, made by `map_generator.py`), loaded and checked by
-`components.py`. The rules, bots and drawings follow; the game is not registered until they exist.
-"""
+from pathlib import Path
+
+from merchantry.engine import State
+from merchantry.games.samarkand.actions import SamarkandAction
+from merchantry.games.samarkand.game import GAME, SamarkandGame
+from merchantry.games.samarkand.greedy import SamarkandGreedyBot
+from merchantry.games.samarkand.rules import SamarkandState
+from merchantry.package import GamePackage
+
+PACKAGE = GamePackage(
+    game=GAME,
+    folder=Path(__file__).parent,
+    bots={"greedy": SamarkandGreedyBot},
+    terminal="merchantry.games.samarkand.terminal",
+)
+
+
+def goods_card_points(state: State, seat: int, good: int) -> int:
+    """SK-E2 for one goods card: what the card `good` (1..33) is worth to `seat` in `state` now."""
+    if not isinstance(state, SamarkandState):
+        raise TypeError(f"not a Samarkand state: {type(state).__name__}")
+    state.check_seat(seat)
+    if not isinstance(good, int) or not 1 <= good <= 33:
+        raise ValueError(f"goods are numbered 1..33, not {good!r}")
+    return state.goods_card_points(seat, good)
+
+
+__all__ = ["PACKAGE", "GAME", "SamarkandAction", "SamarkandGame", "SamarkandState", "goods_card_points"]

@@ -5,6 +5,7 @@ code changes and a broken one is refused with a clear reason."""
 from __future__ import annotations
 
 import json
+import os
 from collections import deque
 from dataclasses import dataclass
 from importlib import resources
@@ -51,8 +52,19 @@ class SamarkandMap:
     goods_space: tuple[int, ...]  # goods_space[n - 1] is the space of good n
 
 
+MAP_VARIABLE = "MERCHANTRY_SAMARKAND_MAP"  # a path: play on another map (a transcription, a tuning trial)
+
+
 def load_map(text: str | None = None) -> SamarkandMap:
-    """The shipped map, or the map in `text` (JSON); raises MapError saying what is wrong."""
+    """The map in `text` (JSON), else the file named by $MERCHANTRY_SAMARKAND_MAP, else the shipped map;
+    raises MapError saying what is wrong."""
+    if text is None and os.environ.get(MAP_VARIABLE):
+        path = os.environ[MAP_VARIABLE]
+        try:
+            with open(path, encoding="utf-8") as file:
+                text = file.read()
+        except OSError as exc:
+            raise MapError(f"cannot read the map {path} named by {MAP_VARIABLE}: {exc.strerror}") from None
     if text is None:
         text = resources.files(__package__).joinpath("data", "map.json").read_text(encoding="utf-8")
     try:
@@ -148,3 +160,23 @@ def _reachable(board: SamarkandMap, start: int) -> set[int]:
 
 
 MAP = load_map()
+
+
+# --- the rules' numbers (SK-C2, SK-S3, SK-S4, SK-T2, SK-G1, SK-R2, SK-E2) ------------------------------
+
+CAMELS_PER_FAMILY = 12  # SK-C2
+TILES_PER_FAMILY = 2  # SK-C2; one on the domain and one in the bag with 2 players (SK-2P1)
+MARKERS_PER_FAMILY = 5  # SK-C2: 4 grey under 1 dark green
+START_MONEY = 10  # SK-S3
+START_HAND = 2  # SK-S2
+HAND_LIMIT = {2: 10, 3: 10, 4: 7, 5: 6}  # SK-S4, SK-2P1
+DRAW_ON_MARRIAGE = 3  # SK-T2
+MAX_DISCARDS = 2  # SK-T2
+SALE_PRICE = 3  # SK-G1
+ACTIVE_BONUS, PASSIVE_BONUS = 3, 1  # SK-R2
+OWN_CAMEL_POINTS, OTHER_CAMEL_POINTS = 4, 1  # SK-E2
+
+# the map as flat tables for the rules' inner loops (principle 4: shared, never copied)
+ADJACENT: tuple[tuple[int, ...], ...] = tuple(space.adjacent for space in MAP.spaces)
+IS_WATER: tuple[bool, ...] = tuple(space.kind == "water" for space in MAP.spaces)
+GOOD_AT: tuple[int, ...] = tuple(space.good or 0 for space in MAP.spaces)  # 0: not a goods space

@@ -6,7 +6,8 @@ family's start city lies next to its domain: five on the top row, five on the bo
 east. Water is a short inland sea in the middle (camels cross it side by side, SK-R1). The 33 goods spaces
 are spread over the land by a seeded shuffle that keeps them off the start cities and their neighbours.
 
-    python -m merchantry.games.samarkand.map_generator > src/merchantry/games/samarkand/data/map.json
+    python -m merchantry.games.samarkand.map_generator > map.json
+    mv map.json src/merchantry/games/samarkand/data/
 
 The size (columns x rows) is the knob for game length; see docs/samarkand.md for how it was chosen.
 """
@@ -18,7 +19,7 @@ import random
 import sys
 from typing import Any
 
-COLUMNS, ROWS = 13, 7
+COLUMNS, ROWS = 11, 7  # tuned by benchmarks/tune_samarkand_map.py: see docs/samarkand.md
 SEED = 2010  # the game's year; any seed gives a valid map
 
 # west to east; (name, colour, marriage cost): dearer in the middle, cheapest at the ends (SK-C5)
@@ -36,8 +37,6 @@ BOTTOM = [
     ("Persia", "blue", 6),
     ("India", "pink", 4),
 ]
-START_COLUMNS = [0, 3, 6, 9, 12]
-WATER = [(5, 3), (6, 3), (7, 3), (6, 2), (6, 4)]  # an inland sea in the middle of the map
 GOODS = [
     "silk", "linen", "cotton", "wool", "carpets", "spices", "pepper", "saffron", "cinnamon", "tea",
     "salt", "dates", "figs", "olives", "wine", "honey", "incense", "myrrh", "amber", "pearls",
@@ -50,7 +49,18 @@ def space_id(column: int, row: int) -> str:
     return f"c{column}r{row}"
 
 
-def neighbours(column: int, row: int) -> list[tuple[int, int]]:
+def start_columns(columns: int) -> list[int]:
+    """Five start cities per edge, spread evenly from west to east."""
+    return [round(i * (columns - 1) / 4) for i in range(5)]
+
+
+def water(columns: int, rows: int) -> list[tuple[int, int]]:
+    """An inland sea of 5 spaces in the middle of the map."""
+    c, r = columns // 2, rows // 2
+    return [(c - 1, r), (c, r), (c + 1, r), (c, r - 1), (c, r + 1)]
+
+
+def neighbours(column: int, row: int, columns: int = COLUMNS, rows: int = ROWS) -> list[tuple[int, int]]:
     """Hex grid, flat-topped, odd columns shifted down half a space."""
     shift = column % 2
     candidates = [
@@ -61,29 +71,31 @@ def neighbours(column: int, row: int) -> list[tuple[int, int]]:
         (column + 1, row - 1 + shift),
         (column + 1, row + shift),
     ]
-    return [(c, r) for c, r in candidates if 0 <= c < COLUMNS and 0 <= r < ROWS]
+    return [(c, r) for c, r in candidates if 0 <= c < columns and 0 <= r < rows]
 
 
-def build() -> dict[str, Any]:
-    starts = {(c, 0): family for c, family in zip(START_COLUMNS, TOP, strict=True)}
-    starts |= {(c, ROWS - 1): family for c, family in zip(START_COLUMNS, BOTTOM, strict=True)}
-    near_start = {n for place in starts for n in neighbours(*place)} | set(starts)
-    land = [(c, r) for c in range(COLUMNS) for r in range(ROWS) if (c, r) not in near_start | set(WATER)]
+def build(columns: int = COLUMNS, rows: int = ROWS) -> dict[str, Any]:
+    start_at = start_columns(columns)
+    sea = water(columns, rows)
+    starts = {(c, 0): family for c, family in zip(start_at, TOP, strict=True)}
+    starts |= {(c, rows - 1): family for c, family in zip(start_at, BOTTOM, strict=True)}
+    near_start = {n for place in starts for n in neighbours(*place, columns, rows)} | set(starts)
+    land = [(c, r) for c in range(columns) for r in range(rows) if (c, r) not in near_start | set(sea)]
     rng = random.Random(SEED)
     goods_places = rng.sample(land, len(GOODS))
     goods_at = {place: number for number, place in enumerate(goods_places, 1)}
     spaces = []
-    for column in range(COLUMNS):
-        for row in range(ROWS):
+    for column in range(columns):
+        for row in range(rows):
             place = (column, row)
             space: dict[str, Any] = {
                 "id": space_id(column, row),
                 "x": column,
                 "y": row + (0.5 if column % 2 else 0.0),
                 "kind": "land",
-                "adjacent": [space_id(*n) for n in neighbours(column, row)],
+                "adjacent": [space_id(*n) for n in neighbours(column, row, columns, rows)],
             }
-            if place in WATER:
+            if place in sea:
                 space["kind"] = "water"
             elif place in starts:
                 space["kind"] = "start"
@@ -98,10 +110,10 @@ def build() -> dict[str, Any]:
             "colour": colour,
             "cost": cost,
             "edge": edge,
-            "start": space_id(column, 0 if edge == "top" else ROWS - 1),
+            "start": space_id(column, 0 if edge == "top" else rows - 1),
         }
         for edge, row_families in (("top", TOP), ("bottom", BOTTOM))
-        for column, (name, colour, cost) in zip(START_COLUMNS, row_families, strict=True)
+        for column, (name, colour, cost) in zip(start_at, row_families, strict=True)
     ]
     return {
         "title": "Merchantry's own Samarkand map (not the printed board)",
@@ -113,10 +125,12 @@ def build() -> dict[str, Any]:
     }
 
 
-def main() -> None:
-    json.dump(build(), sys.stdout, indent=1)
+def main(argv: list[str]) -> None:
+    """`[columns rows]`: the default size is the shipped map's; other sizes are for tuning."""
+    columns, rows = (int(argv[0]), int(argv[1])) if argv else (COLUMNS, ROWS)
+    json.dump(build(columns, rows), sys.stdout, indent=1)
     sys.stdout.write("\n")
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

@@ -1,0 +1,675 @@
+"""Samarkand's rules: the state and its forward model. Clause ids refer to ../shared/rules/samarkand.md.
+
+A turn is one action (SK-T1..T6) played as a short sequence of small steps:
+- `marry F`, then, if cards were drawn, `discard g` at most twice and `done` (SK-T1, SK-T2);
+- `expand F s` places the first camel; then `camel s` places a second one (1 dirham from the family's
+  treasury) or `done` ends the turn (SK-T3..T5);
+- the first camel on a goods space opens a sale offer (SK-G1). Every seat answers it, `sell g` or `keep`,
+  as a simultaneous step: at a real table whoever holds the card speaks up or stays silent, so waiting for
+  the holder alone would tell everyone who holds it (SK-I1). Only the holder may answer `sell`.
+"""
+
+from __future__ import annotations
+
+import random
+
+from merchantry.engine import JSON, EventLog, State, seat_label
+from merchantry.games.samarkand.actions import (
+    CAMEL,
+    DISCARD,
+    DONE,
+    EXPAND,
+    KEEP,
+    MARRY,
+    PASS,
+    SELL,
+    SamarkandAction,
+)
+from merchantry.games.samarkand.components import (
+    ACTIVE_BONUS,
+    ADJACENT,
+    CAMELS_PER_FAMILY,
+    DRAW_ON_MARRIAGE,
+    GOOD_AT,
+    HAND_LIMIT,
+    IS_WATER,
+    MAP,
+    MARKERS_PER_FAMILY,
+    MAX_DISCARDS,
+    NUM_GOODS,
+    OTHER_CAMEL_POINTS,
+    OWN_CAMEL_POINTS,
+    PASSIVE_BONUS,
+    SALE_PRICE,
+    START_HAND,
+    START_MONEY,
+    TILES_PER_FAMILY,
+)
+
+FORMAT_VERSION = 1
+FAMILIES = range(len(MAP.families))
+SPACES = range(len(MAP.spaces))
+PHASES = ("act", "discard", "offer", "second", "over")
+
+
+def good_name(good: int) -> str:
+    return MAP.goods[good - 1]
+
+
+class SamarkandState(State):
+    """A position of Samarkand: flat lists of ints, cheap to clone (principle 4)."""
+
+    __slots__ = (
+        "num_players",
+        "money",
+        "hands",
+        "sold",
+        "deck",
+        "discards",
+        "discarders",
+        "random_seed",
+        "tiles_held",
+        "domain_tiles",
+        "bag",
+        "removed_tiles",
+        "treasury",
+        "camels_left",
+        "camels",
+        "met",
+        "stack",
+        "goods_markers",
+        "relation_markers",
+        "first_player",
+        "current",
+        "phase",
+        "family",
+        "camels_placed",
+        "discarded",
+        "married",
+        "offer_good",
+        "offer_waiting",
+        "turns",
+        "passes",
+        "over",
+        "log",
+    )
+
+    num_players: int
+    money: list[int]  # dirhams per seat (SK-S3)
+    hands: list[list[int]]  # goods cards per seat, sorted (hidden, SK-I1)
+    sold: list[list[int]]  # goods cards sold face up per seat (SK-G1; still count toward the hand limit)
+    deck: list[int]  # face-down goods cards, the top one last (hidden)
+    discards: list[int]  # the face-down discard pile (hidden), in the order discarded
+    discarders: list[int]  # who discarded each card of the pile (public: everyone saw them discard)
+    random_seed: int  # the state's random stream for reshuffles and the bag (redrawn in sampled worlds)
+    tiles_held: list[list[int]]  # per seat, per family: family tiles held (SK-T1)
+    domain_tiles: list[int]  # per family: tiles still on its domain
+    bag: list[int]  # 2 players: families of the tiles in the bag (SK-2P1), hidden order
+    removed_tiles: list[int]  # 2 players: tiles drawn for unmarried families, out of the game (SK-2P3)
+    treasury: list[int]  # per family (SK-C2)
+    camels_left: list[int]  # per family, on its domain
+    camels: list[int]  # per space, a bit per family whose camel stands there (SK-T4: at most 2 bits)
+    met: list[int]  # per family, a bit per family it has had a relationship with (SK-R2)
+    stack: list[int]  # per family, relationship markers left on its domain (SK-C2)
+    goods_markers: list[int]  # per seat (SK-G1)
+    relation_markers: list[int]  # per seat (SK-R2)
+    first_player: int
+    current: int  # whose turn it is
+    phase: str  # act | discard | offer | second | over
+    family: int  # the family expanding this turn (-1 before an expansion)
+    camels_placed: int  # camels placed this turn
+    discarded: int  # cards discarded this turn (SK-T2: at most 2)
+    married: bool  # whether the current player married this turn (SK-2P3)
+    offer_good: int  # the good on sale (SK-G1), 0 when no offer is open
+    offer_waiting: list[bool]  # per seat: still to answer the offer
+    turns: int  # turns played
+    passes: int  # turns in a row that were passes (SK-T6)
+    over: bool
+    log: EventLog
+
+    # --- the contract -----------------------------------------------------------------------------
+
+    def is_over(self) -> bool:
+        return self.over
+
+    def to_act(self) -> list[int]:
+        if self.over:
+            return []
+        if self.phase == "offer":
+            return [seat for seat in range(self.num_players) if self.offer_waiting[seat]]
+        return [self.current]
+
+    def legal_actions(self, player: int) -> list[SamarkandAction]:
+        if self.over:
+            return []
+        if self.phase == "offer":
+            if not self.offer_waiting[player]:
+                return []
+            selling = [SELL[self.offer_good]] if self.offer_good in self.hands[player] else []
+            return [*selling, KEEP]
+        if player != self.current:
+            return []
+        if self.phase == "discard":
+            discards = [DISCARD[g] for g in self.hands[player]] if self.discarded < MAX_DISCARDS else []
+            return [*discards, DONE] if self.within_limit(player) else discards
+        if self.phase == "second":
+            return [*(CAMEL[s] for s in self.frontier(self.family)), DONE]
+        actions = [MARRY[f] for f in FAMILIES if self.may_marry(player, f)]
+        for f in FAMILIES:
+            if self.tiles_held[player][f] and self.camels_left[f]:
+                actions += [EXPAND[f][s] for s in self.frontier(f)]
+        return actions or [PASS]  # SK-T6
+
+    def hand_size(self, player: int) -> int:
+        """SK-G1: a sold card still counts toward the hand limit."""
+        return len(self.hands[player]) + len(self.sold[player])
+
+    def hand_limit(self) -> int:
+        return HAND_LIMIT[self.num_players]  # SK-S4
+
+    def within_limit(self, player: int) -> bool:
+        return self.hand_size(player) <= self.hand_limit()
+
+    def may_marry(self, player: int, family: int) -> bool:
+        """SK-T1: a tile on the domain, money for the cost, and (3-5 players) not already married into it."""
+        return (
+            self.domain_tiles[family] > 0
+            and self.money[player] >= MAP.families[family].cost
+            and (self.num_players == 2 or not self.tiles_held[player][family])  # SK-2P2
+        )
+
+    def frontier(self, family: int) -> list[int]:
+        """SK-T3, SK-T4: spaces next to a camel of `family` that hold fewer than 2 camels, none of it."""
+        bit = 1 << family
+        found: set[int] = set()
+        camels = self.camels
+        for space in SPACES:
+            if camels[space] & bit:
+                for other in ADJACENT[space]:
+                    mask = camels[other]
+                    if not mask & bit and not mask & (mask - 1):
+                        found.add(other)
+        return sorted(found)
+
+    def _why_illegal(self, player: int, action: SamarkandAction) -> str:
+        if self.over:
+            return "the game is over"
+        if self.phase == "offer":
+            good = self.offer_good
+            if not self.offer_waiting[player]:
+                return f"you have answered the offer for {good_name(good)} ({good}); waiting for the others"
+            if action.verb == "sell":
+                return f"only the holder of the {good_name(good)} card ({good}) may sell it now (SK-G1)"
+            return f"answer the offer for {good_name(good)} ({good}): 'sell {good}' if you hold it, or 'keep'"
+        if player != self.current:
+            return f"it is {seat_label(self.current)}'s turn, not {seat_label(player)}'s"
+        if self.phase == "discard":
+            if action.verb == "discard" and self.discarded >= MAX_DISCARDS:
+                return "you may discard at most 2 cards after marrying (SK-T2)"
+            if action.verb == "discard":
+                return f"you hold no {good_name(action.good)} card ({action.good})"
+            if action == DONE:
+                return f"your hand is over the limit of {self.hand_limit()}: discard first (SK-T2)"
+            return "you married and drew: discard up to 2 cards, then 'done' (SK-T2)"
+        if self.phase == "second":
+            if action.verb == "camel":
+                where = MAP.spaces[action.space].id
+                return f"{where} is not next to a {self._family_name()} camel, or is full (SK-T3, SK-T4)"
+            return "place a second camel ('camel <space>', 1 dirham from the treasury) or 'done' (SK-T3)"
+        return self._why_not_act(player, action)
+
+    def _family_name(self) -> str:
+        return MAP.families[self.family].name
+
+    def _why_not_act(self, player: int, action: SamarkandAction) -> str:
+        if action.verb == "marry":
+            family = MAP.families[action.family]
+            if not self.domain_tiles[action.family]:
+                return f"no {family.name} tile is left on its domain (SK-T1)"
+            if self.tiles_held[player][action.family] and self.num_players > 2:
+                return f"you already hold a {family.name} tile (SK-T1)"
+            return (
+                f"marrying into {family.name} costs {family.cost} and you have {self.money[player]} (SK-T1)"
+            )
+        if action.verb == "expand":
+            family = MAP.families[action.family]
+            if not self.tiles_held[player][action.family]:
+                return f"you hold no {family.name} tile: marry into the family first (SK-T3)"
+            if not self.camels_left[action.family]:
+                return f"{family.name} has no camels left (SK-T3)"
+            space = MAP.spaces[action.space].id
+            return f"{space} is not next to a {family.name} camel, or is full (SK-T3, SK-T4)"
+        if action == PASS:
+            return "you may only pass when you can neither marry nor expand (SK-T6)"
+        return "choose an action: marry into a family, or expand a family whose tile you hold"
+
+    # --- applying -----------------------------------------------------------------------------------
+
+    def _apply(self, player: int, action: SamarkandAction) -> None:
+        verb = action.verb
+        if verb == "marry":
+            self._marry(player, action.family)
+        elif verb == "discard":
+            self._discard(player, action.good)
+        elif verb == "expand":
+            self.family = action.family
+            self._place(action.space)
+        elif verb == "camel":
+            self.treasury[self.family] -= 1  # SK-T5: paid before the camel is placed
+            self._place(action.space)
+        elif verb == "sell":
+            self._sell(player, action.good)
+        elif verb == "keep":
+            self.offer_waiting[player] = False
+            if not any(self.offer_waiting):
+                self._close_offer()
+        elif verb == "pass":
+            self.log = self._add("passed", seat=player)
+            self._end_turn(passed=True)
+        else:  # done: no more discards, or no second camel
+            self._end_turn()
+
+    def _add(self, event_type: str, **arguments: object) -> EventLog:
+        """Log an event; the first event of each round of turns carries `new_round`."""
+        turn = self.turns + 1
+        last = self.log.last
+        if self.turns % self.num_players == 0 and (last is None or last.get("turn") != turn):
+            arguments["new_round"] = self.turns // self.num_players + 1
+        return self.log.add(event_type, turn=turn, **arguments)
+
+    def _marry(self, player: int, family: int) -> None:
+        """SK-T1, SK-T2."""
+        cost = MAP.families[family].cost
+        self.money[player] -= cost
+        self.treasury[family] += cost
+        self.domain_tiles[family] -= 1
+        self.tiles_held[player][family] += 1
+        self.married = True
+        drawn: list[int] = []
+        if self.hand_size(player) < self.hand_limit():
+            drawn = self._draw(DRAW_ON_MARRIAGE)
+        self.log = self._add(
+            "married", seat=player, family=MAP.families[family].name, cost=cost, count=len(drawn)
+        )
+        if drawn:
+            self.hands[player] = sorted(self.hands[player] + drawn)
+            names = [good_name(g) for g in drawn]
+            self.log = self._add("drew_cards", seat=player, cards=names, audience=[player])
+            self.phase = "discard"
+            self.discarded = 0
+        else:
+            self._end_turn()
+
+    def _draw(self, count: int) -> list[int]:
+        """SK-T2: from the deck; an empty deck is refilled from the shuffled discards (if both are empty,
+        what exists is drawn)."""
+        drawn: list[int] = []
+        while len(drawn) < count:
+            if not self.deck:
+                if not self.discards:
+                    break
+                self.deck, self.discards, self.discarders = self.discards, [], []
+                self._random().shuffle(self.deck)
+                self.log = self._add("reshuffled", count=len(self.deck))
+            drawn.append(self.deck.pop())
+        return drawn
+
+    def _random(self) -> random.Random:
+        """The state's own random stream: one draw of it, and a new seed for the next (principle 3)."""
+        stream = random.Random(self.random_seed)
+        self.random_seed = stream.getrandbits(64)
+        return stream
+
+    def _discard(self, player: int, good: int) -> None:
+        self.hands[player].remove(good)
+        self.discards.append(good)
+        self.discarders.append(player)
+        self.discarded += 1
+        self.log = self._add("discarded", seat=player)
+        self.log = self._add("you_discarded", seat=player, good_name=good_name(good), audience=[player])
+        if self.discarded == MAX_DISCARDS:  # SK-T2: two discards always leave the hand within the limit
+            self._end_turn()
+
+    def _place(self, space: int) -> None:
+        """Place one camel of the expanding family and resolve it fully (SK-T5): goods, relationships."""
+        family, player = self.family, self.current
+        before = self.camels[space]
+        self.camels[space] = before | (1 << family)
+        self.camels_left[family] -= 1
+        self.camels_placed += 1
+        self.log = self._add(
+            "camel",
+            seat=player,
+            family=MAP.families[family].name,
+            space=MAP.spaces[space].id,
+            count=self.camels_placed,
+        )
+        good = GOOD_AT[space]
+        if good and not before:  # SK-G1: the first camel ever on this goods space
+            self.goods_markers[player] += 1
+            self.log = self._add("goods_marker", seat=player, good=good, good_name=good_name(good))
+            self.phase = "offer"
+            self.offer_good = good
+            self.offer_waiting = [True] * self.num_players
+            return
+        if before and not IS_WATER[space]:  # SK-R1: camels meet on land, never on water
+            self._relationship(player, family, before.bit_length() - 1)
+        self._after_camel()
+
+    def _relationship(self, player: int, active: int, passive: int) -> None:
+        """SK-R2: only the first meeting of two families pays."""
+        if self.met[active] & (1 << passive):
+            return
+        self.met[active] |= 1 << passive
+        self.met[passive] |= 1 << active
+        active_seats = [p for p in range(self.num_players) if self.tiles_held[p][active]]
+        passive_seats = [p for p in range(self.num_players) if self.tiles_held[p][passive]]
+        for seat in active_seats:
+            self.money[seat] += ACTIVE_BONUS  # SK-2P2: holding both tiles still pays once
+        for seat in passive_seats:
+            self.money[seat] += PASSIVE_BONUS
+        markers = 0
+        for family in (active, passive):
+            if self.stack[family]:  # a family whose stack is empty yields no marker
+                self.stack[family] -= 1
+                markers += 1
+        self.relation_markers[player] += markers
+        self.log = self._add(
+            "relationship",
+            seat=player,
+            family=MAP.families[active].name,
+            other=MAP.families[passive].name,
+            active_seats=active_seats,
+            passive_seats=passive_seats,
+            count=markers,
+        )
+
+    def _sell(self, player: int, good: int) -> None:
+        """SK-G1: the card goes face up in front of its owner for 3 dirhams."""
+        self.hands[player].remove(good)
+        self.sold[player].append(good)
+        self.money[player] += SALE_PRICE
+        self.log = self._add("sold", seat=player, good=good, good_name=good_name(good))
+        self._close_offer()
+
+    def _close_offer(self) -> None:
+        self.offer_good = 0
+        self.offer_waiting = [False] * self.num_players
+        self._after_camel()
+
+    def _after_camel(self) -> None:
+        """SK-T3: after the first camel a second may follow, paid by the treasury; after it the turn ends."""
+        family = self.family
+        if (
+            self.camels_placed == 1
+            and self.treasury[family] > 0
+            and self.camels_left[family] > 0
+            and self.frontier(family)
+        ):
+            self.phase = "second"
+        else:
+            self._end_turn()
+
+    # --- turns and the end ----------------------------------------------------------------------------
+
+    def _end_turn(self, passed: bool = False) -> None:
+        if self.married and self.num_players == 2:
+            self._draw_tile_from_bag()
+        self.turns += 1
+        self.passes = self.passes + 1 if passed else 0
+        self.phase, self.family, self.camels_placed, self.discarded, self.married = "act", -1, 0, 0, False
+        reason = self._end_reason()
+        if reason:
+            self._finish(reason)
+        else:
+            self.current = (self.current + 1) % self.num_players
+
+    def _draw_tile_from_bag(self) -> None:
+        """SK-2P3: a tile of a family nobody married leaves the game; otherwise it goes to its domain."""
+        if not self.bag:
+            return
+        index = self._random().randrange(len(self.bag))
+        family = self.bag.pop(index)
+        name = MAP.families[family].name
+        if any(held[family] for held in self.tiles_held):
+            self.domain_tiles[family] += 1
+            self.log = self._add("tile_returned", seat=self.current, family=name)
+        else:
+            self.removed_tiles.append(family)
+            self.log = self._add("tile_removed", seat=self.current, family=name)
+
+    def _end_reason(self) -> str:
+        """SK-E1, checked after each turn; SK-T6: a full round of passes changes nothing, ever again."""
+        if not any(stack == MARKERS_PER_FAMILY for stack in self.stack):
+            return "every_family_met"
+        if any(stack == 0 for stack in self.stack):
+            return "five_relationships"
+        if self.passes >= self.num_players:
+            return "nobody_can_move"
+        return ""
+
+    def _finish(self, reason: str) -> None:
+        self.over = True
+        self.phase = "over"
+        self.log = self._add("game_over", reason=reason, scores=self.scores())
+
+    def goods_card_points(self, player: int, good: int) -> int:
+        """SK-E2 for one card: per camel on its space 4 if `player` holds a tile of the camel's family,
+        else 1; 0 with no camel."""
+        mask = self.camels[MAP.goods_space[good - 1]]
+        held = self.tiles_held[player]
+        points = (OWN_CAMEL_POINTS if held[f] else OTHER_CAMEL_POINTS for f in FAMILIES if mask & (1 << f))
+        return sum(points)
+
+    def score_breakdown(self, player: int) -> dict[str, int]:
+        """SK-E2: cards in hand (sold ones score nothing), goods markers, relationship markers, money."""
+        cards = sum(self.goods_card_points(player, g) for g in self.hands[player])
+        parts = {
+            "goods_cards": cards,
+            "goods_markers": self.goods_markers[player],
+            "relation_markers": self.relation_markers[player],
+            "money": self.money[player],
+        }
+        return {**parts, "total": sum(parts.values())}
+
+    def scores(self) -> list[float]:
+        """SK-E2 totals (hands included: the real state knows them; views show them only at the end)."""
+        return [float(self.score_breakdown(p)["total"]) for p in range(self.num_players)]
+
+    # --- information --------------------------------------------------------------------------------
+
+    def view(self, player: int | None) -> dict[str, JSON]:
+        """SK-I1: hands (their sizes public), the deck and the discard pile are hidden; the rest is public.
+        Hands are shown to everyone once the game is over (SK-E2: cards are laid face up to score)."""
+        if player is not None:
+            self.check_seat(player)
+        n = self.num_players
+        view: dict[str, JSON] = {
+            "game": "samarkand",
+            "seat": player,
+            "players": n,
+            "first_player": self.first_player,
+            "current": None if self.over else self.current,
+            "to_act": self.to_act(),
+            "phase": self.phase,
+            "turn": self.turns + (0 if self.over else 1),
+            "round": self.turns // n + 1,
+            "hand_limit": self.hand_limit(),
+            "camels": [_families_in(mask) for mask in self.camels],
+            "families": [self._family_view(f) for f in FAMILIES],
+            "seats": [self._seat_view(p, player) for p in range(n)],
+            "hand": None if player is None else self._hand_view(player),
+            "deck_size": len(self.deck),
+            "discard_size": len(self.discards),
+            "bag_size": len(self.bag),
+            "removed_tiles": [MAP.families[f].name for f in self.removed_tiles],
+            "expanding": None if self.family < 0 else MAP.families[self.family].name,
+            "camels_placed": self.camels_placed,
+            "discarded": self.discarded,
+            "offer": None
+            if not self.offer_good
+            else {
+                "good": self.offer_good,
+                "name": good_name(self.offer_good),
+                "waiting": [p for p in range(n) if self.offer_waiting[p]],
+            },
+            "over": self.over,
+            "scores": self.scores() if self.over else None,
+            "breakdown": [self.score_breakdown(p) for p in range(n)] if self.over else None,
+            "log": self.log.visible_to(player),
+        }
+        return view
+
+    def _family_view(self, family: int) -> dict[str, JSON]:
+        info = MAP.families[family]
+        return {
+            "name": info.name,
+            "colour": info.colour,
+            "cost": info.cost,
+            "treasury": self.treasury[family],
+            "camels_left": self.camels_left[family],
+            "domain_tiles": self.domain_tiles[family],
+            "markers_left": self.stack[family],
+            "met": [MAP.families[f].name for f in FAMILIES if self.met[family] & (1 << f)],
+            "held_by": [p for p in range(self.num_players) for _ in range(self.tiles_held[p][family])],
+        }
+
+    def _seat_view(self, seat: int, viewer: int | None) -> dict[str, JSON]:
+        return {
+            "seat": seat,
+            "money": self.money[seat],
+            "hand_size": len(self.hands[seat]),
+            "sold": self.sold[seat][:],
+            "tiles": [MAP.families[f].name for f in FAMILIES for _ in range(self.tiles_held[seat][f])],
+            "goods_markers": self.goods_markers[seat],
+            "relation_markers": self.relation_markers[seat],
+            "hand": self._hand_view(seat) if self.over or seat == viewer else None,
+        }
+
+    def _hand_view(self, seat: int) -> list[dict[str, JSON]]:
+        """Each card with its worth now (SK-E2), for the seat that holds it."""
+        return [
+            {"good": g, "name": good_name(g), "points": self.goods_card_points(seat, g)}
+            for g in self.hands[seat]
+        ]
+
+    # --- copies, serialisation, sampling ------------------------------------------------------------
+
+    def clone(self) -> SamarkandState:
+        new = SamarkandState.__new__(SamarkandState)
+        new.num_players = self.num_players
+        new.money = self.money[:]
+        new.hands = [hand[:] for hand in self.hands]
+        new.sold = [cards[:] for cards in self.sold]
+        new.deck = self.deck[:]
+        new.discards = self.discards[:]
+        new.discarders = self.discarders[:]
+        new.random_seed = self.random_seed
+        new.tiles_held = [held[:] for held in self.tiles_held]
+        new.domain_tiles = self.domain_tiles[:]
+        new.bag = self.bag[:]
+        new.removed_tiles = self.removed_tiles[:]
+        new.treasury = self.treasury[:]
+        new.camels_left = self.camels_left[:]
+        new.camels = self.camels[:]
+        new.met = self.met[:]
+        new.stack = self.stack[:]
+        new.goods_markers = self.goods_markers[:]
+        new.relation_markers = self.relation_markers[:]
+        new.first_player = self.first_player
+        new.current = self.current
+        new.phase = self.phase
+        new.family = self.family
+        new.camels_placed = self.camels_placed
+        new.discarded = self.discarded
+        new.married = self.married
+        new.offer_good = self.offer_good
+        new.offer_waiting = self.offer_waiting[:]
+        new.turns = self.turns
+        new.passes = self.passes
+        new.over = self.over
+        new.log = self.log  # immutable, shared
+        return new
+
+    def to_dict(self) -> dict[str, JSON]:
+        return {
+            "game": "samarkand",
+            "version": FORMAT_VERSION,
+            "players": self.num_players,
+            **{field: _plain(getattr(self, field)) for field in SERIALISED},
+            "log": self.log.events(),
+        }
+
+    def sample_hidden(self, player: int | None, rng: random.Random) -> SamarkandState:
+        """SK-I1: the goods cards `player` has not seen are redealt among the other hands, the deck and the
+        other seats' discards, every pile keeping its size; the bag is reshuffled and the random stream
+        redrawn, so a world carries nothing of the real deal.
+
+        What `player` knows: their hand, every sold card, and their own discards while they lie in the
+        discard pile. (A card seen once and later reshuffled into the deck is treated as unseen: a world may
+        put it somewhere it could not be, which tells the bot less, never more.)"""
+        if player is not None:
+            self.check_seat(player)
+        world = self.clone()
+        world.random_seed = rng.getrandbits(64)
+        rng.shuffle(world.bag)
+        hidden_hands = [] if self.over else [p for p in range(self.num_players) if p != player]
+        unseen = [g for p in hidden_hands for g in self.hands[p]] + self.deck
+        unseen += [g for g, who in zip(self.discards, self.discarders, strict=True) if who != player]
+        rng.shuffle(unseen)
+        for p in hidden_hands:
+            size = len(self.hands[p])
+            world.hands[p], unseen = sorted(unseen[:size]), unseen[size:]
+        world.deck, unseen = unseen[: len(self.deck)], unseen[len(self.deck) :]
+        world.discards = [
+            g if who == player else unseen.pop()
+            for g, who in zip(self.discards, self.discarders, strict=True)
+        ]
+        return world
+
+
+SERIALISED = tuple(f for f in SamarkandState.__slots__ if f not in ("num_players", "log"))  # to_dict's fields
+
+
+def _plain(value: object) -> JSON:
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _families_in(mask: int) -> list[int]:
+    return [f for f in FAMILIES if mask & (1 << f)]
+
+
+def setup(state: SamarkandState, rng: random.Random) -> None:
+    """SK-S1..S4 and, with 2 players, SK-2P1."""
+    n = state.num_players
+    families = len(MAP.families)
+    state.deck = list(range(1, NUM_GOODS + 1))
+    rng.shuffle(state.deck)
+    state.hands = [sorted(state.deck.pop() for _ in range(START_HAND)) for _ in range(n)]
+    state.sold = [[] for _ in range(n)]
+    state.discards, state.discarders = [], []
+    state.money = [START_MONEY] * n
+    state.tiles_held = [[0] * families for _ in range(n)]
+    on_domain = 1 if n == 2 else TILES_PER_FAMILY
+    state.domain_tiles = [on_domain] * families
+    state.bag = [f for f in range(families) for _ in range(TILES_PER_FAMILY - on_domain)]
+    rng.shuffle(state.bag)
+    state.removed_tiles = []
+    state.treasury = [0] * families
+    state.camels_left = [CAMELS_PER_FAMILY - 1] * families
+    state.camels = [0] * len(MAP.spaces)
+    for family in MAP.families:
+        state.camels[family.start] = 1 << family.index
+    state.met = [0] * families
+    state.stack = [MARKERS_PER_FAMILY] * families
+    state.goods_markers = [0] * n
+    state.relation_markers = [0] * n
+    state.first_player = state.current = rng.randrange(n)  # SK-S3: "the youngest", drawn by the seed
+    state.phase, state.family, state.camels_placed, state.discarded, state.married = "act", -1, 0, 0, False
+    state.offer_good, state.offer_waiting = 0, [False] * n
+    state.turns = state.passes = 0
+    state.over = False
+    state.random_seed = rng.getrandbits(64)
+    state.log = EventLog()

@@ -1,0 +1,720 @@
+"""Samarkand rules, one test (or more) per clause of ../shared/rules/samarkand.md (the map's clauses SK-C1,
+SK-C2, SK-C5 are in test_samarkand_map.py). Positions are built through `to_dict`/`from_dict`."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import merchantry
+from merchantry.games import samarkand
+from merchantry.games.samarkand.components import MAP
+from merchantry.games.samarkand.rules import SamarkandState
+from merchantry.i18n import log_lines
+
+GAME = samarkand.GAME
+FAMILY = {family.name: family.index for family in MAP.families}
+
+
+def start_of(name: str) -> int:
+    return MAP.families[FAMILY[name]].start
+
+
+def space(space_id: str) -> int:
+    return next(s.index for s in MAP.spaces if s.id == space_id)
+
+
+def sid(index: int) -> str:
+    return MAP.spaces[index].id
+
+
+def land_next_to(index: int, exclude: tuple[int, ...] = ()) -> int:
+    """A plain land space next to `index`."""
+    return next(n for n in MAP.spaces[index].adjacent if MAP.spaces[n].kind == "land" and n not in exclude)
+
+
+def water_with_land_neighbour() -> tuple[int, int]:
+    water = next(s for s in MAP.spaces if s.kind == "water")
+    return water.index, next(n for n in water.adjacent if MAP.spaces[n].kind in ("land", "goods"))
+
+
+def goods_space(good: int) -> int:
+    return MAP.goods_space[good - 1]
+
+
+def fresh(players: int = 4, seed: int = 0) -> dict[str, Any]:
+    return GAME.new_game(players=players, seed=seed).to_dict()
+
+
+def build(d: dict[str, Any]) -> SamarkandState:
+    state = GAME.from_dict(d)
+    assert isinstance(state, SamarkandState)
+    return state
+
+
+def put_camel(d: dict[str, Any], name: str, index: int) -> None:
+    f = FAMILY[name]
+    assert not d["camels"][index] & (1 << f)
+    d["camels"][index] |= 1 << f
+    d["camels_left"][f] -= 1
+
+
+def give_tile(d: dict[str, Any], seat: int, name: str) -> None:
+    f = FAMILY[name]
+    d["domain_tiles"][f] -= 1
+    d["tiles_held"][seat][f] += 1
+
+
+def give_card(d: dict[str, Any], seat: int, good: int) -> None:
+    """Move goods card `good` into `seat`'s hand from wherever it is."""
+    for hand in d["hands"]:
+        if good in hand:
+            hand.remove(good)
+    if good in d["deck"]:
+        d["deck"].remove(good)
+    if good in d["discards"]:
+        at = d["discards"].index(good)
+        del d["discards"][at], d["discarders"][at]
+    d["hands"][seat] = sorted([*d["hands"][seat], good])
+
+
+def set_hand(d: dict[str, Any], seat: int, goods: list[int]) -> None:
+    """`seat` holds exactly `goods`; its old cards go to the bottom of the deck."""
+    d["deck"] = [g for g in d["hands"][seat] if g not in goods] + d["deck"]
+    d["hands"][seat] = []
+    for good in goods:
+        give_card(d, seat, good)
+
+
+def turn_to(d: dict[str, Any], seat: int) -> None:
+    d["current"] = seat
+
+
+def legal(state: SamarkandState, seat: int | None = None) -> list[str]:
+    return [str(a) for a in state.legal_actions(state.current if seat is None else seat)]
+
+
+def answer_offer(state: SamarkandState, seller: int | None = None) -> None:
+    """Everyone keeps, except `seller` who sells."""
+    good = state.offer_good
+    for seat in list(state.to_act()):
+        if state.offer_good != good:
+            break
+        state.apply(seat, f"sell {good}" if seat == seller else "keep")
+
+
+# --- setup ------------------------------------------------------------------------------------------
+
+
+def test_sk_s1_one_camel_per_family_on_its_start_the_rest_on_its_domain():
+    state = GAME.new_game(players=4, seed=3)
+    view = state.view(None)
+    for family in MAP.families:
+        assert view["camels"][family.start] == [family.index]
+        row = view["families"][family.index]
+        assert row["camels_left"] == 11 and row["domain_tiles"] == 2 and row["markers_left"] == 5
+    assert sum(len(c) for c in view["camels"]) == 10
+
+
+def test_sk_s2_two_cards_each_and_the_rest_face_down():
+    state = GAME.new_game(players=5, seed=1)
+    view = state.view(0)
+    assert [s["hand_size"] for s in view["seats"]] == [2] * 5
+    assert view["deck_size"] == 33 - 10 and view["discard_size"] == 0
+    assert len(view["hand"]) == 2
+    assert all(s["goods_markers"] == 0 for s in view["seats"])
+
+
+def test_sk_s3_ten_dirhams_a_seeded_first_player_and_clockwise_play():
+    firsts = {GAME.new_game(players=4, seed=s).view(None)["first_player"] for s in range(30)}
+    assert firsts == {0, 1, 2, 3}
+    state = GAME.new_game(players=4, seed=5)
+    assert [s["money"] for s in state.view(None)["seats"]] == [10] * 4
+    first = state.current
+    state.apply(first, "marry byzantium")
+    while state.current == first and state.phase == "discard":
+        state.apply(first, "done" if "done" in legal(state) else legal(state)[0])
+    assert state.current == (first + 1) % 4
+
+
+@pytest.mark.parametrize(("players", "limit"), [(2, 10), (3, 10), (4, 7), (5, 6)])
+def test_sk_s4_hand_limit_by_player_count(players, limit):
+    assert GAME.new_game(players=players, seed=0).view(0)["hand_limit"] == limit
+
+
+# --- a turn -----------------------------------------------------------------------------------------
+
+
+def test_sk_t1_marrying_pays_the_cost_into_the_treasury_and_takes_a_tile():
+    d = fresh()
+    turn_to(d, 1)
+    state = build(d)
+    state.apply(1, "marry persia")  # cost 6
+    view = state.view(None)
+    assert view["seats"][1]["money"] == 4 and view["seats"][1]["tiles"] == ["Persia"]
+    assert view["families"][FAMILY["Persia"]]["treasury"] == 6
+    assert view["families"][FAMILY["Persia"]]["domain_tiles"] == 1
+
+
+def test_sk_t1_no_second_tile_of_a_family_no_debt_no_tile_left():
+    d = fresh()
+    turn_to(d, 0)
+    give_tile(d, 0, "Levant")
+    give_tile(d, 1, "Egypt")
+    give_tile(d, 2, "Egypt")
+    d["money"][0] = 5
+    state = build(d)
+    moves = legal(state)
+    assert "marry levant" not in moves  # already married into it
+    assert "marry egypt" not in moves  # both tiles taken
+    assert "marry persia" not in moves  # costs 6, only 5 in hand
+    assert "marry arabia" in moves  # costs 5: down to exactly 0
+    for move, reason in [
+        ("marry levant", "already hold"),
+        ("marry egypt", "no Egypt tile"),
+        ("marry persia", "costs 6"),
+    ]:
+        with pytest.raises(merchantry.IllegalAction, match=reason):
+            state.apply(0, move)
+
+
+def test_sk_t2_marrying_below_the_limit_draws_three_then_discards_up_to_two():
+    d = fresh(players=4)
+    turn_to(d, 0)
+    state = build(d)
+    before = len(state.hands[0])
+    state.apply(0, "marry egypt")
+    assert len(state.hands[0]) == before + 3 and state.phase == "discard"
+    assert "done" in legal(state)  # 5 cards, limit 7: discarding nothing is allowed
+    state.apply(0, f"discard {state.hands[0][0]}")
+    state.apply(0, f"discard {state.hands[0][0]}")  # the second discard ends the turn
+    assert len(state.hands[0]) == before + 1 and state.current == 1
+    assert state.view(None)["discard_size"] == 2
+    with pytest.raises(merchantry.IllegalAction):
+        state.apply(0, "done")
+
+
+def test_sk_t2_a_hand_at_the_limit_marries_without_drawing():
+    d = fresh(players=5)  # limit 6
+    turn_to(d, 0)
+    set_hand(d, 0, [1, 2, 3, 4, 5, 6])
+    state = build(d)
+    state.apply(0, "marry egypt")
+    assert state.hands[0] == [1, 2, 3, 4, 5, 6] and state.current == 1
+
+
+def test_sk_t2_an_empty_deck_is_refilled_from_the_shuffled_discards_and_then_what_exists_is_drawn():
+    d = fresh(players=3)
+    turn_to(d, 0)
+    cards = d["deck"]
+    d["deck"], d["discards"], d["discarders"] = cards[:1], cards[1:3], [1, 2]
+    d["hands"][2] = sorted(d["hands"][2] + cards[3:])  # everything else out of the way
+    state = build(d)
+    state.apply(0, "marry egypt")
+    assert len(state.hands[0]) == 2 + 3  # one from the deck, two from the reshuffled discards
+    assert state.view(None)["deck_size"] == 0 and state.view(None)["discard_size"] == 0
+    assert "reshuffled" in [e["type"] for e in state.view(None)["log"]]
+    state.apply(0, "done")
+    state.apply(1, "marry levant")  # deck and discards both empty: nothing to draw
+    assert len(state.hands[1]) == 2 and state.current == 2
+
+
+def test_sk_t3_expanding_one_camel_is_free_two_cost_the_treasury_a_dirham():
+    d = fresh()
+    turn_to(d, 0)
+    give_tile(d, 0, "Levant")
+    d["treasury"][FAMILY["Levant"]] = 4
+    state = build(d)
+    start = start_of("Levant")
+    first = land_next_to(start)
+    state.apply(0, f"expand levant {sid(first)}")
+    assert state.phase == "second" and state.treasury[FAMILY["Levant"]] == 4
+    second = land_next_to(start, exclude=(first,))
+    state.apply(0, f"camel {sid(second)}")
+    assert state.treasury[FAMILY["Levant"]] == 3 and state.current == 1
+    assert state.view(None)["families"][FAMILY["Levant"]]["camels_left"] == 9
+
+
+def test_sk_t3_an_empty_treasury_allows_only_one_camel():
+    d = fresh()
+    turn_to(d, 0)
+    give_tile(d, 0, "Levant")
+    state = build(d)
+    state.apply(0, f"expand levant {sid(land_next_to(start_of('Levant')))}")
+    assert state.current == 1 and state.phase == "act"
+
+
+def test_sk_t3_a_camel_goes_next_to_its_familys_route_only_and_needs_the_tile():
+    d = fresh()
+    turn_to(d, 0)
+    give_tile(d, 0, "Levant")
+    state = build(d)
+    moves = legal(state)
+    targets = {m.split()[2] for m in moves if m.startswith("expand levant")}
+    assert targets == {sid(n) for n in MAP.spaces[start_of("Levant")].adjacent}
+    assert not any(m.startswith("expand egypt") for m in moves)
+    far = next(s.index for s in MAP.spaces if s.index not in MAP.spaces[start_of("Levant")].adjacent)
+    with pytest.raises(merchantry.IllegalAction, match="not next to a Levant camel"):
+        state.apply(0, f"expand levant {sid(far)}")
+    with pytest.raises(merchantry.IllegalAction, match="hold no Egypt tile"):
+        state.apply(0, f"expand egypt {sid(land_next_to(start_of('Egypt')))}")
+
+
+def test_sk_t3_the_second_camel_need_not_touch_the_first():
+    d = fresh()
+    turn_to(d, 0)
+    give_tile(d, 0, "Levant")
+    d["treasury"][FAMILY["Levant"]] = 1
+    ring = [n for n in MAP.spaces[start_of("Levant")].adjacent if MAP.spaces[n].kind != "start"]
+    first, second = next((a, b) for a in ring for b in ring if b != a and b not in MAP.spaces[a].adjacent)
+    state = build(d)
+    state.apply(0, f"expand levant {sid(first)}")
+    state.apply(0, f"camel {sid(second)}")
+    assert {first, second} <= {
+        s for s, fams in enumerate(state.view(None)["camels"]) if FAMILY["Levant"] in fams
+    }
+
+
+def test_sk_t4_at_most_two_camels_on_a_space_never_two_of_one_family():
+    d = fresh()
+    turn_to(d, 0)
+    give_tile(d, 0, "Levant")
+    target = land_next_to(start_of("Levant"))
+    put_camel(d, "Egypt", target)
+    put_camel(d, "Arabia", target)
+    state = build(d)
+    assert f"expand levant {sid(target)}" not in legal(state)
+    assert f"expand levant {sid(start_of('Levant'))}" not in legal(state)
+    d2 = fresh()
+    d2["camels"][target] = 0b111
+    with pytest.raises(merchantry.InvalidRecord, match="at most 2"):
+        build(d2)
+
+
+def test_sk_t5_each_camel_is_resolved_before_the_second_is_placed():
+    d = fresh()
+    turn_to(d, 0)
+    give_tile(d, 0, "Levant")
+    d["treasury"][FAMILY["Levant"]] = 2
+    good_space = next(s for s in MAP.spaces if s.kind == "goods")
+    put_camel(d, "Levant", land_next_to(good_space.index))
+    state = build(d)
+    state.apply(0, f"expand levant {good_space.id}")
+    assert state.phase == "offer" and state.treasury[FAMILY["Levant"]] == 2  # no second camel yet
+    answer_offer(state)
+    assert state.phase == "second" and state.current == 0
+    state.apply(0, f"camel {sid(land_next_to(start_of('Levant')))}")
+    assert state.treasury[FAMILY["Levant"]] == 1
+
+
+def test_sk_t6_a_player_who_can_neither_marry_nor_expand_passes():
+    d = fresh()
+    turn_to(d, 0)
+    d["money"][0] = 2  # every marriage costs 3 or more
+    state = build(d)
+    assert legal(state) == ["pass"]
+    state.apply(0, "pass")
+    assert state.current == 1
+    d["money"][0] = 3
+    with pytest.raises(merchantry.IllegalAction, match="only pass when"):
+        build(d).apply(0, "pass")
+
+
+def test_sk_t6_a_full_round_of_passes_ends_the_game():
+    d = fresh(players=3)
+    d["money"] = [0, 0, 0]
+    state = build(d)
+    for _ in range(3):
+        state.apply(state.current, "pass")
+    assert state.is_over() and state.view(None)["log"][-1]["reason"] == "nobody_can_move"
+
+
+# --- goods spaces -----------------------------------------------------------------------------------
+
+
+def _goods_setup(holder: int, good: int = 12) -> SamarkandState:
+    d = fresh()
+    turn_to(d, 0)
+    give_tile(d, 0, "Levant")
+    give_card(d, holder, good)
+    put_camel(d, "Levant", land_next_to(goods_space(good)))
+    return build(d)
+
+
+def test_sk_g1_the_first_camel_takes_the_marker_and_the_holder_may_sell_out_of_turn():
+    state = _goods_setup(holder=2)
+    state.apply(0, f"expand levant {sid(goods_space(12))}")
+    assert state.goods_markers[0] == 1
+    assert state.to_act() == [0, 1, 2, 3]  # everyone answers: the wait does not reveal the holder
+    assert legal(state, 2) == ["sell 12", "keep"] and legal(state, 1) == ["keep"]
+    with pytest.raises(merchantry.IllegalAction, match="only the holder"):
+        state.apply(1, "sell 12")
+    state.apply(1, "keep")
+    money = state.money[2]
+    state.apply(2, "sell 12")
+    assert state.money[2] == money + 3 and state.view(None)["seats"][2]["sold"] == [12]
+    assert 12 not in state.hands[2] and state.hand_size(2) == len(state.hands[2]) + 1  # still counts
+    assert state.phase == "act" and state.current == 1  # the offer closed, no treasury: turn over
+    assert state.score_breakdown(2)["goods_cards"] == 0  # sold cards score nothing
+
+
+def test_sk_g1_the_active_player_may_sell_their_own_card():
+    state = _goods_setup(holder=0)
+    state.apply(0, f"expand levant {sid(goods_space(12))}")
+    state.apply(0, "sell 12")
+    assert state.sold[0] == [12] and state.money[0] == 13 and state.phase == "act"
+
+
+def test_sk_g1_an_offer_is_asked_even_when_nobody_holds_the_card():
+    d = fresh()
+    turn_to(d, 0)
+    give_tile(d, 0, "Levant")
+    d["hands"] = [[h for h in hand if h != 12] for hand in d["hands"]]
+    if 12 not in d["deck"]:
+        d["deck"].append(12)
+    put_camel(d, "Levant", land_next_to(goods_space(12)))
+    state = build(d)
+    state.apply(0, f"expand levant {sid(goods_space(12))}")
+    assert state.to_act() == [0, 1, 2, 3] and all(legal(state, p) == ["keep"] for p in range(4))
+
+
+def test_sk_g1_a_later_camel_gives_no_marker_and_no_sale():
+    d = fresh()
+    turn_to(d, 0)
+    give_tile(d, 0, "Levant")
+    give_card(d, 1, 12)
+    put_camel(d, "Egypt", goods_space(12))
+    put_camel(d, "Levant", land_next_to(goods_space(12)))
+    state = build(d)
+    state.apply(0, f"expand levant {sid(goods_space(12))}")
+    assert state.goods_markers[0] == 0 and state.phase == "act" and state.current == 1
+
+
+# --- relationships ----------------------------------------------------------------------------------
+
+
+def _meeting(on_water: bool = False, **extra: Any) -> tuple[SamarkandState, int]:
+    """Seat 0 (Byzantium) is about to put a camel next to a Levant camel's space; seat 1 holds Levant."""
+    d = fresh()
+    turn_to(d, 0)
+    give_tile(d, 0, "Byzantium")
+    give_tile(d, 1, "Levant")
+    meet, beside = water_with_land_neighbour() if on_water else (land_next_to(start_of("Byzantium")), None)
+    if on_water:
+        put_camel(d, "Byzantium", beside)
+    put_camel(d, "Levant", meet)
+    for key, value in extra.items():
+        d[key] = value
+    return build(d), meet
+
+
+def test_sk_r1_camels_of_two_families_on_land_make_a_relationship():
+    state, meet = _meeting()
+    state.apply(0, f"expand byzantium {sid(meet)}")
+    view = state.view(None)
+    assert view["families"][FAMILY["Byzantium"]]["met"] == ["Levant"]
+    assert view["families"][FAMILY["Levant"]]["met"] == ["Byzantium"]
+
+
+def test_sk_r1_on_water_camels_pass_side_by_side():
+    state, meet = _meeting(on_water=True)
+    money = state.money[:]
+    state.apply(0, f"expand byzantium {sid(meet)}")
+    assert state.view(None)["families"][FAMILY["Levant"]]["met"] == []
+    assert state.money == money and state.relation_markers == [0, 0, 0, 0]
+
+
+def test_sk_r2_only_the_first_meeting_pays_and_gives_markers():
+    state, meet = _meeting()
+    state.apply(0, f"expand byzantium {sid(meet)}")
+    assert state.money[:2] == [13, 11] and state.relation_markers[0] == 2
+    d = state.to_dict()
+    d["current"] = 0
+    again = land_next_to(meet, exclude=(start_of("Byzantium"),))
+    put_camel(d, "Levant", again)
+    state = build(d)
+    state.apply(0, f"expand byzantium {sid(again)}")
+    assert state.money[:2] == [13, 11] and state.relation_markers[0] == 2
+
+
+def test_sk_r2_a_holder_of_both_families_receives_both_bonuses():
+    d = fresh()
+    turn_to(d, 0)
+    give_tile(d, 0, "Byzantium")
+    give_tile(d, 2, "Byzantium")
+    give_tile(d, 2, "Levant")
+    meet = land_next_to(start_of("Byzantium"))
+    put_camel(d, "Levant", meet)
+    state = build(d)
+    state.apply(0, f"expand byzantium {sid(meet)}")
+    assert state.money == [13, 10, 14, 10]
+
+
+def test_sk_r2_an_empty_stack_gives_no_marker_but_still_pays():
+    d = fresh()
+    turn_to(d, 0)
+    give_tile(d, 0, "Byzantium")
+    give_tile(d, 1, "Levant")
+    meet = land_next_to(start_of("Byzantium"))
+    put_camel(d, "Levant", meet)
+    d["stack"][FAMILY["Levant"]] = 0
+    state = build(d)
+    state.apply(0, f"expand byzantium {sid(meet)}")
+    assert state.relation_markers[0] == 1 and state.money[:2] == [13, 11]
+
+
+# --- the end ----------------------------------------------------------------------------------------
+
+
+def test_sk_e1_the_game_ends_when_every_family_has_met():
+    d = fresh()
+    turn_to(d, 0)
+    give_tile(d, 0, "Byzantium")
+    give_tile(d, 1, "Levant")
+    d["stack"] = [4] * 10
+    d["stack"][FAMILY["Byzantium"]] = d["stack"][FAMILY["Levant"]] = 5
+    meet = land_next_to(start_of("Byzantium"))
+    put_camel(d, "Levant", meet)
+    state = build(d)
+    assert not state.is_over()
+    state.apply(0, f"expand byzantium {sid(meet)}")
+    assert (
+        state.is_over()
+        and state.to_act() == []
+        and state.view(None)["log"][-1]["reason"] == "every_family_met"
+    )
+
+
+def test_sk_e1_the_game_ends_when_a_family_has_had_five_relationships():
+    state, meet = _meeting(stack=[5, 5, 5, 5, 5, 5, 1, 5, 5, 5])
+    state.apply(0, f"expand byzantium {sid(meet)}")
+    assert state.is_over() and state.view(None)["log"][-1]["reason"] == "five_relationships"
+
+
+def test_sk_e1_the_end_waits_for_the_turn_to_finish():
+    state, meet = _meeting(stack=[5, 5, 5, 5, 5, 5, 1, 5, 5, 5], treasury=[2] + [0] * 9)
+    state.apply(0, f"expand byzantium {sid(meet)}")
+    assert not state.is_over() and state.phase == "second"  # the second camel still comes
+    state.apply(0, "done")
+    assert state.is_over()
+
+
+def test_sk_e2_scoring_cards_markers_and_money():
+    d = fresh()
+    give_tile(d, 0, "Levant")
+    set_hand(d, 0, [2, 5, 9])
+    put_camel(d, "Levant", goods_space(2))
+    put_camel(d, "Egypt", goods_space(2))
+    put_camel(d, "Egypt", goods_space(5))
+    d["goods_markers"][0], d["relation_markers"][0], d["money"][0] = 2, 3, 7
+    state = build(d)
+    assert state.score_breakdown(0) == {
+        "goods_cards": 4 + 1 + 1 + 0,
+        "goods_markers": 2,
+        "relation_markers": 3,
+        "money": 7,
+        "total": 6 + 2 + 3 + 7,
+    }
+    assert samarkand.goods_card_points(state, 0, 2) == 5 and samarkand.goods_card_points(state, 0, 9) == 0
+
+
+def test_sk_e2_tied_players_all_win():
+    d = fresh(players=3)
+    d["money"] = [0, 0, 0]
+    for seat in range(3):
+        set_hand(d, seat, [])
+    state = build(d)
+    for _ in range(3):
+        state.apply(state.current, "pass")
+    assert state.winners() == [0, 1, 2]
+
+
+# --- two players ------------------------------------------------------------------------------------
+
+
+def test_sk_2p1_two_players_one_tile_per_domain_the_rest_in_the_bag():
+    view = GAME.new_game(players=2, seed=0).view(None)
+    assert all(f["domain_tiles"] == 1 for f in view["families"]) and view["bag_size"] == 10
+    assert view["hand_limit"] == 10
+
+
+def test_sk_2p2_a_player_may_marry_a_family_again_but_is_paid_the_base_amount():
+    d = fresh(players=2)
+    turn_to(d, 0)
+    give_tile(d, 0, "Levant")
+    d["bag"].remove(FAMILY["Levant"])
+    d["domain_tiles"][FAMILY["Levant"]] += 1
+    state = build(d)
+    assert "marry levant" in legal(state)
+    d["bag"].remove(FAMILY["Byzantium"])
+    d["domain_tiles"][FAMILY["Byzantium"]] += 1
+    d["tiles_held"][0][FAMILY["Levant"]] = 2
+    d["domain_tiles"][FAMILY["Levant"]] = 0
+    give_tile(d, 0, "Byzantium")
+    meet = land_next_to(start_of("Levant"))
+    put_camel(d, "Byzantium", meet)
+    state = build(d)
+    state.apply(0, f"expand levant {sid(meet)}")
+    assert state.money[0] == 10 + 3 + 1  # 3 once for Levant (both tiles), 1 for Byzantium
+    give = state.to_dict()
+    set_hand(give, 0, [7])
+    put_camel(give, "Levant", goods_space(7))
+    assert build(give).score_breakdown(0)["goods_cards"] == 4
+
+
+def test_sk_2p3_after_a_marriage_a_tile_leaves_the_bag():
+    outcomes = set()
+    for seed in range(20):
+        d = fresh(players=2, seed=seed)
+        turn_to(d, 0)
+        state = build(d)
+        state.apply(0, "marry egypt")
+        state.apply(0, "done")
+        view = state.view(None)
+        assert view["bag_size"] == 9
+        drawn = next(e for e in view["log"] if e["type"] in ("tile_removed", "tile_returned"))
+        family = FAMILY[drawn["family"]]
+        if drawn["type"] == "tile_returned":
+            assert drawn["family"] == "Egypt" and view["families"][family]["domain_tiles"] == 1
+        else:
+            assert drawn["family"] != "Egypt" and view["removed_tiles"] == [drawn["family"]]
+        outcomes.add(drawn["type"])
+    assert outcomes == {"tile_removed", "tile_returned"}
+
+
+# --- worked examples --------------------------------------------------------------------------------
+
+
+def test_sk_x1_five_cards_at_limit_seven_draw_three_and_must_discard_one():
+    d = fresh(players=4)
+    turn_to(d, 0)
+    set_hand(d, 0, [1, 2, 3, 4, 5])
+    state = build(d)
+    state.apply(0, "marry egypt")
+    assert len(state.hands[0]) == 8 and "done" not in legal(state)
+    state.apply(0, "discard 1")
+    assert "done" in legal(state)
+    state.apply(0, "discard 2")  # two discards: 6 cards, under the limit
+    assert len(state.hands[0]) == 6
+    d = state.to_dict()
+    d["current"] = 0
+    state = build(d)
+    state.apply(0, "marry levant")
+    assert len(state.hands[0]) == 9  # below the limit, so the next marriage draws again
+
+
+def test_sk_x2_barbara_pays_a_dirham_for_two_camels_one_on_land_one_on_water():
+    d = fresh()
+    turn_to(d, 1)
+    give_tile(d, 1, "Levant")
+    d["treasury"][FAMILY["Levant"]] = 4
+    water, land = water_with_land_neighbour()
+    put_camel(d, "Levant", land)
+    state = build(d)
+    beside = land_next_to(start_of("Levant"))
+    state.apply(1, f"expand levant {sid(beside)}")
+    state.apply(1, f"camel {sid(water)}")
+    assert state.treasury[FAMILY["Levant"]] == 3 and FAMILY["Levant"] in state.view(None)["camels"][water]
+
+
+def test_sk_x3_alberto_meets_the_red_camels_first():
+    d = fresh()
+    alberto, julia = 0, 2
+    turn_to(d, alberto)
+    give_tile(d, alberto, "Byzantium")
+    give_tile(d, julia, "Levant")
+    meet = land_next_to(start_of("Byzantium"))
+    put_camel(d, "Levant", meet)
+    state = build(d)
+    state.apply(alberto, f"expand byzantium {sid(meet)}")
+    assert state.money[alberto] == 13 and state.money[julia] == 11
+    assert state.relation_markers[alberto] == 2
+    assert state.stack[FAMILY["Byzantium"]] == 4 and state.stack[FAMILY["Levant"]] == 4
+
+
+def test_sk_x4_barbara_linen_red_and_yellow_camels_is_five_points():
+    d = fresh()
+    barbara = 1
+    give_tile(d, barbara, "Levant")
+    linen = MAP.goods.index("linen") + 1
+    give_card(d, barbara, linen)
+    put_camel(d, "Levant", goods_space(linen))
+    put_camel(d, "Sogdiana", goods_space(linen))  # yellow
+    assert samarkand.goods_card_points(build(d), barbara, linen) == 5
+
+
+# --- information ------------------------------------------------------------------------------------
+
+
+def test_sk_i1_hands_are_hidden_their_sizes_public():
+    state = GAME.new_game(players=3, seed=4)
+    spectators, mine = state.view(None), state.view(1)
+    assert spectators["hand"] is None and all(s["hand"] is None for s in spectators["seats"])
+    assert [c["good"] for c in mine["hand"]] == state.hands[1]
+    assert mine["seats"][0]["hand"] is None and mine["seats"][0]["hand_size"] == 2
+
+
+def test_sk_i1_a_sampled_world_keeps_what_the_seat_knows_and_redeals_the_rest():
+    d = fresh(players=3, seed=2)
+    turn_to(d, 0)
+    state = build(d)
+    state.apply(0, "marry egypt")
+    mine = state.hands[0][:2]
+    state.apply(0, f"discard {mine[0]}")
+    state.apply(0, f"discard {mine[1]}")
+    worlds = [state.sample_hidden(0, random.Random(i)) for i in range(40)]
+    for world in worlds:
+        assert world.view(0) == state.view(0)
+        assert sorted(world.discards) == sorted(mine)  # its own discards, still in the pile
+    assert len({tuple(w.hands[1]) for w in worlds}) > 5  # the other hands are redealt
+    assert any(w.deck != state.deck for w in worlds)
+
+
+def test_sk_i1_final_hands_are_shown_to_everyone():
+    d = fresh(players=3)
+    d["money"] = [0, 0, 0]
+    state = build(d)
+    for _ in range(3):
+        state.apply(state.current, "pass")
+    view = state.view(None)
+    assert [[c["good"] for c in s["hand"]] for s in view["seats"]] == state.hands
+    assert view["breakdown"][0]["total"] == view["scores"][0]
+
+
+# --- notation and records ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("marry atlantis", "no family"),
+        ("expand levant c99r1", "no space"),
+        ("sell 34", "1..33"),
+        ("fly", "not a Samarkand move"),
+    ],
+)
+def test_bad_notation_is_refused_with_the_reason(text, reason):
+    state = GAME.new_game(players=3, seed=0)
+    with pytest.raises(merchantry.IllegalAction, match=reason):
+        state.apply(state.current, text)
+
+
+def test_a_broken_state_is_refused_with_a_clear_reason():
+    d = fresh()
+    d["hands"][0].append(d["deck"].pop(0))
+    d["hands"][1].append(d["hands"][0][-1])
+    with pytest.raises(merchantry.InvalidRecord, match="33 goods cards"):
+        build(d)
+    d = fresh()
+    d["camels_left"][0] = 12
+    with pytest.raises(merchantry.InvalidRecord, match="camels do not add up"):
+        build(d)
+
+
+def test_the_log_reads_as_sentences():
+    state, meet = _meeting()
+    state.apply(0, f"expand byzantium {sid(meet)}")
+    text = "\n".join(log_lines(state.view(None)))
+    assert "Byzantium" in text and "Levant" in text and "First meeting" in text
