@@ -238,3 +238,42 @@ def test_switching_language_mid_game_translates_the_log_and_card_names(live_serv
     page.wait_for_selector(".log li:has-text('Manche 1 sur')")
     page.select_option("#lang", "en")
     page.wait_for_selector(".log li:has-text('Round 1 of')")
+
+
+def play_samarkand_step(page) -> None:
+    """A person who always takes the first simple move: answer an offer, finish discards and second camels,
+    marry the first family offered, else expand the first family onto its first highlighted space."""
+    simple = ("[data-move^='sell ']", "[data-move='done']", "[data-move^='discard ']", "[data-move='pass']")
+    for selector in (*simple, "[data-move^='marry ']"):
+        if try_click(page, selector):
+            return
+    if page.locator(".sk-space.target").count() == 0:
+        try_click(page, "[data-expand]")
+    try_click(page, ".sk-space.target")
+
+
+def test_a_person_plays_samarkand_to_the_end_on_a_desktop_and_a_phone_with_a_reload(live_server, browser):
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    page = context.new_page()
+    create_table(page, live_server, "Ann", ["human", "bot:greedy", "bot:random"], game="samarkand")
+    page.wait_for_selector("section.samarkand svg .sk-space")
+    assert page.locator(".sk-space").count() == 77  # the map, drawn from its data file
+    page.wait_for_selector(".sk-prompt")
+    shot(page, "08-samarkand-desktop")
+    deadline, reloaded = time.time() + 300, False
+    while time.time() < deadline and not finished(page):
+        if page.locator(".banner:has-text('Your turn')").count():
+            play_samarkand_step(page)
+        if not reloaded and page.locator(".sk-camel").count() >= 16:
+            page.set_viewport_size({"width": 390, "height": 844})  # a phone, and the game survives a reload
+            page.reload()
+            page.wait_for_selector("section.samarkand svg .sk-space")
+            shot(page, "09-samarkand-phone")
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390 + 1, "the page fits the phone"
+            reloaded = True
+        page.wait_for_timeout(50)
+    shot(page, "10-samarkand-final")
+    assert reloaded and finished(page), "Samarkand did not finish in time"
+    page.wait_for_selector("table.sk-final")
+    assert page.locator("table.sk-final tbody tr").count() == 3
+    shot(page, "10-samarkand-final")

@@ -16,7 +16,7 @@ import random
 import pytest
 from sqlalchemy.exc import OperationalError
 
-from merchantry import records
+from merchantry import games, records
 from tests.server.conftest import join_all, new_table
 from tests.server.test_api import headers, play_to_the_end
 
@@ -28,7 +28,7 @@ def wire(value):
     return json.loads(json.dumps(value))
 
 
-@pytest.mark.parametrize("game", ["money", "byzanz", "grand_bazaar"])
+@pytest.mark.parametrize("game", games.names())  # every registered game
 def test_every_payload_matches_its_seats_view(client, game):
     service = client.app.state.service
     sent = []
@@ -95,7 +95,7 @@ def changes_of_view(record: dict, seat: int | None, moves: int) -> list[tuple]:
     return seen
 
 
-@pytest.mark.parametrize("game", ["money", "byzanz", "grand_bazaar"])
+@pytest.mark.parametrize("game", games.names())  # every registered game
 def test_each_connection_hears_of_exactly_the_changes_of_its_own_view(client, game):
     service = client.app.state.service
     table = new_table(client, game=game, seats=ALL_HUMAN)

@@ -22,7 +22,7 @@ class MapError(ValueError):
 
 
 @dataclass(frozen=True)
-class Space:
+class MapSpace:
     index: int
     id: str
     kind: str  # land | goods | water | start
@@ -34,7 +34,7 @@ class Space:
 
 
 @dataclass(frozen=True)
-class Family:
+class MerchantFamily:
     index: int
     name: str
     colour: str
@@ -46,8 +46,8 @@ class Family:
 @dataclass(frozen=True)
 class SamarkandMap:
     title: str
-    spaces: tuple[Space, ...]
-    families: tuple[Family, ...]
+    spaces: tuple[MapSpace, ...]
+    families: tuple[MerchantFamily, ...]
     goods: tuple[str, ...]  # goods[n - 1] is the name of good n
     goods_space: tuple[int, ...]  # goods_space[n - 1] is the space of good n
 
@@ -82,7 +82,7 @@ def _build(data: dict[str, Any]) -> SamarkandMap:
     if len(index) != len(raw_spaces):
         raise MapError("two spaces share an id")
     families = [
-        Family(i, str(f["name"]), str(f["colour"]), int(f["cost"]), str(f["edge"]), _space(index, f["start"]))
+        MerchantFamily(i, str(f["name"]), str(f["colour"]), int(f["cost"]), str(f["edge"]), _space(index, f["start"]))
         for i, f in enumerate(data["families"])
     ]
     family_of = {family.name: family.index for family in families}
@@ -95,7 +95,7 @@ def _build(data: dict[str, Any]) -> SamarkandMap:
         if family is not None and family not in family_of:
             raise MapError(f"space {raw['id']}: no family {family!r}")
         spaces.append(
-            Space(
+            MapSpace(
                 i,
                 str(raw["id"]),
                 kind,

@@ -16,7 +16,8 @@ HELP = (
     "On your turn: 'marry <family>' (pay its cost, draw 3 cards, then 'discard <good>' up to twice\n"
     "and 'done'), or 'expand <family> <space>' to place a camel next to its route, then 'camel <space>'\n"
     "for a second one (1 dirham from the family's treasury) or 'done'.\n"
-    "The first camel on a goods space opens a sale: whoever holds that card answers 'sell <good>' (3 dirhams, the card then scores nothing) or 'keep'.\n"
+    "The first camel on a goods space opens a sale: whoever holds that card answers 'sell <good>'\n"
+    "(3 dirhams; the card then scores nothing) or 'keep'.\n"
     "Spaces are named c<column>r<row>; on the map a space shows its camels' initials, ~~ is water,\n"
     "a number is a goods space, UPPER CASE a start city."
 )

@@ -1,0 +1,249 @@
+// Samarkand in the browser: the map drawn from the game's map data (SVG, pan by scrolling, zoom by buttons),
+// the families, the players, your hand with each card's worth now, the sale offer, and the final scores.
+import { h, seatName } from "/static/dom.js";
+
+const MAP = await (await fetch("/games/samarkand/data/map.json")).json();
+const SVG = "http://www.w3.org/2000/svg";
+const R = 30; // hexagon radius in SVG units
+const COLOURS = {
+  purple: "#7b3fa0", white: "#f4f4f4", orange: "#f08a24", yellow: "#f2c81e", black: "#262626",
+  brown: "#8b5a2b", red: "#d0302a", green: "#2e8b57", blue: "#2a62c9", pink: "#ec6fb0",
+};
+const DARK = new Set(["purple", "black", "brown", "red", "green", "blue"]);
+
+// what survives a redraw: the family chosen for expanding, the zoom, where the map was scrolled to,
+// and the sale offers already answered for you
+const ui = { family: null, zoom: 1, scroll: [0, 0], answered: new Set() };
+
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+function centre(space) {
+  return [R + 1.5 * R * space.x + 6, R + Math.sqrt(3) * R * space.y + 6];
+}
+
+function hexPoints(cx, cy) {
+  return Array.from({ length: 6 }, (_, i) => {
+    const a = (Math.PI / 3) * i;
+    return `${(cx + R * Math.cos(a)).toFixed(1)},${(cy + R * Math.sin(a)).toFixed(1)}`;
+  }).join(" ");
+}
+
+function familyIndex(name) {
+  return MAP.families.findIndex((f) => f.name.toLowerCase() === name.toLowerCase());
+}
+
+function swatch(colour, letter) {
+  return h("span", { class: `sk-swatch${DARK.has(colour) ? " dark" : ""}`, style: `background:${COLOURS[colour]}` }, letter);
+}
+
+// Moves by kind, from the legal move texts: {marry: Set(family), expand: Map(family -> Set(space)), ...}
+function readMoves(legal) {
+  const moves = { marry: new Set(), expand: new Map(), camel: new Set(), discard: new Set(), sell: new Set(), other: new Set() };
+  for (const text of legal) {
+    const [verb, a, b] = text.split(" ");
+    if (verb === "marry") moves.marry.add(a);
+    else if (verb === "expand") { if (!moves.expand.has(a)) moves.expand.set(a, new Set()); moves.expand.get(a).add(b); }
+    else if (verb === "camel") moves.camel.add(a);
+    else if (verb === "discard") moves.discard.add(Number(a));
+    else if (verb === "sell") moves.sell.add(Number(a));
+    else moves.other.add(verb);
+  }
+  return moves;
+}
+
+function drawMap(view, targets, onSpace, t, tr) {
+  const spaces = MAP.spaces;
+  const width = Math.max(...spaces.map((s) => centre(s)[0])) + R + 6;
+  const height = Math.max(...spaces.map((s) => centre(s)[1])) + R + 6;
+  const nodes = spaces.map((space, index) => {
+    const [cx, cy] = centre(space);
+    const camels = view.camels[index];
+    const names = camels.map((f) => tr.term(MAP.families[f].name));
+    const family = space.family ? MAP.families[familyIndex(space.family)] : null;
+    const target = targets.has(space.id);
+    const fill = space.kind === "water" ? "#9cc9e8" : space.kind === "goods" ? "#f7e6b5" : space.kind === "start" ? COLOURS[family.colour] : "#e9dcc0";
+    const label = space.kind === "goods" ? t("goodsSpace", { good: space.good, name: tr.term(MAP.goods[space.good - 1].name) })
+      : space.kind === "start" ? t("start", { family: tr.term(family.name) })
+      : space.kind === "water" ? t("water") : space.id;
+    const tip = [space.id, label, camels.length ? t("camelsHere", { families: names.join(", ") }) : ""].filter(Boolean).join(" · ");
+    const children = [
+      svg("title", {}, tip),
+      svg("polygon", { points: hexPoints(cx, cy), fill, class: target ? "sk-hex sk-target" : "sk-hex", "fill-opacity": space.kind === "start" ? 0.45 : 1 }),
+    ];
+    if (space.kind === "goods") {
+      children.push(svg("text", { x: cx, y: cy - 12, class: "sk-good" }, String(space.good)));
+      children.push(svg("text", { x: cx, y: cy - 2, class: "sk-good-name" }, tr.term(MAP.goods[space.good - 1].name)));
+    } else if (space.kind === "start") {
+      children.push(svg("text", { x: cx, y: cy - 6, class: "sk-city" }, tr.term(family.name)));
+    } else if (space.kind === "water") {
+      children.push(svg("text", { x: cx, y: cy - 6, class: "sk-water" }, "≈ ≈"));
+    }
+    camels.forEach((f, i) => {
+      const x = cx + (camels.length === 2 ? (i ? 10 : -10) : 0);
+      const colour = MAP.families[f].colour;
+      children.push(svg("circle", { cx: x, cy: cy + 12, r: 9, fill: COLOURS[colour], class: "sk-camel" }));
+      children.push(svg("text", { x, y: cy + 16, class: `sk-camel-letter${DARK.has(colour) ? " dark" : ""}` }, MAP.families[f].name[0]));
+    });
+    return svg("g", { "data-space": space.id, class: target ? "sk-space target" : "sk-space", onclick: target ? () => onSpace(space.id) : null }, children);
+  });
+  return svg("svg", { viewBox: `0 0 ${width} ${height}`, style: mapWidth(), role: "img", "aria-label": t("map") }, nodes);
+}
+
+// zoom 1 fits the frame (up to a comfortable size); zooming in makes the map wider than the frame, which pans
+function mapWidth() {
+  return `width: calc(${ui.zoom} * min(100%, 820px))`;
+}
+
+function mapFrame(view, targets, onSpace, t, tr) {
+  const frame = h("div", { class: "sk-map-frame", onscroll: () => { ui.scroll = [frame.scrollLeft, frame.scrollTop]; } },
+    drawMap(view, targets, onSpace, t, tr));
+  setTimeout(() => { frame.scrollLeft = ui.scroll[0]; frame.scrollTop = ui.scroll[1]; }, 0);
+  const zoom = (factor) => () => {
+    ui.zoom = Math.min(3, Math.max(0.5, ui.zoom * factor));
+    frame.querySelector("svg").setAttribute("style", mapWidth());
+  };
+  return h("div", { class: "sk-map" },
+    h("div", { class: "sk-zoom" },
+      h("button", { onclick: zoom(1.25), "aria-label": t("zoomIn"), title: t("zoomIn") }, "+"),
+      h("button", { onclick: zoom(0.8), "aria-label": t("zoomOut"), title: t("zoomOut") }, "−")),
+    frame);
+}
+
+function prompt(view, seat, moves, table, t, tr) {
+  const offer = view.offer;
+  const who = (s) => seatName(table, s);
+  const family = view.expanding ? tr.term(view.expanding) : "";
+  if (view.over) return null;
+  if (offer) {
+    const name = tr.term(offer.name);
+    return moves.sell.size ? t("promptOffer", { good: offer.good, name }) : t("promptOfferWait", { good: offer.good, name });
+  }
+  const mine = seat !== null && view.current === seat;
+  if (!mine) {
+    const key = view.phase === "discard" ? "waitingDiscard" : view.phase === "second" ? "waitingSecond" : "waitingTurn";
+    return t(key, { seat: who(view.current) });
+  }
+  if (view.phase === "discard") {
+    return moves.other.has("done") ? t("promptDiscard", { left: 2 - view.discarded, limit: view.hand_limit }) : t("promptDiscardMust", { limit: view.hand_limit });
+  }
+  if (view.phase === "second") return t("promptSecond", { family });
+  if (moves.other.has("pass")) return t("promptPass");
+  if (ui.family && moves.expand.has(ui.family)) return t("promptChooseFamily", { family: tr.term(MAP.families[familyIndex(ui.family)].name) });
+  return t("promptAct");
+}
+
+function familiesTable(view, moves, act, t, tr, table) {
+  const head = [["family", ""], ["cost", "cost"], ["treasury", "treasury"], ["camelsLeft", "camelsLeft"], ["tilesLeft", "tilesLeft"], ["markersLeft", "markersLeft"], ["marriedTo", ""], ["met", ""]];
+  return h("div", { class: "sk-scroll" }, h("table", { class: "scores sk-families" },
+    h("caption", {}, t("families")),
+    h("thead", {}, h("tr", {}, head.map(([key]) => h("th", { title: t(key) }, t(key))), h("th", {}, ""))),
+    h("tbody", {}, view.families.map((family) => {
+      const word = family.name.toLowerCase();
+      const chosen = ui.family === word;
+      return h("tr", { class: chosen ? "current-row" : "" },
+        h("th", {}, swatch(family.colour, family.name[0]), " ", tr.term(family.name)),
+        h("td", { class: "num" }, String(family.cost)),
+        h("td", { class: "num" }, String(family.treasury)),
+        h("td", { class: "num" }, String(family.camels_left)),
+        h("td", { class: "num" }, String(family.domain_tiles)),
+        h("td", { class: "num" }, String(family.markers_left)),
+        h("td", {}, family.held_by.map((s) => seatName(table, s).split(" ")[0]).join(", ") || "–"),
+        h("td", { class: "sk-met" }, family.met.map((name) => tr.term(name)).join(", ") || "–"),
+        h("td", {},
+          moves.marry.has(word) ? h("button", { class: "primary", "data-move": `marry ${word}`, onclick: () => act(`marry ${word}`) }, `${t("marry")} (${family.cost})`) : null,
+          moves.expand.has(word) ? h("button", { class: chosen ? "primary" : "", "data-expand": word, onclick: () => { ui.family = word; act.redraw(); } }, t("expand")) : null));
+    }))));
+}
+
+function playersTable(view, seat, table, t, tr) {
+  const columns = ["dirhams", "cards", "soldCards", "tiles", "goodsMarkers", "relationMarkers"];
+  return h("div", { class: "sk-scroll" }, h("table", { class: "scores" },
+    h("caption", {}, t("players")),
+    h("thead", {}, h("tr", {}, h("th", {}, ""), columns.map((key) => h("th", { title: t(key) }, t(key))))),
+    h("tbody", {}, view.seats.map((row) => h("tr", { class: `${row.seat === view.current ? "current-row" : ""}${row.seat === seat ? " me" : ""}` },
+      h("th", {}, seatName(table, row.seat)),
+      h("td", { class: "num" }, String(row.money)),
+      h("td", { class: "num" }, `${row.hand_size}`),
+      h("td", {}, row.sold.map((g) => `${g} ${tr.term(MAP.goods[g - 1].name)}`).join(", ") || "–"),
+      h("td", {}, row.tiles.map((name) => swatch(MAP.families[familyIndex(name)].colour, name[0]))),
+      h("td", { class: "num" }, String(row.goods_markers)),
+      h("td", { class: "num" }, String(row.relation_markers)))))));
+}
+
+function handPanel(view, moves, act, t, tr) {
+  if (!view.hand) return null;
+  const limit = t("handLimit", { limit: view.hand_limit });
+  return h("div", { class: "mine" },
+    h("div", { class: "group-title", title: t("cardWorth") }, `${t("yourHand")} (${view.hand.length}) · ${limit}`),
+    h("div", { class: "cards" }, view.hand.map((card) => {
+      const canDiscard = moves.discard.has(card.good);
+      const body = [h("span", { class: "card-value" }, String(card.good)), h("span", { class: "card-kind" }, tr.term(card.name)),
+        h("span", { class: "sk-points" }, t("pointsNow", { points: card.points }))];
+      return canDiscard
+        ? h("button", { class: "card sk-card", "data-move": `discard ${card.good}`, title: `${t("discard")} ${card.good}`, onclick: () => act(`discard ${card.good}`) }, body)
+        : h("div", { class: "card sk-card", title: t("cardWorth") }, body);
+    })));
+}
+
+function finalTable(view, table, t) {
+  if (!view.over) return null;
+  const order = [...view.breakdown.keys()].sort((a, b) => view.breakdown[b].total - view.breakdown[a].total);
+  const best = view.breakdown[order[0]].total;
+  const columns = [["goods_cards", "goodsCards"], ["goods_markers", "goodsMarkers"], ["relation_markers", "relationMarkers"], ["money", "dirhams"], ["total", "total"]];
+  return h("table", { class: "scores sk-final" },
+    h("caption", {}, t("finalScores")),
+    h("thead", {}, h("tr", {}, h("th", {}, t("rank")), h("th", {}, ""), columns.map(([, key]) => h("th", {}, t(key))))),
+    h("tbody", {}, order.map((s) => h("tr", { class: view.breakdown[s].total === best ? "current-row" : "" },
+      h("td", { class: "num" }, String(1 + order.filter((o) => view.breakdown[o].total > view.breakdown[s].total).length)),
+      h("th", {}, seatName(table, s)),
+      columns.map(([field]) => h("td", { class: "num" }, String(view.breakdown[s][field])))))));
+}
+
+export function render(payload, send, t, tr = { term: (w) => w }) {
+  const { view, legal, seat, table } = payload;
+  const moves = readMoves(legal);
+  let root = null;
+  const act = (move) => { ui.family = null; send(move); };
+  act.redraw = () => root.replaceWith(render(payload, send, t, tr));
+  // a sale offer for a card you do not hold: answered for you at once, as anyone's silence would be (SK-G1)
+  if (view.offer && legal.length === 1 && legal[0] === "keep") {
+    const key = `${table.id}:${view.turn}:${view.offer.good}`;
+    if (!ui.answered.has(key)) { ui.answered.add(key); setTimeout(() => send("keep"), 0); }
+  }
+  if (ui.family && !moves.expand.has(ui.family)) ui.family = null;
+  if (!ui.family && moves.expand.size === 1 && !moves.marry.size) ui.family = [...moves.expand.keys()][0];
+  const targets = view.phase === "second" ? moves.camel : ui.family ? moves.expand.get(ui.family) : new Set();
+  const onSpace = (id) => act(view.phase === "second" ? `camel ${id}` : `expand ${ui.family} ${id}`);
+  const buttons = [];
+  if (moves.sell.size) {
+    for (const g of moves.sell) buttons.push(h("button", { class: "primary", "data-move": `sell ${g}`, onclick: () => act(`sell ${g}`) }, `${t("sell")}: ${g} ${tr.term(MAP.goods[g - 1].name)}`));
+    buttons.push(h("button", { "data-move": "keep", onclick: () => act("keep") }, t("keep")));
+  }
+  for (const verb of ["done", "pass"]) {
+    if (moves.other.has(verb)) buttons.push(h("button", { class: "primary", "data-move": verb, onclick: () => act(verb) }, t(verb)));
+  }
+  const text = prompt(view, seat, moves, table, t, tr);
+  root = h("section", { class: "samarkand" },
+    text ? h("div", { class: "banner sk-prompt", role: "status" }, text) : null,
+    buttons.length ? h("div", { class: "sk-actions" }, buttons) : null,
+    finalTable(view, table, t),
+    handPanel(view, moves, act, t, tr),
+    mapFrame(view, targets || new Set(), onSpace, t, tr),
+    h("div", { class: "status-line" }, `${t("deck")}: ${view.deck_size} · ${t("discardPile")}: ${view.discard_size}`
+      + (view.players === 2 ? ` · ${t("bag")}: ${view.bag_size}` : "")),
+    familiesTable(view, moves, act, t, tr, table),
+    playersTable(view, seat, table, t, tr));
+  return root;
+}
