@@ -29,7 +29,7 @@ for seed in range(count):
     while not state.is_over():
         seat = state.to_act()[0]
         state.apply(seat, bots.play_turn(state, seat, players[seat], rng))
-    turns.append(state.view(None)["turn"])
+    turns.append(state.view(None)["turns_played"])
 print(json.dumps(turns))
 """
 

@@ -21,6 +21,8 @@ CASES = [
     ("byzanz", 6, 9, "greedy,random,random,greedy,random,greedy"),
     ("grand_bazaar", 2, 3, "greedy,random"),
     ("grand_bazaar", 5, 8, "greedy,random,greedy,random,random"),
+    ("samarkand", 2, 5, "greedy,random"),
+    ("samarkand", 4, 11, "greedy,random,greedy,random"),
 ]
 
 

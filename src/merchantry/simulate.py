@@ -28,6 +28,7 @@ class GameResult:
     actions: int
     rounds: int | None  # from the final view, for games that count rounds
     record: Record
+    turns: int | None = None  # from the final view ("turns_played"), for games that count turns
 
 
 @dataclass
@@ -72,7 +73,8 @@ def play_one(game_name: str, lineup: Sequence[str], run_seed: int, index: int) -
     while not state.is_over():
         seat = state.to_act()[0]
         session.apply(seat, bots.play_turn(state, seat, players[seat], rng))
-    rounds = state.view(None).get("round")
+    final = state.view(None)
+    rounds, turns = final.get("round"), final.get("turns_played")
     return GameResult(
         index,
         seat_bots,
@@ -81,6 +83,7 @@ def play_one(game_name: str, lineup: Sequence[str], run_seed: int, index: int) -
         len(session.moves),
         rounds if isinstance(rounds, int) else None,
         session.record(),
+        turns if isinstance(turns, int) else None,
     )
 
 
@@ -151,4 +154,8 @@ def summarise(game_name: str, results: list[GameResult], seconds: float) -> Summ
     if rounds:
         summary.length["mean_rounds"] = statistics.fmean(rounds)
         summary.length["max_rounds"] = max(rounds)
+    turns = [r.turns for r in results if r.turns is not None]
+    if turns:
+        summary.length["mean_turns"] = statistics.fmean(turns)
+        summary.length["max_turns"] = max(turns)
     return summary

@@ -82,7 +82,9 @@ def _build(data: dict[str, Any]) -> SamarkandMap:
     if len(index) != len(raw_spaces):
         raise MapError("two spaces share an id")
     families = [
-        MerchantFamily(i, str(f["name"]), str(f["colour"]), int(f["cost"]), str(f["edge"]), _space(index, f["start"]))
+        MerchantFamily(
+            i, str(f["name"]), str(f["colour"]), int(f["cost"]), str(f["edge"]), _space(index, f["start"])
+        )
         for i, f in enumerate(data["families"])
     ]
     family_of = {family.name: family.index for family in families}

@@ -492,7 +492,8 @@ class SamarkandState(State):
             "current": None if self.over else self.current,
             "to_act": self.to_act(),
             "phase": self.phase,
-            "turn": self.turns + (0 if self.over else 1),
+            "turn": self.turns + (0 if self.over else 1),  # the turn being played (the last one once over)
+            "turns_played": self.turns,
             "round": self.turns // n + 1,
             "hand_limit": self.hand_limit(),
             "camels": [_families_in(mask) for mask in self.camels],
