@@ -21,11 +21,14 @@ HELP = (
     "Spaces are named c<column>r<row>; on the map a space shows its camels' initials, ~~ is water,\n"
     "a number is a goods space, UPPER CASE a start city."
 )
-CELL = 6  # characters per space on the text map
+CELL = 7  # characters per space on the text map (a label and two 2-letter camel marks)
 
 
 def letter(family: int) -> str:
-    return MAP.families[family].name[0].lower()
+    """A family's mark: its initial, or two letters when another family shares the initial."""
+    name = MAP.families[family].name
+    shared = sum(1 for other in MAP.families if other.name[0] == name[0]) > 1
+    return (name[:2] if shared else name[0]).lower()
 
 
 def cell(view: dict[str, Any], space_index: int) -> Text:

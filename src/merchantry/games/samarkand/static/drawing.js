@@ -40,6 +40,9 @@ function hexPoints(cx, cy) {
   }).join(" ");
 }
 
+// a family's mark on its camels: its initial, or two letters when another family shares the initial
+const MARKS = MAP.families.map((f) => MAP.families.filter((o) => o.name[0] === f.name[0]).length > 1 ? f.name.slice(0, 2) : f.name[0]);
+
 function familyIndex(name) {
   return MAP.families.findIndex((f) => f.name.toLowerCase() === name.toLowerCase());
 }
@@ -94,16 +97,16 @@ function drawMap(view, targets, onSpace, t, tr) {
       const x = cx + (camels.length === 2 ? (i ? 10 : -10) : 0);
       const colour = MAP.families[f].colour;
       children.push(svg("circle", { cx: x, cy: cy + 12, r: 9, fill: COLOURS[colour], class: "sk-camel" }));
-      children.push(svg("text", { x, y: cy + 16, class: `sk-camel-letter${DARK.has(colour) ? " dark" : ""}` }, MAP.families[f].name[0]));
+      children.push(svg("text", { x, y: cy + 16, class: `sk-camel-letter${DARK.has(colour) ? " dark" : ""}` }, MARKS[f]));
     });
     return svg("g", { "data-space": space.id, class: target ? "sk-space target" : "sk-space", onclick: target ? () => onSpace(space.id) : null }, children);
   });
   return svg("svg", { viewBox: `0 0 ${width} ${height}`, style: mapWidth(), role: "img", "aria-label": t("map") }, nodes);
 }
 
-// zoom 1 fits the frame (up to a comfortable size); zooming in makes the map wider than the frame, which pans
+// zoom 1 fits the frame (between 560 and 820 px, so a phone pans a readable map); zooming in widens it further
 function mapWidth() {
-  return `width: calc(${ui.zoom} * min(100%, 820px))`;
+  return `width: calc(${ui.zoom} * max(min(100%, 820px), 560px))`;
 }
 
 function mapFrame(view, targets, onSpace, t, tr) {
@@ -153,7 +156,7 @@ function familiesTable(view, moves, act, t, tr, table) {
       const word = family.name.toLowerCase();
       const chosen = ui.family === word;
       return h("tr", { class: chosen ? "current-row" : "" },
-        h("th", {}, swatch(family.colour, family.name[0]), " ", tr.term(family.name)),
+        h("th", {}, swatch(family.colour, MARKS[familyIndex(family.name)]), " ", tr.term(family.name)),
         h("td", { class: "num" }, String(family.cost)),
         h("td", { class: "num" }, String(family.treasury)),
         h("td", { class: "num" }, String(family.camels_left)),
@@ -177,7 +180,7 @@ function playersTable(view, seat, table, t, tr) {
       h("td", { class: "num" }, String(row.money)),
       h("td", { class: "num" }, `${row.hand_size}`),
       h("td", {}, row.sold.map((g) => `${g} ${tr.term(MAP.goods[g - 1].name)}`).join(", ") || "–"),
-      h("td", {}, row.tiles.map((name) => swatch(MAP.families[familyIndex(name)].colour, name[0]))),
+      h("td", {}, row.tiles.map((name) => swatch(MAP.families[familyIndex(name)].colour, MARKS[familyIndex(name)]))),
       h("td", { class: "num" }, String(row.goods_markers)),
       h("td", { class: "num" }, String(row.relation_markers)))))));
 }
