@@ -160,6 +160,41 @@ class SamarkandState(State):
                 actions += [EXPAND[f][s] for s in self.frontier(f)]
         return actions or [PASS]  # SK-T6
 
+    def _is_legal(self, player: int, action: object) -> bool:
+        """`action in legal_actions(player)`, without building the list: apply() asks on every move."""
+        if self.over or not isinstance(action, SamarkandAction) or not _well_formed(action):
+            return False
+        verb = action.verb
+        if self.phase == "offer":
+            if not self.offer_waiting[player]:
+                return False
+            return action == KEEP or (
+                action == SELL.get(self.offer_good) and self.offer_good in self.hands[player]
+            )
+        if player != self.current:
+            return False
+        if self.phase == "discard":
+            if verb == "discard":
+                return self.discarded < MAX_DISCARDS and action.good in self.hands[player]
+            return action == DONE and self.within_limit(player)
+        if self.phase == "second":
+            return action == DONE or (verb == "camel" and self.may_place(self.family, action.space))
+        if verb == "marry":
+            return self.may_marry(player, action.family)
+        if verb == "expand":
+            family = action.family
+            return bool(self.tiles_held[player][family] and self.camels_left[family]) and self.may_place(
+                family, action.space
+            )
+        return action == PASS and self.legal_actions(player) == [PASS]
+
+    def may_place(self, family: int, space: int) -> bool:
+        """SK-T3, SK-T4: `space` is next to a camel of `family`, holds fewer than 2 camels and none of it."""
+        bit, mask = 1 << family, self.camels[space]
+        if mask & bit or mask & (mask - 1):
+            return False
+        return any(self.camels[other] & bit for other in ADJACENT[space])
+
     def hand_size(self, player: int) -> int:
         """SK-G1: a sold card still counts toward the hand limit."""
         return len(self.hands[player]) + len(self.sold[player])
@@ -636,6 +671,15 @@ def _plain(value: object) -> JSON:
     if isinstance(value, list):
         return [_plain(v) for v in value]
     return value
+
+
+def _well_formed(action: SamarkandAction) -> bool:
+    """An action whose family, space and good point at real ones (a hand-made tuple may not)."""
+    return (
+        -1 <= action.family < len(MAP.families)
+        and -1 <= action.space < len(MAP.spaces)
+        and 0 <= action.good <= NUM_GOODS
+    )
 
 
 def _families_in(mask: int) -> list[int]:
