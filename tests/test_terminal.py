@@ -78,10 +78,35 @@ def test_end_of_input_abandons_the_game_cleanly():
 
 @pytest.mark.parametrize(
     ("game", "players", "expected"),
-    [("money", 3, "Final scores"), ("grand_bazaar", 3, "Final ranking"), ("byzanz", 4, "Final scores")],
+    [
+        ("money", 3, "Final scores"),
+        ("grand_bazaar", 3, "Final ranking"),
+        ("byzanz", 4, "Final scores"),
+        ("samarkand", 4, "Final scores (SK-E2)"),
+    ],
 )
 def test_every_game_is_playable_to_the_end_at_the_terminal(game, players, expected):
     table, out = table_for(itertools.cycle(["1", "done", "bid", "keep"]), players=players, game=game)
     table.run()
     assert table.state.is_over()
     assert expected in out.getvalue() and "Winner:" in out.getvalue()
+
+
+def test_samarkand_asks_a_person_about_a_sale_only_when_they_hold_the_card():
+    offers_asked = []
+
+    def read(prompt: str) -> str:
+        if table.state.view(0)["phase"] == "offer":
+            offers_asked.append([str(a) for a in table.state.legal_actions(0)])
+        return "1"
+
+    session = records.Session("samarkand", 3, seed=4)
+    console = Console(file=io.StringIO(), width=140, color_system=None)
+    table = TerminalTable(session, 0, ["you", "greedy", "greedy"], console, read, random.Random(4))
+    table.run()
+    assert table.state.is_over()
+    answers = [
+        text for seat, text in session.record()["moves"] if seat == 0 and text.split()[0] in ("keep", "sell")
+    ]
+    assert all(moves[0].startswith("sell ") for moves in offers_asked)  # asked only as the card's holder
+    assert len(answers) > len(offers_asked)  # the other offers were answered 'keep' without asking

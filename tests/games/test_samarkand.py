@@ -718,3 +718,25 @@ def test_the_log_reads_as_sentences():
     state.apply(0, f"expand byzantium {sid(meet)}")
     text = "\n".join(log_lines(state.view(None)))
     assert "Byzantium" in text and "Levant" in text and "First meeting" in text
+
+
+def test_sk_c3_thirty_three_goods_cards_and_markers():
+    state = GAME.new_game(players=4, seed=8)
+    view = state.view(None)
+    cards = sum(s["hand_size"] for s in view["seats"]) + view["deck_size"] + view["discard_size"]
+    assert cards == 33
+    assert sorted([g for hand in state.hands for g in hand] + state.deck) == list(range(1, 34))
+    goods_spaces = [s for s in MAP.spaces if s.kind == "goods"]
+    assert sorted(s.good for s in goods_spaces) == list(range(1, 34))  # one marker on each
+
+
+def test_sk_c4_the_supply_never_runs_out():
+    d = fresh()
+    turn_to(d, 0)
+    give_tile(d, 0, "Byzantium")
+    d["money"] = [1000, 1000, 1000, 1000]  # whatever is in play, the bank still pays
+    meet = land_next_to(start_of("Byzantium"))
+    put_camel(d, "Levant", meet)
+    state = build(d)
+    state.apply(0, f"expand byzantium {sid(meet)}")
+    assert state.money[0] == 1003
