@@ -1,4 +1,4 @@
-"""The `merchantry` command: play, simulate, replay, games."""
+"""The `merchantry` command: play, simulate, tournament, replay, serve, games."""
 
 from __future__ import annotations
 
@@ -6,10 +6,13 @@ import argparse
 import json
 import random
 import sys
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.progress import MofNCompleteColumn, Progress, ProgressColumn
 from rich.table import Table
+from rich.text import Text
 
 from merchantry import bots, games, records, simulate
 from merchantry.engine import seat_label
@@ -112,8 +115,78 @@ def print_summary(
     )
 
 
+def cmd_tournament(args: argparse.Namespace, console: Console) -> int:
+    from merchantry.arena import report, tournament  # matplotlib and openskill load only when needed
+
+    game = games.get(args.game)
+    players = args.players or game.min_players
+    contest = tournament.Tournament(
+        game.name, players, tuple(n.strip() for n in args.bots.split(",") if n.strip()), args.games, args.seed
+    )
+    contest.check()
+    folder = Path(args.records) if args.records else None
+    results: dict[int, simulate.GameResult] = {}
+    if folder:
+        tournament.save_settings(folder, contest)
+        if args.resume:
+            results = {i: r for i, r in tournament.load_records(folder).items() if i < contest.games}
+    elif args.resume:
+        raise ValueError("--resume continues from the records of --records DIR")
+
+    def keep(result: simulate.GameResult) -> None:
+        results[result.index] = result
+        if folder:
+            tournament.append_record(folder, result)
+        progress.advance(task)
+
+    columns = (*Progress.get_default_columns(), MofNCompleteColumn(), GamesPerSecond())
+    interrupted = False
+    with Progress(*columns, console=console, transient=False) as progress:
+        task = progress.add_task(
+            game.title, total=contest.games, completed=len(results), resumed=len(results)
+        )
+        try:
+            tournament.run(contest, args.workers, done=results, on_result=keep)
+        except KeyboardInterrupt:
+            interrupted = True
+    if not results:
+        raise ValueError("no game finished")
+    analysis = tournament.analyse(contest, list(results.values()))
+    print_tournament(analysis, console)
+    if interrupted:
+        console.print(
+            f"[yellow]Interrupted:[/] {len(results)} of {contest.games} games finished"
+            + (f"; continue with --resume --records {folder}" if folder else "")
+        )
+    if args.report:
+        written = report.write(Path(args.report), analysis)
+        console.print(f"Report: {written[-1]} (and {', '.join(p.name for p in written[:-1])})")
+    return 130 if interrupted else 0
+
+
+class GamesPerSecond(ProgressColumn):
+    """Games per second since this run started (games results arrive in chunks: a window average jumps)."""
+
+    def render(self, task: Any) -> Text:
+        played = task.completed - task.fields.get("resumed", 0)
+        return Text(f"{played / task.elapsed:.1f} games/s" if task.elapsed and played else "")
+
+
+def print_tournament(analysis: dict[str, Any], console: Console) -> None:
+    from merchantry.arena import report
+
+    console.print(f"[bold]{report.title(analysis)}[/]")
+    for caption, header, rows in report.tables(analysis):
+        table = Table(title=caption)
+        for column in header:
+            table.add_column(column, justify="right")
+        for row in rows:
+            table.add_row(*row)
+        console.print(table)
+
+
 def cmd_replay(args: argparse.Namespace, console: Console) -> int:
-    record = records.load(args.file)
+    record = records.load(args.file, args.game)
     state = records.replay(record, upto=args.upto)
     moves = len(record["moves"]) if args.upto is None else min(args.upto, len(record["moves"]))
     console.print(
@@ -194,8 +267,21 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--records", metavar="FILE", help="write every game's record to FILE (JSON lines)")
     sim.set_defaults(run=cmd_simulate)
 
+    tour = sub.add_parser("tournament", help="rate bots over balanced seatings, with a report")
+    tour.add_argument("game")
+    tour.add_argument("--players", type=int, help="seats per game (default: the game's minimum)")
+    tour.add_argument("--bots", required=True, help="the bots to rate, comma-separated (2 or more)")
+    tour.add_argument("--games", type=int, default=200)
+    tour.add_argument("--seed", type=int, default=0)
+    tour.add_argument("--workers", type=int, default=1, help="processes to spread the games over")
+    tour.add_argument("--report", metavar="DIR", help="write report.html, report.md and PNG plots into DIR")
+    tour.add_argument("--records", metavar="DIR", help="keep every game (JSON lines) in DIR, for --resume")
+    tour.add_argument("--resume", action="store_true", help="continue the run kept in --records DIR")
+    tour.set_defaults(run=cmd_tournament)
+
     rep = sub.add_parser("replay", help="replay a game record and show the final position and scores")
     rep.add_argument("file")
+    rep.add_argument("--game", type=int, help="the game's number in a JSON Lines file of many games")
     rep.add_argument("--upto", type=int, help="stop after this many moves")
     rep.add_argument("--seat", type=int, help="show the position as this seat sees it (default: spectator)")
     rep.add_argument("--log", action="store_true", help="print the game log (as the viewer saw it)")

@@ -96,8 +96,10 @@ def replay(record: Any, upto: int | None = None) -> State:
     return state
 
 
-def load(path: str | Path) -> Record:
-    """Read a record from a JSON file; raises InvalidRecord with a one-line reason."""
+def load(path: str | Path, game: int | None = None) -> Record:
+    """Read a record from a JSON file, or game number `game` of a JSON Lines file of records (as
+    `simulate --records` and `tournament --records` write them); raises InvalidRecord with a one-line
+    reason."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
@@ -105,8 +107,29 @@ def load(path: str | Path) -> Record:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InvalidRecord(f"{path} is not JSON: {exc.msg} at line {exc.lineno}") from None
+        lines = [line for line in text.splitlines() if line.strip()]
+        if len(lines) < 2:
+            raise InvalidRecord(f"{path} is not JSON: {exc.msg} at line {exc.lineno}") from None
+        return check_record(_one_of_many(path, lines, game))
+    if game is not None:
+        raise InvalidRecord(f"{path} holds one game: leave out the game number")
     return check_record(data)
+
+
+def _one_of_many(path: str | Path, lines: list[str], game: int | None) -> Any:
+    """Game `game` of a JSON Lines file: a line is a record, or a game result holding one ("record")."""
+    if game is None:
+        raise InvalidRecord(
+            f"{path} holds {len(lines)} games: choose one, 0..{len(lines) - 1} (replay --game N)"
+        )
+    for number, line in enumerate(lines):
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # a line cut short by an interrupted run
+        if entry.get("index", number) == game if isinstance(entry, dict) else False:
+            return entry.get("record", entry)
+    raise InvalidRecord(f"{path} has no game number {game}")
 
 
 def save(record: Record, path: str | Path) -> None:

@@ -65,8 +65,12 @@ def lineup_for(lineup: Sequence[str], index: int) -> tuple[str, ...]:
 
 
 def play_one(game_name: str, lineup: Sequence[str], run_seed: int, index: int) -> GameResult:
-    seat_bots = lineup_for(lineup, index)
-    session = Session(game_name, len(lineup), seed=game_seed(run_seed, index))
+    return play_seated(game_name, lineup_for(lineup, index), run_seed, index)
+
+
+def play_seated(game_name: str, seat_bots: tuple[str, ...], run_seed: int, index: int) -> GameResult:
+    """Game `index` of a run, with `seat_bots[s]` in seat s: depends on nothing but its arguments."""
+    session = Session(game_name, len(seat_bots), seed=game_seed(run_seed, index))
     players = [bots.get(name, game_name) for name in seat_bots]
     rng = random.Random(f"bots:{run_seed}:{index}")
     state = session.state

@@ -1,0 +1,225 @@
+"""A tournament's report: PNG plots (matplotlib), the same tables and plots as Markdown, and a
+self-contained HTML page (plots embedded), with a section that explains the statistics."""
+
+from __future__ import annotations
+
+import base64
+import html
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only, no display
+import matplotlib.pyplot as plt  # noqa: E402
+
+from merchantry import games  # noqa: E402
+from merchantry.arena import statistics  # noqa: E402
+
+PLOTS = {
+    "ratings.png": "Ratings (openskill mu with ±3 sigma; the dot is the ordinal mu - 3 sigma)",
+    "win_rate_by_seat.png": "Win rate by seat, with 95% intervals (dashed: equal shares)",
+    "scores_by_bot.png": "Final scores by bot",
+    "game_length.png": "Game length",
+}
+
+
+def write(folder: Path, analysis: dict[str, Any]) -> list[Path]:
+    """Write the plots, report.md and report.html into `folder`; returns the files written."""
+    folder.mkdir(parents=True, exist_ok=True)
+    plots = [_ratings, _seats, _scores, _length]
+    files = [draw(folder / name, analysis) for name, draw in zip(PLOTS, plots, strict=True)]
+    markdown = folder / "report.md"
+    markdown.write_text(as_markdown(analysis), encoding="utf-8")
+    page = folder / "report.html"
+    page.write_text(as_html(analysis, folder), encoding="utf-8")
+    return [*files, markdown, page]
+
+
+def title(analysis: dict[str, Any]) -> str:
+    t = analysis["tournament"]
+    return (
+        f"{games.get(t['game']).title}: tournament of {', '.join(t['bots'])} — {t['players']} players, "
+        f"{t['played']} of {t['games']} games, seed {t['seed']}"
+    )
+
+
+# --- plots ------------------------------------------------------------------------------------------
+
+
+def _save(figure: Any, path: Path) -> Path:
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+    return path
+
+
+def _ratings(path: Path, analysis: dict[str, Any]) -> Path:
+    rated = sorted(analysis["ratings"].items(), key=lambda item: item[1]["mu"])
+    figure, axes = plt.subplots(figsize=(7, 0.6 * len(rated) + 1.5))
+    names = [name for name, _ in rated]
+    mus = [r["mu"] for _, r in rated]
+    spread = [3 * r["sigma"] for _, r in rated]
+    axes.errorbar(mus, names, xerr=spread, fmt="s", color="#8a4b14", capsize=5, label="mu ± 3 sigma")
+    axes.plot([r["ordinal"] for _, r in rated], names, "o", color="#2b2118", label="ordinal")
+    axes.set_xlabel("skill (openskill, Plackett-Luce)")
+    axes.legend(loc="lower right")
+    axes.set_title("Ratings")
+    return _save(figure, path)
+
+
+def _seats(path: Path, analysis: dict[str, Any]) -> Path:
+    seats = analysis["by_seat"]
+    figure, axes = plt.subplots(figsize=(7, 4))
+    labels = [f"P{s + 1}" for s in range(len(seats))]
+    rates = [100 * s["win_rate"] for s in seats]
+    below = [100 * (s["win_rate"] - s["win_low"]) for s in seats]
+    above = [100 * (s["win_high"] - s["win_rate"]) for s in seats]
+    axes.bar(labels, rates, color="#d9b27c", yerr=[below, above], capsize=6)
+    axes.axhline(100 / len(seats), color="#2b2118", linestyle="--", linewidth=1)
+    test = analysis["seat_test"]
+    axes.set_title(f"Win rate by seat (chi-square p = {test['p_value']:.3g})")
+    axes.set_ylabel("% of games won (shared wins split)")
+    return _save(figure, path)
+
+
+def _scores(path: Path, analysis: dict[str, Any]) -> Path:
+    by_bot = analysis["by_bot"]
+    figure, axes = plt.subplots(figsize=(7, 4))
+    names = list(by_bot)
+    axes.boxplot([by_bot[name]["scores"] for name in names], tick_labels=names)
+    axes.set_ylabel("final score")
+    axes.set_title("Scores by bot")
+    return _save(figure, path)
+
+
+def _length(path: Path, analysis: dict[str, Any]) -> Path:
+    length = analysis["length"]
+    unit = "turns" if length["turns"] else "rounds" if len(set(length["rounds"])) > 1 else "actions"
+    values = length[unit]
+    figure, axes = plt.subplots(figsize=(7, 4))
+    bins = range(min(values), max(values) + 2, max(1, (max(values) - min(values) + 1) // 30))
+    axes.hist(values, bins=list(bins), color="#9cc9e8", edgecolor="#2a5a88")
+    axes.set_xlabel(f"{unit} per game")
+    axes.set_ylabel("games")
+    axes.set_title("Game length")
+    return _save(figure, path)
+
+
+# --- text -------------------------------------------------------------------------------------------
+
+
+def tables(analysis: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
+    """(caption, header, rows) of every table, shared by the Markdown and the HTML."""
+    rated = sorted(analysis["ratings"].items(), key=lambda item: -item[1]["ordinal"])
+    by_bot = analysis["by_bot"]
+    out = [
+        (
+            "Bots, best rated first",
+            [
+                "bot",
+                "ordinal",
+                "mu",
+                "sigma",
+                "seats",
+                "win rate",
+                "95% interval",
+                "mean score",
+                "score stdev",
+            ],
+            [
+                [
+                    name,
+                    f"{r['ordinal']:.2f}",
+                    f"{r['mu']:.2f}",
+                    f"{r['sigma']:.2f}",
+                    str(by_bot[name]["seats"]),
+                    f"{100 * by_bot[name]['win_rate']:.1f}%",
+                    f"{100 * by_bot[name]['win_low']:.1f}-{100 * by_bot[name]['win_high']:.1f}%",
+                    f"{by_bot[name]['mean_score']:.1f}",
+                    f"{by_bot[name]['stdev_score']:.1f}",
+                ]
+                for name, r in rated
+            ],
+        )
+    ]
+    names = [name for name, _ in rated]
+    h2h = analysis["head_to_head"]
+    out.append(
+        (
+            "Head to head: how often the row's bot finished ahead of the column's (ties count half)",
+            ["", *names],
+            [
+                [
+                    a,
+                    *(
+                        f"{100 * h2h[a][b]['ahead']:.0f}% ({h2h[a][b]['meetings']})" if b in h2h[a] else "—"
+                        for b in names
+                    ),
+                ]
+                for a in names
+            ],
+        )
+    )
+    test = analysis["seat_test"]
+    seat_test = (
+        f"chi-square {test['chi_square']:.2f}, {test['dof']} degrees of freedom, p = {test['p_value']:.3g}"
+    )
+    out.append(
+        (
+            f"Seats ({seat_test})",
+            ["seat", "win rate", "95% interval", "mean score"],
+            [
+                [
+                    f"P{s + 1}",
+                    f"{100 * row['win_rate']:.1f}%",
+                    f"{100 * row['win_low']:.1f}-{100 * row['win_high']:.1f}%",
+                    f"{row['mean_score']:.1f}",
+                ]
+                for s, row in enumerate(analysis["by_seat"])
+            ],
+        )
+    )
+    return out
+
+
+def _versus(meeting: dict[str, Any] | None) -> str:
+    return f"{100 * meeting['ahead']:.0f}% ({meeting['meetings']})" if meeting else "—"
+
+
+def explanation() -> str:
+    return (statistics.__doc__ or "").split("\n\n", 1)[1].strip()
+
+
+def as_markdown(analysis: dict[str, Any]) -> str:
+    lines = [f"# {title(analysis)}", ""]
+    for caption, header, rows in tables(analysis):
+        lines += [f"**{caption}**", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+        lines += ["| " + " | ".join(row) + " |" for row in rows]
+        lines.append("")
+    for name, caption in PLOTS.items():
+        lines += [f"![{caption}]({name})", ""]
+    lines += ["## How to read this", "", explanation(), ""]
+    return "\n".join(lines)
+
+
+def as_html(analysis: dict[str, Any], folder: Path) -> str:
+    parts = [f"<h1>{html.escape(title(analysis))}</h1>"]
+    for caption, header, rows in tables(analysis):
+        head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+        body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows)
+        parts.append(f"<table><caption>{html.escape(caption)}</caption><tr>{head}</tr>{body}</table>")
+    for name, caption in PLOTS.items():
+        data = base64.b64encode((folder / name).read_bytes()).decode("ascii")
+        parts.append(
+            f'<figure><img src="data:image/png;base64,{data}" alt="{html.escape(caption)}">'
+            f"<figcaption>{html.escape(caption)}</figcaption></figure>"
+        )
+    parts.append("<h2>How to read this</h2><pre>" + html.escape(explanation()) + "</pre>")
+    style = (
+        "body{font:15px/1.4 system-ui,sans-serif;max-width:60rem;margin:1rem auto;padding:0 1rem}"
+        "table{border-collapse:collapse;margin:1rem 0}td,th{border-bottom:1px solid #ddd;padding:.3rem .6rem;"
+        "text-align:right}caption{text-align:left;font-weight:600}img{max-width:100%}pre{white-space:pre-wrap}"
+    )
+    head = f'<meta charset="utf-8"><title>{html.escape(title(analysis))}</title><style>{style}</style>'
+    return f'<!doctype html><html lang="en"><head>{head}</head><body>{"".join(parts)}</body></html>\n'
