@@ -24,8 +24,9 @@ run: setup
 play: setup
 	$(BIN)/merchantry play money --players 4
 
-## Lint, type-check, then the whole test suite on both cores.
+## Lint, type-check, then the whole test suite on both cores (with the optional extras: Ray is tested for real).
 test: setup lint typecheck
+	$(BIN)/uv sync --locked --quiet --all-extras
 	$(BIN)/pytest -n 2
 
 lint: setup

@@ -120,7 +120,7 @@ def test_ctrl_c_keeps_what_finished_and_resume_completes_it(tmp_path, monkeypatc
     records = tmp_path / "records"
     original = tournament.run
 
-    def interrupted(contest, workers, done, on_result):
+    def interrupted(contest, workers, done, on_result, backend, address):
         finished = []
 
         def stop_after_three(result):  # Ctrl-C arrives while the fourth game is played
@@ -182,3 +182,18 @@ def test_a_tournament_game_replays_from_its_records(tmp_path, capsys):
     assert "grand_bazaar, 2 players" in capsys.readouterr().out
     assert cli.main(["replay", str(records / tournament.RECORDS_FILE)]) == 2
     assert "holds 4 games" in capsys.readouterr().err
+
+
+def test_a_local_ray_cluster_plays_the_same_games_as_local_processes():
+    import ray  # an optional extra, installed by make test: a real local cluster, no mock
+
+    contest = small()
+    on_ray: dict = {}
+    try:
+        tournament.run(contest, on_result=lambda r: on_ray.__setitem__(r.index, r), backend="ray")
+    finally:
+        ray.shutdown()
+    here = results_of(contest, 1)
+    assert sorted(on_ray) == sorted(here)
+    assert [on_ray[i].scores for i in sorted(here)] == [here[i].scores for i in sorted(here)]
+    assert [on_ray[i].record for i in sorted(here)] == [here[i].record for i in sorted(here)]

@@ -146,7 +146,7 @@ def cmd_tournament(args: argparse.Namespace, console: Console) -> int:
             game.title, total=contest.games, completed=len(results), resumed=len(results)
         )
         try:
-            tournament.run(contest, args.workers, done=results, on_result=keep)
+            tournament.run(contest, args.workers, results, keep, args.backend, args.address)
         except KeyboardInterrupt:
             interrupted = True
     if not results:
@@ -239,6 +239,13 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def add_backend_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--backend", choices=("local", "ray"), default="local", help="local processes, or a Ray cluster"
+    )
+    parser.add_argument("--address", help="the Ray cluster to join (default: start a local one)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="merchantry", description="Merchant board games: play, simulate, replay."
@@ -274,6 +281,7 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--games", type=int, default=200)
     tour.add_argument("--seed", type=int, default=0)
     tour.add_argument("--workers", type=int, default=1, help="processes to spread the games over")
+    add_backend_arguments(tour)
     tour.add_argument("--report", metavar="DIR", help="write report.html, report.md and PNG plots into DIR")
     tour.add_argument("--records", metavar="DIR", help="keep every game (JSON lines) in DIR, for --resume")
     tour.add_argument("--resume", action="store_true", help="continue the run kept in --records DIR")

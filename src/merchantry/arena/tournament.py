@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import statistics
 from collections.abc import Callable, Iterable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 from merchantry import bots, games
+from merchantry.arena.backends import run_chunks
 from merchantry.arena.schedule import seating
 from merchantry.arena.statistics import chi_square_uniform, wilson
 from merchantry.simulate import GameResult, play_seated
@@ -59,34 +59,21 @@ def run(
     workers: int = 1,
     done: Iterable[int] = (),
     on_result: Callable[[GameResult], None] = lambda result: None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> None:
-    """Play every game not in `done`, calling `on_result` as each finishes (in any order). Ctrl-C stops
-    the run; games already reported stay reported."""
+    """Play every game not in `done`, calling `on_result` as each finishes (in any order), in this process,
+    on `workers` processes or on Ray (backends.py). Ctrl-C stops the run; games already reported stay."""
     finished = set(done)
     todo = [i for i in range(tournament.games) if i not in finished]
-    if workers <= 1:
-        for index in todo:
-            on_result(tournament.play(index))
-        return
-    chunks = [todo[start : start + CHUNK] for start in range(0, len(todo), CHUNK)]
-    pool = ProcessPoolExecutor(max_workers=workers)
-    try:
-        pending: set[Future[list[GameResult]]] = set()
-        waiting = iter(chunks)
-        for chunk in waiting:
-            pending.add(pool.submit(_play_chunk, (tournament, chunk)))
-            if len(pending) >= 2 * workers:
-                break
-        while pending:
-            completed, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in completed:
-                for result in future.result():
-                    on_result(result)
-                for chunk in waiting:  # one more task for the one that finished
-                    pending.add(pool.submit(_play_chunk, (tournament, chunk)))
-                    break
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    size = 1 if workers <= 1 and backend == "local" else CHUNK
+    chunks = [(tournament, todo[start : start + size]) for start in range(0, len(todo), size)]
+
+    def report(results: list[GameResult]) -> None:
+        for result in results:
+            on_result(result)
+
+    run_chunks(_play_chunk, chunks, report, workers, backend, address)
 
 
 # --- records: one JSON line per finished game, so that a run can resume -----------------------------
