@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from merchantry import cli
-from merchantry.arena import schedule, tournament
+from merchantry.arena import balance, schedule, tournament
 from merchantry.arena.statistics import chi_square_uniform, wilson
 
 
@@ -197,3 +197,42 @@ def test_a_local_ray_cluster_plays_the_same_games_as_local_processes():
     assert sorted(on_ray) == sorted(here)
     assert [on_ray[i].scores for i in sorted(here)] == [here[i].scores for i in sorted(here)]
     assert [on_ray[i].record for i in sorted(here)] == [here[i].record for i in sorted(here)]
+
+
+# --- balance studies --------------------------------------------------------------------------------
+
+
+def test_compare_makes_one_variant_per_player_count_or_option_value():
+    found = balance.variants("money", 4, {}, "players=3,5")
+    assert [(v.players, v.options) for v in found] == [(3, ()), (5, ())]
+    found = balance.variants("money", 4, {"removed_currencies": "EUR"}, "max_rounds=5,60")
+    assert [dict(v.options) for v in found] == [
+        {"max_rounds": 5, "removed_currencies": "EUR"},
+        {"max_rounds": 60, "removed_currencies": "EUR"},
+    ]
+    with pytest.raises(ValueError, match="name=value1,value2"):
+        balance.variants("money", 4, {}, "players=3")
+
+
+def test_variants_play_the_same_deals_so_only_the_variant_differs():
+    study = balance.Study("money", "random", 3, 2, balance.variants("money", 3, {}, "max_rounds=2,60"))
+    found: dict = {}
+    balance.run(study, lambda label, r: found.setdefault(label, []).append(r))
+    short, full = (sorted(found[v.label], key=lambda r: r.index) for v in study.variants)
+    assert [r.record["seed"] for r in short] == [r.record["seed"] for r in full]
+    assert all(s.rounds <= 2 < f.rounds for s, f in zip(short, full, strict=True))
+
+
+def test_the_balance_command_reports_seat_advantage_and_writes_its_report(tmp_path, capsys):
+    argv = ["balance", "grand_bazaar", "--compare", "players=2,3", "--games", "6", "--bot", "random"]
+    assert cli.main([*argv, "--report", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "Seat advantage" in out and "2 players" in out and "3 players" in out
+    markdown = (tmp_path / "report.md").read_text()
+    assert "p (no seat advantage)" in markdown and "seat_win_rates.png" in markdown
+    assert (tmp_path / "scores.png").stat().st_size > 1000
+
+
+def test_a_balance_study_refuses_an_unknown_option_with_the_reason(capsys):
+    assert cli.main(["balance", "money", "--compare", "speed=1,2", "--games", "2"]) == 2
+    assert "unknown option" in capsys.readouterr().err

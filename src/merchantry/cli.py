@@ -176,7 +176,53 @@ def print_tournament(analysis: dict[str, Any], console: Console) -> None:
     from merchantry.arena import report
 
     console.print(f"[bold]{report.title(analysis)}[/]")
-    for caption, header, rows in report.tables(analysis):
+    print_tables(report.tables(analysis), console)
+
+
+def cmd_balance(args: argparse.Namespace, console: Console) -> int:
+    from merchantry.arena import balance, report
+
+    game = games.get(args.game)
+    players = args.players or game.min_players
+    options = parse_options(args.option)
+    study = balance.Study(
+        game.name,
+        args.bot,
+        args.games,
+        args.seed,
+        balance.variants(game.name, players, options, args.compare),
+    )
+    study.check()
+    results: dict[str, list[simulate.GameResult]] = {v.label: [] for v in study.variants}
+    total = args.games * len(study.variants)
+    interrupted = False
+    columns = (*Progress.get_default_columns(), MofNCompleteColumn(), GamesPerSecond())
+    with Progress(*columns, console=console) as progress:
+        task = progress.add_task(game.title, total=total)
+
+        def keep(label: str, result: simulate.GameResult) -> None:
+            results[label].append(result)
+            progress.advance(task)
+
+        try:
+            balance.run(study, keep, args.workers, args.backend, args.address)
+        except KeyboardInterrupt:
+            interrupted = True
+    if not any(results.values()):
+        raise ValueError("no game finished")
+    analysis = balance.analyse(study, results)
+    console.print(f"[bold]{report.balance_title(analysis)}[/]")
+    print_tables(report.balance_tables(analysis), console)
+    if interrupted:
+        console.print(f"[yellow]Interrupted:[/] {sum(map(len, results.values()))} of {total} games finished")
+    if args.report:
+        written = report.write_balance(Path(args.report), analysis)
+        console.print(f"Report: {written[-1]} (and {', '.join(p.name for p in written[:-1])})")
+    return 130 if interrupted else 0
+
+
+def print_tables(parts: list[tuple[str, list[str], list[list[str]]]], console: Console) -> None:
+    for caption, header, rows in parts:
         table = Table(title=caption)
         for column in header:
             table.add_column(column, justify="right")
@@ -286,6 +332,19 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--records", metavar="DIR", help="keep every game (JSON lines) in DIR, for --resume")
     tour.add_argument("--resume", action="store_true", help="continue the run kept in --records DIR")
     tour.set_defaults(run=cmd_tournament)
+
+    bal = sub.add_parser("balance", help="seat advantage, score spread and length; compare options")
+    bal.add_argument("game")
+    bal.add_argument("--players", type=int, help="seats per game (default: the game's minimum)")
+    bal.add_argument("--games", type=int, default=500, help="games per variant")
+    bal.add_argument("--bot", default="greedy", help="the bot in every seat (default greedy)")
+    bal.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option")
+    bal.add_argument("--compare", metavar="NAME=A,B", help="variants to compare: players=3,4,5 or an option")
+    bal.add_argument("--seed", type=int, default=0)
+    bal.add_argument("--workers", type=int, default=1, help="processes to spread the games over")
+    add_backend_arguments(bal)
+    bal.add_argument("--report", metavar="DIR", help="write report.html, report.md and PNG plots into DIR")
+    bal.set_defaults(run=cmd_balance)
 
     rep = sub.add_parser("replay", help="replay a game record and show the final position and scores")
     rep.add_argument("file")

@@ -68,9 +68,15 @@ def play_one(game_name: str, lineup: Sequence[str], run_seed: int, index: int) -
     return play_seated(game_name, lineup_for(lineup, index), run_seed, index)
 
 
-def play_seated(game_name: str, seat_bots: tuple[str, ...], run_seed: int, index: int) -> GameResult:
+def play_seated(
+    game_name: str,
+    seat_bots: tuple[str, ...],
+    run_seed: int,
+    index: int,
+    options: dict[str, Any] | None = None,
+) -> GameResult:
     """Game `index` of a run, with `seat_bots[s]` in seat s: depends on nothing but its arguments."""
-    session = Session(game_name, len(seat_bots), seed=game_seed(run_seed, index))
+    session = Session(game_name, len(seat_bots), game_seed(run_seed, index), options)
     players = [bots.get(name, game_name) for name in seat_bots]
     rng = random.Random(f"bots:{run_seed}:{index}")
     state = session.state

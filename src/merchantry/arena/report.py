@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import html
+import statistics as stats_module
 from pathlib import Path
 from typing import Any
 
@@ -24,16 +25,24 @@ PLOTS = {
 }
 
 
+Table = tuple[str, list[str], list[list[str]]]  # caption, header, rows
+
+
 def write(folder: Path, analysis: dict[str, Any]) -> list[Path]:
-    """Write the plots, report.md and report.html into `folder`; returns the files written."""
+    """Write a tournament's plots, report.md and report.html into `folder`; returns the files written."""
     folder.mkdir(parents=True, exist_ok=True)
     plots = [_ratings, _seats, _scores, _length]
     files = [draw(folder / name, analysis) for name, draw in zip(PLOTS, plots, strict=True)]
+    return [*files, *documents(folder, title(analysis), tables(analysis), PLOTS)]
+
+
+def documents(folder: Path, heading: str, parts: list[Table], plots: dict[str, str]) -> list[Path]:
+    """report.md and report.html: the same tables and plots, then how to read the statistics."""
     markdown = folder / "report.md"
-    markdown.write_text(as_markdown(analysis), encoding="utf-8")
+    markdown.write_text(as_markdown(heading, parts, plots), encoding="utf-8")
     page = folder / "report.html"
-    page.write_text(as_html(analysis, folder), encoding="utf-8")
-    return [*files, markdown, page]
+    page.write_text(as_html(heading, parts, plots, folder), encoding="utf-8")
+    return [markdown, page]
 
 
 def title(analysis: dict[str, Any]) -> str:
@@ -109,7 +118,7 @@ def _length(path: Path, analysis: dict[str, Any]) -> Path:
 # --- text -------------------------------------------------------------------------------------------
 
 
-def tables(analysis: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
+def tables(analysis: dict[str, Any]) -> list[Table]:
     """(caption, header, rows) of every table, shared by the Markdown and the HTML."""
     rated = sorted(analysis["ratings"].items(), key=lambda item: -item[1]["ordinal"])
     by_bot = analysis["by_bot"]
@@ -191,25 +200,25 @@ def explanation() -> str:
     return (statistics.__doc__ or "").split("\n\n", 1)[1].strip()
 
 
-def as_markdown(analysis: dict[str, Any]) -> str:
-    lines = [f"# {title(analysis)}", ""]
-    for caption, header, rows in tables(analysis):
+def as_markdown(heading: str, parts: list[Table], plots: dict[str, str]) -> str:
+    lines = [f"# {heading}", ""]
+    for caption, header, rows in parts:
         lines += [f"**{caption}**", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
         lines += ["| " + " | ".join(row) + " |" for row in rows]
         lines.append("")
-    for name, caption in PLOTS.items():
+    for name, caption in plots.items():
         lines += [f"![{caption}]({name})", ""]
     lines += ["## How to read this", "", explanation(), ""]
     return "\n".join(lines)
 
 
-def as_html(analysis: dict[str, Any], folder: Path) -> str:
-    parts = [f"<h1>{html.escape(title(analysis))}</h1>"]
-    for caption, header, rows in tables(analysis):
+def as_html(heading: str, tables_: list[Table], plots: dict[str, str], folder: Path) -> str:
+    parts = [f"<h1>{html.escape(heading)}</h1>"]
+    for caption, header, rows in tables_:
         head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
         body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows)
         parts.append(f"<table><caption>{html.escape(caption)}</caption><tr>{head}</tr>{body}</table>")
-    for name, caption in PLOTS.items():
+    for name, caption in plots.items():
         data = base64.b64encode((folder / name).read_bytes()).decode("ascii")
         parts.append(
             f'<figure><img src="data:image/png;base64,{data}" alt="{html.escape(caption)}">'
@@ -221,5 +230,139 @@ def as_html(analysis: dict[str, Any], folder: Path) -> str:
         "table{border-collapse:collapse;margin:1rem 0}td,th{border-bottom:1px solid #ddd;padding:.3rem .6rem;"
         "text-align:right}caption{text-align:left;font-weight:600}img{max-width:100%}pre{white-space:pre-wrap}"
     )
-    head = f'<meta charset="utf-8"><title>{html.escape(title(analysis))}</title><style>{style}</style>'
+    head = f'<meta charset="utf-8"><title>{html.escape(heading)}</title><style>{style}</style>'
     return f'<!doctype html><html lang="en"><head>{head}</head><body>{"".join(parts)}</body></html>\n'
+
+
+# --- balance studies --------------------------------------------------------------------------------
+
+BALANCE_PLOTS = {
+    "seat_win_rates.png": "Win rate by seat for each variant, with 95% intervals (dashes: equal shares)",
+    "scores.png": "Final scores and the winner's margin over the runner-up, per variant",
+    "game_length.png": "Game length per variant",
+}
+
+
+def write_balance(folder: Path, analysis: dict[str, Any]) -> list[Path]:
+    """Write a balance study's plots, report.md and report.html into `folder`."""
+    folder.mkdir(parents=True, exist_ok=True)
+    plots = [_balance_seats, _balance_scores, _balance_length]
+    files = [draw(folder / name, analysis) for name, draw in zip(BALANCE_PLOTS, plots, strict=True)]
+    return [*files, *documents(folder, balance_title(analysis), balance_tables(analysis), BALANCE_PLOTS)]
+
+
+def balance_title(analysis: dict[str, Any]) -> str:
+    study = analysis["study"]
+    return (
+        f"{games.get(study['game']).title}: balance with {study['bot']} in every seat — "
+        f"{study['games']} games per variant, seed {study['seed']}"
+    )
+
+
+def _length_unit(variants: dict[str, Any]) -> str:
+    lengths = [v["length"] for v in variants.values()]
+    if all(length["turns"] for length in lengths):
+        return "turns"
+    if all(len(set(length["rounds"])) > 1 for length in lengths):
+        return "rounds"
+    return "actions"
+
+
+def balance_tables(analysis: dict[str, Any]) -> list[Table]:
+    variants = analysis["variants"]
+    seats = max(v["players"] for v in variants.values())
+    seat_rows = []
+    for label, v in variants.items():
+        cells = [
+            f"{100 * s['win_rate']:.1f}% ({100 * s['win_low']:.1f}-{100 * s['win_high']:.1f})"
+            for s in v["seats"]
+        ]
+        test = v["seat_test"]
+        seat_rows.append(
+            [label, str(v["games"]), *cells, *[""] * (seats - len(cells)), f"{test['p_value']:.3g}"]
+        )
+    unit = _length_unit(variants)
+    spread_rows = []
+    for label, v in variants.items():
+        values = sorted(v["length"][unit])
+        spread_rows.append(
+            [
+                label,
+                f"{v['mean_score']:.1f}",
+                f"{v['stdev_score']:.1f}",
+                f"{v['mean_margin']:.1f}",
+                f"{100 * v['shared_wins']:.1f}%",
+                f"{stats_module.fmean(values):.1f}",
+                f"{values[len(values) // 10]}-{values[len(values) * 9 // 10]}",
+            ]
+        )
+    return [
+        (
+            "Seat advantage: win rate by seat (95% interval), and the chi-square test's p-value",
+            ["variant", "games", *[f"P{s + 1}" for s in range(seats)], "p (no seat advantage)"],
+            seat_rows,
+        ),
+        (
+            f"Scores and length (game length in {unit})",
+            [
+                "variant",
+                "mean score",
+                "score stdev",
+                "winner's margin",
+                "shared wins",
+                f"mean {unit}",
+                "10%-90%",
+            ],
+            spread_rows,
+        ),
+    ]
+
+
+def _balance_seats(path: Path, analysis: dict[str, Any]) -> Path:
+    variants = analysis["variants"]
+    figure, axes = plt.subplots(figsize=(8, 4.5))
+    seats = max(v["players"] for v in variants.values())
+    width = 0.8 / seats
+    for s in range(seats):
+        xs, rates, below, above = [], [], [], []
+        for i, v in enumerate(variants.values()):
+            if s < v["players"]:
+                row = v["seats"][s]
+                xs.append(i + (s - (seats - 1) / 2) * width)
+                rates.append(100 * row["win_rate"])
+                below.append(100 * (row["win_rate"] - row["win_low"]))
+                above.append(100 * (row["win_high"] - row["win_rate"]))
+        axes.bar(xs, rates, width * 0.95, yerr=[below, above], capsize=3, label=f"P{s + 1}")
+    for i, v in enumerate(variants.values()):
+        axes.hlines(
+            100 / v["players"], i - 0.45, i + 0.45, colors="#2b2118", linestyles="dashed", linewidth=1
+        )
+    axes.set_xticks(range(len(variants)), list(variants))
+    axes.set_ylabel("% of games won (shared wins split)")
+    axes.set_title("Seat advantage")
+    axes.legend(ncol=min(seats, 7), fontsize="small")
+    return _save(figure, path)
+
+
+def _balance_scores(path: Path, analysis: dict[str, Any]) -> Path:
+    variants = analysis["variants"]
+    figure, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+    labels = list(variants)
+    left.boxplot([v["scores"] for v in variants.values()], tick_labels=labels)
+    left.set_title("Final scores (every seat)")
+    right.boxplot([v["margins"] for v in variants.values()], tick_labels=labels)
+    right.set_title("Winner's margin over the runner-up")
+    for axes in (left, right):
+        axes.tick_params(axis="x", labelrotation=20)
+    return _save(figure, path)
+
+
+def _balance_length(path: Path, analysis: dict[str, Any]) -> Path:
+    variants = analysis["variants"]
+    unit = _length_unit(variants)
+    figure, axes = plt.subplots(figsize=(8, 4))
+    axes.boxplot([v["length"][unit] for v in variants.values()], tick_labels=list(variants))
+    axes.set_ylabel(f"{unit} per game")
+    axes.set_title("Game length")
+    axes.tick_params(axis="x", labelrotation=20)
+    return _save(figure, path)

@@ -1,0 +1,156 @@
+"""Balance studies for designers: one bot in every seat, many games, and how a rule option or the
+player count changes seat advantage, score spread and game length (`merchantry balance`).
+
+Every variant plays games 0..n-1 with the same game seeds (the same deals where the variant allows), so
+differences between variants come from the variant, not from different luck.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from merchantry import bots, games
+from merchantry.arena.backends import run_chunks
+from merchantry.arena.statistics import chi_square_uniform, wilson
+from merchantry.simulate import GameResult, play_seated
+
+CHUNK = 4
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One setting of the game to study: a player count and its options."""
+
+    label: str
+    players: int
+    options: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class Study:
+    game: str
+    bot: str
+    games: int
+    seed: int = 0
+    variants: tuple[Variant, ...] = field(default=())
+
+    def check(self) -> None:
+        game = games.get(self.game)
+        bots.get(self.bot, self.game)
+        if self.games < 1:
+            raise ValueError("a balance study needs at least one game")
+        for variant in self.variants:
+            if not game.min_players <= variant.players <= game.max_players:
+                raise ValueError(f"{game.title} is for {game.min_players}-{game.max_players} players")
+            game.resolve_options(dict(variant.options))
+
+
+def variants(
+    game_name: str, players: int, options: dict[str, Any], compare: str | None
+) -> tuple[Variant, ...]:
+    """The variants of `--compare name=a,b,...` (`players` or an option), or the one setting given."""
+    if not compare:
+        return (Variant(_label(players, options), players, tuple(sorted(options.items()))),)
+    name, sep, values = compare.partition("=")
+    choices = [v.strip() for v in values.split(",") if v.strip()]
+    if not sep or len(choices) < 2:
+        raise ValueError("--compare takes name=value1,value2[,...] (name: players or an option)")
+    found = []
+    for value in choices:
+        typed: Any = int(value) if value.lstrip("-").isdigit() else value
+        if name == "players":
+            if not isinstance(typed, int):
+                raise ValueError(f"players must be a number, not {value!r}")
+            found.append(Variant(_label(typed, options), typed, tuple(sorted(options.items()))))
+        else:
+            chosen = {**options, name: typed}
+            found.append(Variant(_label(players, chosen), players, tuple(sorted(chosen.items()))))
+    return tuple(found)
+
+
+def _label(players: int, options: dict[str, Any]) -> str:
+    return ", ".join([f"{players} players", *(f"{k}={v}" for k, v in sorted(options.items()))])
+
+
+def _play_chunk(args: tuple[Study, Variant, list[int]]) -> list[tuple[str, GameResult]]:
+    study, variant, indices = args
+    seats = (study.bot,) * variant.players
+    return [
+        (variant.label, play_seated(study.game, seats, study.seed, i, dict(variant.options))) for i in indices
+    ]
+
+
+def run(
+    study: Study,
+    on_result: Callable[[str, GameResult], None],
+    workers: int = 1,
+    backend: str = "local",
+    address: str | None = None,
+) -> None:
+    """Play every variant's games, reporting (variant label, result) as they finish."""
+    size = 1 if workers <= 1 and backend == "local" else CHUNK
+    chunks = [
+        (study, variant, list(range(start, min(start + size, study.games))))
+        for variant in study.variants
+        for start in range(0, study.games, size)
+    ]
+
+    def report(results: list[tuple[str, GameResult]]) -> None:
+        for label, result in results:
+            on_result(label, result)
+
+    run_chunks(_play_chunk, chunks, report, workers, backend, address)
+
+
+def analyse(study: Study, results: dict[str, list[GameResult]]) -> dict[str, Any]:
+    """Per variant: seat advantage (win rates with intervals, chi-square), score spread, game length."""
+    out: dict[str, Any] = {
+        "study": {"game": study.game, "bot": study.bot, "games": study.games, "seed": study.seed},
+        "variants": {},
+    }
+    for variant in study.variants:
+        found = sorted(results.get(variant.label, []), key=lambda r: r.index)
+        if not found:
+            continue
+        n = variant.players
+        wins = [sum(1 / len(r.winners) for r in found if s in r.winners) for s in range(n)]
+        seats = []
+        for s in range(n):
+            low, high = wilson(wins[s], len(found))
+            scores = [r.scores[s] for r in found]
+            seats.append(
+                {
+                    "win_rate": wins[s] / len(found),
+                    "win_low": low,
+                    "win_high": high,
+                    "mean_score": statistics.fmean(scores),
+                }
+            )
+        statistic, dof, p_value = chi_square_uniform(wins)
+        every_score = [score for r in found for score in r.scores]
+        margins = [_margin(r.scores) for r in found]
+        turns = [r.turns for r in found if r.turns is not None]
+        rounds = [r.rounds for r in found if r.rounds is not None]
+        out["variants"][variant.label] = {
+            "players": n,
+            "games": len(found),
+            "seats": seats,
+            "seat_test": {"chi_square": statistic, "dof": dof, "p_value": p_value},
+            "scores": every_score,
+            "mean_score": statistics.fmean(every_score),
+            "stdev_score": statistics.pstdev(every_score),
+            "margins": margins,
+            "mean_margin": statistics.fmean(margins),
+            "shared_wins": sum(1 for r in found if len(r.winners) > 1) / len(found),
+            "length": {"turns": turns, "rounds": rounds, "actions": [r.actions for r in found]},
+        }
+    return out
+
+
+def _margin(scores: tuple[float, ...]) -> float:
+    """How far the winner finished ahead of the runner-up (0 on a shared win)."""
+    ordered = sorted(scores, reverse=True)
+    return ordered[0] - ordered[1] if len(ordered) > 1 else 0.0
