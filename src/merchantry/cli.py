@@ -116,13 +116,17 @@ def print_summary(
 
 
 def cmd_tournament(args: argparse.Namespace, console: Console) -> int:
-    from merchantry.arena import report, tournament  # matplotlib and openskill load only when needed
+    from merchantry.arena import report, schedule, tournament  # matplotlib, openskill: loaded when needed
 
     game = games.get(args.game)
     players = args.players or game.min_players
-    contest = tournament.Tournament(
-        game.name, players, tuple(n.strip() for n in args.bots.split(",") if n.strip()), args.games, args.seed
-    )
+    names = tuple(n.strip() for n in args.bots.split(",") if n.strip())
+    count = schedule.balanced_length(names, args.games) if names else args.games
+    if count != args.games:
+        console.print(
+            f"{count} games: every bot in every seat equally often takes blocks of {2 * len(names)}"
+        )
+    contest = tournament.Tournament(game.name, players, names, count, args.seed)
     contest.check()
     folder = Path(args.records) if args.records else None
     results: dict[int, simulate.GameResult] = {}
