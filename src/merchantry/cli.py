@@ -6,6 +6,7 @@ import argparse
 import json
 import random
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -65,8 +66,27 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
     game = games.get(args.game)
     players = args.players or len(args.bots.split(","))
     lineup = bot_list(args.bots, players, "one per seat")
-    results, seconds = simulate.run(game.name, lineup, args.games, seed=args.seed, workers=args.workers)
-    summary = simulate.summarise(game.name, results, seconds)
+    simulate.check_lineup(game.name, lineup)
+    finished: list[simulate.GameResult] = []
+    interrupted, started = False, time.perf_counter()
+    columns = (*Progress.get_default_columns(), MofNCompleteColumn(), GamesPerSecond())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task(game.title, total=args.games)
+
+        def keep(result: simulate.GameResult) -> None:
+            finished.append(result)
+            progress.advance(task)
+
+        try:
+            simulate.run(
+                game.name, lineup, args.games, args.seed, args.workers, keep, args.backend, args.address
+            )
+        except KeyboardInterrupt:
+            interrupted = True
+    if not finished:
+        raise ValueError("no game finished")
+    results = sorted(finished, key=lambda r: r.index)
+    summary = simulate.summarise(game.name, results, time.perf_counter() - started)
     if args.records:
         with open(args.records, "w", encoding="utf-8") as out:
             for result in results:
@@ -75,7 +95,9 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
         print(json.dumps(summary.as_dict(), indent=1))
         return 0
     print_summary(summary, lineup, args, console)
-    return 0
+    if interrupted:
+        console.print(f"[yellow]Interrupted:[/] {len(results)} of {args.games} games finished")
+    return 130 if interrupted else 0
 
 
 def print_summary(
@@ -320,6 +342,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--bots", default="random", help="one bot name per seat, or one name for all")
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--workers", type=int, default=1, help="processes to spread the games over")
+    add_backend_arguments(sim)
     sim.add_argument("--json", action="store_true", help="print the statistics as JSON")
     sim.add_argument("--records", metavar="FILE", help="write every game's record to FILE (JSON lines)")
     sim.set_defaults(run=cmd_simulate)

@@ -10,8 +10,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,6 +51,9 @@ class Summary:
             "by_seat": self.by_seat,
             "length": self.length,
         }
+
+
+CHUNK = 4  # games per task handed to another process
 
 
 def game_seed(run_seed: int, index: int) -> int:
@@ -102,27 +104,49 @@ def _play_chunk(args: tuple[str, tuple[str, ...], int, list[int]]) -> list[GameR
     return [play_one(game_name, lineup, run_seed, i) for i in indices]
 
 
-def run(
-    game_name: str, lineup: Sequence[str], games_count: int, seed: int = 0, workers: int = 1
-) -> tuple[list[GameResult], float]:
-    """Play `games_count` games; returns the results in game order and the wall-clock seconds."""
+def check_lineup(game_name: str, lineup: Sequence[str]) -> None:
+    """Fail early, with the reason, on a player count or a bot that does not exist for the game."""
     game = games.get(game_name)
     if not game.min_players <= len(lineup) <= game.max_players:
         raise ValueError(
             f"{game.title} is for {game.min_players}-{game.max_players} players, not {len(lineup)}"
         )
     for name in set(lineup):
-        bots.get(name, game_name)  # fail early on an unknown bot
+        bots.get(name, game_name)
+
+
+def run(
+    game_name: str,
+    lineup: Sequence[str],
+    games_count: int,
+    seed: int = 0,
+    workers: int = 1,
+    on_result: Callable[[GameResult], None] = lambda result: None,
+    backend: str = "local",
+    address: str | None = None,
+) -> tuple[list[GameResult], float]:
+    """Play `games_count` games; returns the results in game order and the wall-clock seconds. `on_result`
+    hears of each game as it finishes (for progress); on Ctrl-C the finished games are kept in `on_result`'s
+    hands and KeyboardInterrupt propagates."""
+    from merchantry.arena.backends import run_chunks
+
+    check_lineup(game_name, lineup)
     start = time.perf_counter()
     lineup = tuple(lineup)
-    if workers <= 1:
-        results = _play_chunk((game_name, lineup, seed, list(range(games_count))))
-    else:
-        chunks = [list(range(w, games_count, workers)) for w in range(workers)]
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            parts = pool.map(_play_chunk, [(game_name, lineup, seed, chunk) for chunk in chunks])
-            results = sorted((r for part in parts for r in part), key=lambda r: r.index)
-    return results, time.perf_counter() - start
+    size = 1 if workers <= 1 and backend == "local" else CHUNK
+    chunks = [
+        (game_name, lineup, seed, list(range(first, min(first + size, games_count))))
+        for first in range(0, games_count, size)
+    ]
+    results: list[GameResult] = []
+
+    def keep(finished: list[GameResult]) -> None:
+        for result in finished:
+            results.append(result)
+            on_result(result)
+
+    run_chunks(_play_chunk, chunks, keep, workers, backend, address)
+    return sorted(results, key=lambda r: r.index), time.perf_counter() - start
 
 
 def summarise(game_name: str, results: list[GameResult], seconds: float) -> Summary:
