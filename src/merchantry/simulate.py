@@ -28,6 +28,7 @@ class GameResult:
     rounds: int | None  # from the final view, for games that count rounds
     record: Record
     turns: int | None = None  # from the final view ("turns_played"), for games that count turns
+    first_player: int | None = None  # the seat that moved first, for games whose view names it
 
 
 @dataclass
@@ -79,6 +80,7 @@ def play_seated(
 ) -> GameResult:
     """Game `index` of a run, with `seat_bots[s]` in seat s: depends on nothing but its arguments."""
     session = Session(game_name, len(seat_bots), game_seed(run_seed, index), options)
+    first = session.state.view(None).get("first_player")
     players = [bots.get(name, game_name) for name in seat_bots]
     rng = random.Random(f"bots:{run_seed}:{index}")
     state = session.state
@@ -96,6 +98,7 @@ def play_seated(
         rounds if isinstance(rounds, int) else None,
         session.record(),
         turns if isinstance(turns, int) else None,
+        first if isinstance(first, int) else None,
     )
 
 

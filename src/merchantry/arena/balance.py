@@ -130,6 +130,7 @@ def analyse(study: Study, results: dict[str, list[GameResult]]) -> dict[str, Any
                 }
             )
         statistic, dof, p_value = chi_square_uniform(wins)
+        order = turn_order(found, n)
         every_score = [score for r in found for score in r.scores]
         margins = [_margin(r.scores) for r in found]
         turns = [r.turns for r in found if r.turns is not None]
@@ -139,6 +140,7 @@ def analyse(study: Study, results: dict[str, list[GameResult]]) -> dict[str, Any
             "games": len(found),
             "seats": seats,
             "seat_test": {"chi_square": statistic, "dof": dof, "p_value": p_value},
+            "turn_order": order,
             "scores": every_score,
             "mean_score": statistics.fmean(every_score),
             "stdev_score": statistics.pstdev(every_score),
@@ -148,6 +150,23 @@ def analyse(study: Study, results: dict[str, list[GameResult]]) -> dict[str, Any
             "length": {"turns": turns, "rounds": rounds, "actions": [r.actions for r in found]},
         }
     return out
+
+
+def turn_order(found: list[GameResult], n: int) -> dict[str, Any] | None:
+    """Win rate by position in the turn order (1st = the seat that moved first), for games that draw the
+    first player (their view names `first_player`): there seats are not positions."""
+    if any(r.first_player is None for r in found):
+        return None
+    wins = [0.0] * n
+    for r in found:
+        for w in r.winners:
+            wins[(w - (r.first_player or 0)) % n] += 1 / len(r.winners)
+    positions = []
+    for p in range(n):
+        low, high = wilson(wins[p], len(found))
+        positions.append({"win_rate": wins[p] / len(found), "win_low": low, "win_high": high})
+    statistic, dof, p_value = chi_square_uniform(wins)
+    return {"positions": positions, "test": {"chi_square": statistic, "dof": dof, "p_value": p_value}}
 
 
 def _margin(scores: tuple[float, ...]) -> float:

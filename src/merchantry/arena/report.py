@@ -281,6 +281,17 @@ def balance_tables(analysis: dict[str, Any]) -> list[Table]:
         seat_rows.append(
             [label, str(v["games"]), *cells, *[""] * (seats - len(cells)), f"{test['p_value']:.3g}"]
         )
+    order_rows = []
+    for label, v in variants.items():
+        order = v.get("turn_order")
+        if order:
+            cells = [
+                f"{100 * o['win_rate']:.1f}% ({100 * o['win_low']:.1f}-{100 * o['win_high']:.1f})"
+                for o in order["positions"]
+            ]
+            order_rows.append(
+                [label, *cells, *[""] * (seats - len(cells)), f"{order['test']['p_value']:.3g}"]
+            )
     unit = _length_unit(variants)
     spread_rows = []
     for label, v in variants.items():
@@ -296,12 +307,22 @@ def balance_tables(analysis: dict[str, Any]) -> list[Table]:
                 f"{values[len(values) // 10]}-{values[len(values) * 9 // 10]}",
             ]
         )
+    by_order: list[Table] = []
+    if order_rows:
+        by_order.append(
+            (
+                "Turn order: win rate by position, 1st = the player who moved first (95% interval)",
+                ["variant", *[_ordinal(p + 1) for p in range(seats)], "p (no first-player advantage)"],
+                order_rows,
+            )
+        )
     return [
         (
             "Seat advantage: win rate by seat (95% interval), and the chi-square test's p-value",
             ["variant", "games", *[f"P{s + 1}" for s in range(seats)], "p (no seat advantage)"],
             seat_rows,
         ),
+        *by_order,
         (
             f"Scores and length (game length in {unit})",
             [
@@ -316,6 +337,10 @@ def balance_tables(analysis: dict[str, Any]) -> list[Table]:
             spread_rows,
         ),
     ]
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'}"
 
 
 def _balance_seats(path: Path, analysis: dict[str, Any]) -> Path:

@@ -521,6 +521,7 @@ class ByzanzState(State):
             "round": self.round,
             "rounds": self.rounds,
             "dealer": self.dealer,
+            "first_player": (self.dealer + 1) % self.num_players,  # BZ-S3: left of the dealer opens round 1
             "round_opener": self.round_opener,
             "deck": len(self.deck),
             "offers": list(self.offers),
