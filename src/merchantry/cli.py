@@ -69,8 +69,7 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
     simulate.check_lineup(game.name, lineup)
     finished: list[simulate.GameResult] = []
     interrupted, started = False, time.perf_counter()
-    columns = (*Progress.get_default_columns(), MofNCompleteColumn(), GamesPerSecond())
-    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+    with progress_bar(Console(stderr=True), transient=True) as progress:
         task = progress.add_task(game.title, total=args.games)
 
         def keep(result: simulate.GameResult) -> None:
@@ -165,9 +164,8 @@ def cmd_tournament(args: argparse.Namespace, console: Console) -> int:
             tournament.append_record(folder, result)
         progress.advance(task)
 
-    columns = (*Progress.get_default_columns(), MofNCompleteColumn(), GamesPerSecond())
     interrupted = False
-    with Progress(*columns, console=console, transient=False) as progress:
+    with progress_bar(console) as progress:
         task = progress.add_task(
             game.title, total=contest.games, completed=len(results), resumed=len(results)
         )
@@ -188,6 +186,12 @@ def cmd_tournament(args: argparse.Namespace, console: Console) -> int:
         written = report.write(Path(args.report), analysis)
         console.print(f"Report: {written[-1]} (and {', '.join(p.name for p in written[:-1])})")
     return 130 if interrupted else 0
+
+
+def progress_bar(console: Console, transient: bool = False) -> Progress:
+    """Games done, games/s and time left, for every long run."""
+    columns = (*Progress.get_default_columns(), MofNCompleteColumn(), GamesPerSecond())
+    return Progress(*columns, console=console, transient=transient)
 
 
 class GamesPerSecond(ProgressColumn):
@@ -222,8 +226,7 @@ def cmd_balance(args: argparse.Namespace, console: Console) -> int:
     results: dict[str, list[simulate.GameResult]] = {v.label: [] for v in study.variants}
     total = args.games * len(study.variants)
     interrupted = False
-    columns = (*Progress.get_default_columns(), MofNCompleteColumn(), GamesPerSecond())
-    with Progress(*columns, console=console) as progress:
+    with progress_bar(console) as progress:
         task = progress.add_task(game.title, total=total)
 
         def keep(label: str, result: simulate.GameResult) -> None:
@@ -311,7 +314,10 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
-def add_backend_arguments(parser: argparse.ArgumentParser) -> None:
+def add_run_arguments(parser: argparse.ArgumentParser) -> None:
+    """What every long run takes: its seed and where its games are played."""
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=1, help="processes to spread the games over")
     parser.add_argument(
         "--backend", choices=("local", "ray"), default="local", help="local processes, or a Ray cluster"
     )
@@ -340,9 +346,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--players", type=int, help="number of players (default: number of --bots)")
     sim.add_argument("--games", type=int, default=100)
     sim.add_argument("--bots", default="random", help="one bot name per seat, or one name for all")
-    sim.add_argument("--seed", type=int, default=0)
-    sim.add_argument("--workers", type=int, default=1, help="processes to spread the games over")
-    add_backend_arguments(sim)
+    add_run_arguments(sim)
     sim.add_argument("--json", action="store_true", help="print the statistics as JSON")
     sim.add_argument("--records", metavar="FILE", help="write every game's record to FILE (JSON lines)")
     sim.set_defaults(run=cmd_simulate)
@@ -352,9 +356,7 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--players", type=int, help="seats per game (default: the game's minimum)")
     tour.add_argument("--bots", required=True, help="the bots to rate, comma-separated (2 or more)")
     tour.add_argument("--games", type=int, default=200)
-    tour.add_argument("--seed", type=int, default=0)
-    tour.add_argument("--workers", type=int, default=1, help="processes to spread the games over")
-    add_backend_arguments(tour)
+    add_run_arguments(tour)
     tour.add_argument("--report", metavar="DIR", help="write report.html, report.md and PNG plots into DIR")
     tour.add_argument("--records", metavar="DIR", help="keep every game (JSON lines) in DIR, for --resume")
     tour.add_argument("--resume", action="store_true", help="continue the run kept in --records DIR")
@@ -367,9 +369,7 @@ def build_parser() -> argparse.ArgumentParser:
     bal.add_argument("--bot", default="greedy", help="the bot in every seat (default greedy)")
     bal.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option")
     bal.add_argument("--compare", metavar="NAME=A,B", help="variants to compare: players=3,4,5 or an option")
-    bal.add_argument("--seed", type=int, default=0)
-    bal.add_argument("--workers", type=int, default=1, help="processes to spread the games over")
-    add_backend_arguments(bal)
+    add_run_arguments(bal)
     bal.add_argument("--report", metavar="DIR", help="write report.html, report.md and PNG plots into DIR")
     bal.set_defaults(run=cmd_balance)
 
