@@ -236,3 +236,20 @@ def test_the_balance_command_reports_seat_advantage_and_writes_its_report(tmp_pa
 def test_a_balance_study_refuses_an_unknown_option_with_the_reason(capsys):
     assert cli.main(["balance", "money", "--compare", "speed=1,2", "--games", "2"]) == 2
     assert "unknown option" in capsys.readouterr().err
+
+
+def test_a_game_that_draws_its_first_player_is_also_judged_by_turn_order():
+    study = balance.Study("samarkand", "random", 6, 1, balance.variants("samarkand", 3, {}, None))
+    found: dict = {}
+    balance.run(study, lambda label, r: found.setdefault(label, []).append(r))
+    analysis = balance.analyse(study, found)
+    (variant,) = analysis["variants"].values()
+    results = found[study.variants[0].label]
+    first_wins = sum(1 / len(r.winners) for r in results if r.first_player in r.winners)
+    assert variant["turn_order"]["positions"][0]["win_rate"] == pytest.approx(first_wins / 6)
+    money = balance.Study("money", "random", 2, 1, balance.variants("money", 3, {}, None))
+    found = {}
+    balance.run(money, lambda label, r: found.setdefault(label, []).append(r))
+    assert (
+        next(iter(balance.analyse(money, found)["variants"].values()))["turn_order"] is None
+    )  # no first player

@@ -237,7 +237,8 @@ def as_html(heading: str, tables_: list[Table], plots: dict[str, str], folder: P
 # --- balance studies --------------------------------------------------------------------------------
 
 BALANCE_PLOTS = {
-    "seat_win_rates.png": "Win rate by seat for each variant, with 95% intervals (dashes: equal shares)",
+    "seat_win_rates.png": "Win rate by seat, or by turn order where the first player is drawn, per variant, "
+    "with 95% intervals (dashes: equal shares)",
     "scores.png": "Final scores and the winner's margin over the runner-up, per variant",
     "game_length.png": "Game length per variant",
 }
@@ -344,27 +345,32 @@ def _ordinal(n: int) -> str:
 
 
 def _balance_seats(path: Path, analysis: dict[str, Any]) -> Path:
+    """Win rate by position in the turn order where the game draws its first player (seats are then not
+    positions), else by seat."""
     variants = analysis["variants"]
+    by_order = all(v.get("turn_order") for v in variants.values())
+    rows = {k: v["turn_order"]["positions"] if by_order else v["seats"] for k, v in variants.items()}
     figure, axes = plt.subplots(figsize=(8, 4.5))
     seats = max(v["players"] for v in variants.values())
     width = 0.8 / seats
     for s in range(seats):
         xs, rates, below, above = [], [], [], []
-        for i, v in enumerate(variants.values()):
+        for i, (label, v) in enumerate(variants.items()):
             if s < v["players"]:
-                row = v["seats"][s]
+                row = rows[label][s]
                 xs.append(i + (s - (seats - 1) / 2) * width)
                 rates.append(100 * row["win_rate"])
                 below.append(100 * (row["win_rate"] - row["win_low"]))
                 above.append(100 * (row["win_high"] - row["win_rate"]))
-        axes.bar(xs, rates, width * 0.95, yerr=[below, above], capsize=3, label=f"P{s + 1}")
+        name = _ordinal(s + 1) if by_order else f"P{s + 1}"
+        axes.bar(xs, rates, width * 0.95, yerr=[below, above], capsize=3, label=name)
     for i, v in enumerate(variants.values()):
         axes.hlines(
             100 / v["players"], i - 0.45, i + 0.45, colors="#2b2118", linestyles="dashed", linewidth=1
         )
     axes.set_xticks(range(len(variants)), list(variants))
     axes.set_ylabel("% of games won (shared wins split)")
-    axes.set_title("Seat advantage")
+    axes.set_title("Win rate by position in the turn order" if by_order else "Win rate by seat")
     axes.legend(ncol=min(seats, 7), fontsize="small")
     return _save(figure, path)
 
