@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 UV_VERSION := 0.13.9
 STAMP := $(VENV)/.synced
 
-.PHONY: setup run play test lint typecheck check bench simulate clean
+.PHONY: setup extras run play test lint typecheck check bench simulate clean
 
 setup: $(STAMP)
 
@@ -24,10 +24,13 @@ run: setup
 play: setup
 	$(BIN)/merchantry play money --players 4
 
-## Lint, type-check, then the whole test suite on both cores (with the optional extras: Ray is tested for real).
-test: setup lint typecheck
-	$(BIN)/uv sync --locked --quiet --all-extras
+## Lint, type-check, then the whole test suite on both cores, with the optional extras (Ray, the RL
+## adapters) installed: they are tested for real.
+test: setup extras lint typecheck
 	$(BIN)/pytest -n 2
+
+extras: setup
+	$(BIN)/uv sync --locked --quiet --all-extras
 
 lint: setup
 	$(BIN)/ruff check src tests benchmarks

@@ -29,6 +29,7 @@ class GamePackage:
     folder: Path
     bots: Mapping[str, Callable[[], Any]] = field(default_factory=dict)  # per-game bots, by name
     terminal: str | None = None  # module with draw(view, console), draw_final, HELP, expand, automatic
+    encoding: str | None = None  # module with ENCODING: the game as numbers for RL (merchantry.rl.encoding)
 
     def file(self, *parts: str) -> Path | None:
         """A file of the package, or None if it has none (a missing drawing, rules page, ...)."""

@@ -14,6 +14,7 @@ PACKAGE = GamePackage(
     folder=Path(__file__).parent,
     bots={"greedy": ByzanzGreedyBot},
     terminal="merchantry.games.byzanz.terminal",
+    encoding="merchantry.games.byzanz.encoding",
 )
 
 __all__ = ["PACKAGE", "GAME", "ByzanzAction", "ByzanzGame", "ByzanzState", "sale_profit"]

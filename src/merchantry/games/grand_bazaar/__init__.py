@@ -13,6 +13,7 @@ PACKAGE = GamePackage(
     folder=Path(__file__).parent,
     bots={"greedy": GrandBazaarGreedyBot},
     terminal="merchantry.games.grand_bazaar.terminal",
+    encoding="merchantry.games.grand_bazaar.encoding",
 )
 
 __all__ = ["PACKAGE", "GAME", "BazaarAction", "BazaarState", "GrandBazaarGame"]

@@ -14,6 +14,7 @@ PACKAGE = GamePackage(
     folder=Path(__file__).parent,
     bots={"greedy": MoneyGreedyBot},
     terminal="merchantry.games.money.terminal",
+    encoding="merchantry.games.money.encoding",
 )
 
 __all__ = [

@@ -15,6 +15,7 @@ PACKAGE = GamePackage(
     folder=Path(__file__).parent,
     bots={"greedy": SamarkandGreedyBot},
     terminal="merchantry.games.samarkand.terminal",
+    encoding="merchantry.games.samarkand.encoding",
 )
 
 

@@ -1,0 +1,89 @@
+"""How a game becomes numbers: a fixed-size observation of `view(seat)` and a fixed discrete action space.
+
+A game's `encoding.py` defines `ENCODING`, an object with:
+- `actions(players) -> list[str]`: every action the game can ever take at that player count, by its
+  canonical text; the action id is the index in this list, so each id is exactly one notation string;
+- `observation_size(players) -> int` and `observe(view, players) -> list[float]`: the view of one seat as
+  that many numbers (documented field by field in the encoding's module).
+Every number lies in [-BOUND, BOUND] (the tests check it over many games), so that the adapters can
+declare finite observation spaces. The legal-action mask is built here from `legal_actions`, the same way
+for every game.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from functools import cache
+from typing import Any, Protocol
+
+from merchantry import games
+from merchantry.engine import State
+
+BOUND = 10.0
+
+
+class Encoding(Protocol):
+    def actions(self, players: int) -> list[str]: ...
+
+    def observation_size(self, players: int) -> int: ...
+
+    def observe(self, view: dict[str, Any], players: int) -> list[float]: ...
+
+
+def encoding_of(game: str) -> Encoding:
+    """The game's encoding; raises ValueError for a game that has none yet."""
+    module = games.package(game).encoding
+    if module is None:
+        raise ValueError(f"{game} has no RL encoding yet")
+    encoding: Encoding = importlib.import_module(module).ENCODING
+    return encoding
+
+
+class ActionSpace:
+    """Action ids <-> notation for one game and player count, and the mask of legal ids."""
+
+    def __init__(self, game: str, players: int):
+        self.game = games.get(game)
+        self.texts: tuple[str, ...] = tuple(encoding_of(game).actions(players))
+        self.ids = {text: i for i, text in enumerate(self.texts)}
+        if len(self.ids) != len(self.texts):
+            raise ValueError(f"{game}'s action list names an action twice")
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    def id_of(self, action: Any) -> int:
+        return self.ids[str(action)]
+
+    def mask(self, state: State, seat: int) -> list[int]:
+        """1 for each legal action id of `seat`, else 0."""
+        out = [0] * len(self.texts)
+        for action in state.legal_actions(seat):
+            out[self.ids[str(action)]] = 1
+        return out
+
+    def action(self, state: State, seat: int, action_id: int) -> Any:
+        """The game's action for an id (parsed from its notation)."""
+        return self.game.parse_action(state, seat, self.texts[action_id])
+
+
+def one_hot(index: int | None, size: int) -> list[float]:
+    out = [0.0] * size
+    if index is not None and 0 <= index < size:
+        out[index] = 1.0
+    return out
+
+
+def relative(seat: int, viewer: int, players: int) -> int:
+    """A seat as seen from the viewer: 0 is the viewer, 1 the next seat clockwise, ..."""
+    return (seat - viewer) % players
+
+
+def padded(values: Sequence[float], size: int) -> list[float]:
+    return [*values[:size], *[0.0] * (size - len(values))]
+
+
+@cache
+def action_space(game: str, players: int) -> ActionSpace:
+    return ActionSpace(game, players)
