@@ -107,6 +107,11 @@ class State(ABC):
         (the conformance suite checks that both agree)."""
         return action in self.legal_actions(player)
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        """Libraries that copy with copy.deepcopy (OpenSpiel's Python states do) get `clone()`: the shared,
+        immutable component data and log are not copied (principle 4)."""
+        return self.clone()
+
     def winners(self) -> list[int]:
         """Seats with the best final score ([] until the game is over; several on a shared win)."""
         if not self.is_over():

@@ -53,6 +53,9 @@ class ActionSpace:
     def __len__(self) -> int:
         return len(self.texts)
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> ActionSpace:
+        return self  # immutable, shared (OpenSpiel copies its Python states with copy.deepcopy)
+
     def id_of(self, action: Any) -> int:
         return self.ids[str(action)]
 
