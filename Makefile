@@ -33,8 +33,8 @@ extras: setup
 	$(BIN)/uv sync --locked --quiet --all-extras
 
 lint: setup
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks examples
+	$(BIN)/ruff format --check src tests benchmarks examples
 
 typecheck: setup
 	$(BIN)/mypy

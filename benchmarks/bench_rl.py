@@ -1,0 +1,122 @@
+"""Environment steps per second for each RL adapter beside the raw engine, per game (4 players; 2 for
+nothing: every game takes 4). Uniformly random legal actions, one core.
+
+    .venv/bin/python benchmarks/bench_rl.py [--seconds 3]
+
+- engine: `state.apply(seat, random legal action)` on the real state (the ceiling);
+- pettingzoo: `env.step(random legal id)` with `env.last()` (observation + mask) before every step;
+- gymnasium: `env.step(random legal id)` for the learning seat, bots (`random`) moving the other seats inside
+  the step (so one step covers several game actions: the table counts learner steps);
+- openspiel: `state.apply_action(random legal id)` with `observation_tensor()` before every action.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+import numpy as np
+from rich.console import Console
+from rich.table import Table
+
+from merchantry import games
+
+PLAYERS = 4
+
+
+def timed(step: object, seconds: float) -> float:
+    """Steps per second of `step()` (it returns how many steps it made) over about `seconds`."""
+    count, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        count += step()  # type: ignore[operator]
+    return count / (time.perf_counter() - start)
+
+
+def engine(name: str, seconds: float) -> float:
+    rng = random.Random(1)
+
+    def game() -> int:
+        state = games.get(name).new_game(players=PLAYERS, seed=rng.getrandbits(32))
+        steps = 0
+        while not state.is_over():
+            seat = state.to_act()[0]
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+            steps += 1
+        return steps
+
+    return timed(game, seconds)
+
+
+def pettingzoo(name: str, seconds: float) -> float:
+    from merchantry.rl import pettingzoo as pz
+
+    env, rng = pz.env(name, players=PLAYERS), np.random.default_rng(1)
+
+    def game() -> int:
+        env.reset(seed=int(rng.integers(2**31)))
+        steps = 0
+        for _agent in env.agent_iter():
+            observation, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+            steps += 1
+        return steps
+
+    return timed(game, seconds)
+
+
+def gymnasium(name: str, seconds: float) -> float:
+    import gymnasium as gym
+
+    from merchantry.rl import gymnasium as mg
+
+    env, rng = gym.make(mg.env_id(name), players=PLAYERS, opponents="random"), np.random.default_rng(1)
+
+    def game() -> int:
+        _, info = env.reset(seed=int(rng.integers(2**31)))
+        steps, done = 0, False
+        while not done:
+            _, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+            steps += 1
+        return steps
+
+    return timed(game, seconds)
+
+
+def openspiel(name: str, seconds: float) -> float:
+    import pyspiel
+
+    from merchantry.rl import openspiel as osp
+
+    osp.register()
+    game, rng = pyspiel.load_game(osp.short_name(name), {"players": PLAYERS}), random.Random(1)
+
+    def play() -> int:
+        state, steps = game.new_initial_state(), 0
+        while not state.is_terminal():
+            state.observation_tensor(state.current_player())
+            state.apply_action(rng.choice(state.legal_actions()))
+            steps += 1
+        return steps
+
+    return timed(play, seconds)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0)
+    args = parser.parse_args()
+    table = Table(title=f"Steps per second, {PLAYERS} players, random legal actions, one core")
+    for column in ("game", "engine", "pettingzoo", "gymnasium (learner steps)", "openspiel"):
+        table.add_column(column, justify="right")
+    for name in games.names():
+        rates = [run(name, args.seconds) for run in (engine, pettingzoo, gymnasium, openspiel)]
+        table.add_row(name, *(f"{rate:,.0f}" for rate in rates))
+    Console().print(table)
+
+
+if __name__ == "__main__":
+    main()
