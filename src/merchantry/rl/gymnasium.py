@@ -2,9 +2,9 @@
 others.
 
     import gymnasium, merchantry.rl.gymnasium
-    env = gymnasium.make("merchantry/GrandBazaar-v0", players=3, opponents="greedy")
+    env = gymnasium.make("merchantry/<Game>-v0", players=3, opponents="greedy")
 
-Ids are `merchantry/<Game>-v0` (Money, Byzanz, GrandBazaar, Samarkand), registered when this module is
+Ids are `merchantry/<Game>-v0`, the game's name in CamelCase (`env_id`), registered when this module is
 imported. The observation is the learner's encoded `view(seat)`; `info["action_mask"]` and
 `env.action_masks()` (the name sb3-contrib's MaskablePPO asks for) give the legal action ids. The
 reward comes at the end: +1 for a win (shared wins too), -1 otherwise. An illegal action ends the episode

@@ -2,10 +2,10 @@
 
     from merchantry.rl import openspiel
     openspiel.register()
-    game = pyspiel.load_game("python_merchantry_samarkand", {"players": 4})
+    game = pyspiel.load_game("python_merchantry_" + GAME, {"players": 4})
 
-Sequential dynamics: the player to move is the first seat of `to_act()`, so a simultaneous step (Money's
-sealed bids, Samarkand's sale offers) is taken seat after seat, each seeing only its own `view(seat)`.
+Sequential dynamics: the player to move is the first seat of `to_act()`, so a simultaneous step (sealed
+bids, an offer every seat answers) is taken seat after seat, each seeing only its own `view(seat)`.
 Chance is sampled inside the state (SAMPLED_STOCHASTIC): a game's deal and later draws come from its seed
 (the `seed` parameter, or a fresh one per game when it is -1). Information states and observations come from
 `view(player)` alone: the information state string is the view with its log (what the player saw happen),
@@ -28,7 +28,7 @@ from merchantry.engine import State
 from merchantry.rl.encoding import action_space, encoding_of
 from merchantry.rl.pettingzoo import final_rewards
 
-MAX_GAME_LENGTH = 20_000  # actions: far above the longest game seen (Money, 5 players, a few thousand)
+MAX_GAME_LENGTH = 20_000  # actions: far above the longest random game seen (a few thousand)
 
 
 def short_name(game: str) -> str:

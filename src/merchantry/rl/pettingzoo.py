@@ -1,7 +1,7 @@
 """Every game with an encoding as a PettingZoo AEC environment:
 
     from merchantry.rl import pettingzoo
-    env = pettingzoo.env("grand_bazaar", players=4)
+    env = pettingzoo.env(GAME, players=4)       # GAME: a name from merchantry.games.names()
     env.reset(seed=7)
     for agent in env.agent_iter():
         observation, reward, termination, truncation, info = env.last()
@@ -10,7 +10,7 @@
         env.step(action)
 
 Agents are `player_0`, `player_1`, ... (seat P1 is player_0). The agent to act is the first seat of the
-game's `to_act()`: in a simultaneous step (Money's sealed bids, Samarkand's sale offers) the seats take it in
+game's `to_act()`: in a simultaneous step (sealed bids, an offer every seat answers) the seats take it in
 turn, each building its own choice step by step; a seat's observation comes from its own `view(seat)`, which
 never shows another seat's sealed choice, so acting later tells it nothing more than acting first.
 Rewards come at the end: +1 for a winner (a shared win too), -1 for every other seat.
@@ -35,7 +35,7 @@ def env(
     game: str, players: int | None = None, render_mode: str | None = None, **options: Any
 ) -> MerchantryEnv:
     """The AEC environment of `game` for `players` seats (default: the game's minimum), with the game's
-    `options` (e.g. Money's max_rounds)."""
+    `options` (as `game.options()` lists them)."""
     return MerchantryEnv(game, players, render_mode, options)
 
 
