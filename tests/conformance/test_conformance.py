@@ -292,3 +292,19 @@ def test_malformed_state_dicts_are_refused_with_one_line(setup):
         with pytest.raises(merchantry.InvalidRecord) as refused:
             game.from_dict(data)
         assert "\n" not in str(refused.value)
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_deepcopy_is_clone_and_independent(name):
+    import copy
+
+    game = games.get(name)
+    state = game.new_game(players=game.min_players, seed=4)
+    for _, _action in zip(range(25), random_walk(state, random.Random(4)), strict=False):
+        pass
+    copied = copy.deepcopy(state)
+    assert type(copied) is type(state) and copied.to_dict() == state.to_dict()
+    if not copied.is_over():
+        seat = copied.to_act()[0]
+        copied.apply(seat, copied.legal_actions(seat)[0])
+        assert copied.to_dict() != state.to_dict()
