@@ -93,3 +93,14 @@ def test_plural_forms_follow_the_language():
     deal = {"type": "deal", "removed": [], "count": 0}
     assert translator.event(deal) == "neues Spiel; keine Währung entfernt"
     assert Translator("money", "en").event(deal | {"removed": ["EUR"], "count": 1}).endswith("removed: EUR")
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_every_game_has_a_rules_page_in_every_language(name):
+    package = games.package(name)
+    for language in LANGUAGES:
+        page = package.file("rules", f"{language}.html")
+        assert page is not None, f"{name} has no {language} rules page"
+        text = page.read_text(encoding="utf-8")
+        assert text.startswith("<h1>") and "<html" not in text  # a body: the server frames it
+        assert text.count("<h2>") >= 3

@@ -21,7 +21,8 @@ class GamePackage:
     """A game and its parts. Files live in `folder`:
 
     - `static/drawing.js` (+ `drawing.css`): the browser drawing, an ES module exporting `render`;
-    - `rules/<lang>.html`: the rules page per language (English at least);
+    - `rules/<lang>.html`: the rules page per language (English at least), the body of the page only: the
+      server puts it in the platform's frame;
     - `locales/<lang>.json`: the translation catalogue (i18next JSON: log templates, card names, UI words).
     """
 

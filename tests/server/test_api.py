@@ -219,6 +219,11 @@ def test_pages_and_rules_are_served(client):
         or "Sealed bids" in client.get("/rules/money").text
     )
     assert client.get("/rules/chess").status_code == 404
+    german = client.get("/rules/grand_bazaar?lang=de").text
+    assert (
+        '<html lang="de">' in german and "so wird gespielt" in german and 'href="/static/style.css"' in german
+    )
+    assert "<title>Grand Bazaar</title>" in german  # the game's own title, in the platform's frame
     assert client.get("/static/app.js").status_code == 200
     # every link the lobby offers leads somewhere: rules pages, drawings and catalogues of each game
     for game in client.get("/api/games").json():

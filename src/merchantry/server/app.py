@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import json
 import logging
 import time
@@ -20,7 +21,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Header, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
@@ -132,6 +133,28 @@ def catalogue_file(folder: Path, lang: str) -> FileResponse:
     return FileResponse(folder / f"{lang}.json", media_type="application/json")
 
 
+RULES_PAGE = """<!doctype html>
+<html lang="{lang}">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>{title}</title>
+  <link rel="stylesheet" href="/static/style.css">
+</head>
+<body>
+<nav id="bar"><a class="brand" href="/">Merchantry</a><a href="/">Lobby</a></nav>
+<main class="rules-page">
+{body}</main>
+</body>
+</html>
+"""
+
+
+def rules_document(title: str, page: Path) -> str:
+    """A game's rules page (a fragment in its folder, `rules/<lang>.html`) inside the platform's frame."""
+    return RULES_PAGE.format(lang=page.stem, title=html.escape(title), body=page.read_text(encoding="utf-8"))
+
+
 def create_app(database_url: str = "sqlite:///merchantry.db", bot_delay: float = 0.8) -> FastAPI:
     service = TableService(open_database(database_url))
     locks: dict[str, asyncio.Lock] = {}
@@ -238,11 +261,11 @@ def create_app(database_url: str = "sqlite:///merchantry.db", bot_delay: float =
         return FileResponse(STATIC / "index.html")
 
     @app.get("/rules/{game}", include_in_schema=False)
-    async def rules(game: str, lang: str = "en") -> FileResponse:
+    async def rules(game: str, lang: str = "en") -> HTMLResponse:
         page = games.package(game).rules_page(lang) if game in games.names() else None
         if page is None:
             raise HTTPException(404, f"no rules page for {game!r}")
-        return FileResponse(page)
+        return HTMLResponse(rules_document(games.get(game).title, page))
 
     @app.get("/locales/{lang}.json", include_in_schema=False)
     async def platform_catalogue(lang: str) -> FileResponse:
