@@ -198,7 +198,11 @@ def test_the_interface_speaks_the_rulebooks_languages(live_server, browser):
 
 # The first button found in each list is clicked: a person who always makes a simple legal move.
 SIMPLE_PLAY = {
-    "grand_bazaar": ["button:text-is('done')", "button:has-text('buy ')", "button:has-text('sell ')"],
+    "grand_bazaar": [
+        "[data-move='done']",
+        "[data-move^='buy ']:not([disabled])",
+        "[data-move^='sell ']:not([disabled])",
+    ],
     "byzanz": [
         "button:text-is('bid')",
         "button:text-is('pass')",
@@ -277,3 +281,22 @@ def test_a_person_plays_samarkand_to_the_end_on_a_desktop_and_a_phone_with_a_rel
     page.wait_for_selector("table.sk-final")
     assert page.locator("table.sk-final tbody tr").count() == 3
     shot(page, "10-samarkand-final")
+
+
+def test_grand_bazaar_says_why_a_trade_is_closed_and_ends_with_its_final_table(live_server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    create_table(page, live_server, "Ann", ["human", "bot:greedy"], game="grand_bazaar")
+    page.wait_for_selector(".gb-prompt:has-text('buy at least one gem')")
+    closed = page.locator("[data-move='sell ruby'][disabled]")
+    assert closed.get_attribute("title") == "you hold no ruby"  # said in words, in place
+    assert page.locator(".gb-track").count() == 3 and page.locator(".gb-card").count() == 27
+    assert page.evaluate("document.documentElement.scrollWidth") <= 391, "the board fits a phone"
+    shot(page, "11-grand-bazaar-phone")
+    deadline = time.time() + 240
+    while time.time() < deadline and not finished(page):
+        if page.locator(".banner:has-text('Your turn')").count():
+            any(try_click(page, selector) for selector in SIMPLE_PLAY["grand_bazaar"])
+        page.wait_for_timeout(50)
+    assert finished(page)
+    final = page.locator("table.gb-final")
+    assert final.locator("tbody tr").count() == 2 and "× 10 =" in final.inner_text()

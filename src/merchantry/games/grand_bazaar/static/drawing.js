@@ -1,41 +1,138 @@
-// Grand Bazaar in the browser: the price board with its history, the bazaar's stock, everyone's gems and cash.
+// Grand Bazaar in the browser, drawn as a board: a price track per gem (1..19) with its marker, buy and sell
+// controls that say why they are closed, the 27 price cards (those still to come and those revealed), every
+// player's gems, grands and worth, a prompt for each moment, and the final table.
 import { h, seatName } from "/static/dom.js";
 
-const HISTORY = 8;
+const TRACK = 19; // prices stay within 1..19 (GB-C3)
+const LIMIT = 4; // gems a player may hold (GB-R4)
+const LETTER = { sapphire: "S", ruby: "R", emerald: "E" }; // colour is never the only sign (colour-blind safe)
+
+function worth(view, row) {
+  return row.cash + row.gems.reduce((sum, n, g) => sum + n * view.prices[g], 0);
+}
+
+// Why a buy or a sale is closed to the player now, in words; null when it is open.
+function closedBecause(view, seat, verb, g, can, t, tr) {
+  const gem = view.gems[g];
+  if (can.has(`${verb} ${gem}`)) return null;
+  if (seat === null || view.current !== seat || view.over) return t("notYourTurn");
+  const mine = view.holdings[seat];
+  const turn = view.turn;
+  if (verb === "buy") {
+    if (turn.sold.includes(gem)) return t("soldThisRound", { gem: tr.term(gem) });
+    if (mine.gems.reduce((a, b) => a + b, 0) >= LIMIT) return t("gemLimit", { limit: LIMIT });
+    if (view.stock[g] === 0) return t("noStock", { gem: tr.term(gem) });
+    return t("noCash", { price: view.prices[g], cash: mine.cash });
+  }
+  if (turn.bought.includes(gem)) return t("boughtThisRound", { gem: tr.term(gem) });
+  if (mine.gems[g] === 0) return t("noGem", { gem: tr.term(gem) });
+  return t("buyFirst");
+}
+
+function prompt(view, seat, table, can, t) {
+  if (view.over) return t("finalPrompt");
+  if (seat === null || view.current !== seat) return t("waitingTrade", { seat: seatName(table, view.current) });
+  if (!view.turn.bought.length && !can.has("done")) return t("mustBuy");
+  if (!view.turn.bought.length) return t("cannotBuy");
+  return t("mayContinue");
+}
+
+function priceRow(view, g, seat, can, act, t, tr) {
+  const gem = view.gems[g];
+  const history = view.price_history;
+  const before = history.length > 1 ? history[history.length - 2][g] : view.prices[g];
+  const change = view.prices[g] - before;
+  const cells = Array.from({ length: TRACK }, (_, i) => {
+    const price = i + 1;
+    const here = price === view.prices[g];
+    return h("span", { class: `gb-cell${here ? " gb-marker" : ""}${price === 10 ? " gb-ten" : ""}`, "aria-hidden": here ? null : "true" },
+      here ? `${LETTER[gem]}${price}` : "");
+  });
+  const control = (verb) => {
+    const why = closedBecause(view, seat, verb, g, can, t, tr);
+    const label = `${t(verb)} ${view.prices[g]}`;
+    return h("span", { class: "gb-control" },
+      h("button", { class: why ? "" : "primary", disabled: why ? true : null, title: why || "", "data-move": `${verb} ${gem}`,
+        "aria-label": `${t(verb)} ${tr.term(gem)} (${view.prices[g]})${why ? ` — ${why}` : ""}`,
+        onclick: () => act(`${verb} ${gem}`) }, label),
+      why && seat !== null && view.current === seat ? h("small", { class: "gb-why" }, why) : null);
+  };
+  const mark = change > 0 ? `▲ +${change}` : change < 0 ? `▼ ${change}` : "= 0";
+  return h("div", { class: `gb-gem gem-${gem}` },
+    h("div", { class: "gb-gem-head" },
+      h("strong", {}, `${LETTER[gem]} · ${tr.term(gem)}`),
+      h("span", { title: t("priceNow") }, ` ${t("price")} ${view.prices[g]} (${mark})`),
+      h("span", { class: "muted", title: t("stockHelp") }, ` · ${t("stock")}: ${view.stock[g]}`),
+      h("span", { class: "muted", title: t("expectedHelp") }, ` · ${t("expected")}: ${expected(view, g)}`)),
+    h("div", { class: "gb-track", role: "img", "aria-label": `${tr.term(gem)} ${view.prices[g]} / ${TRACK}` }, cells),
+    seat !== null && !view.over ? h("div", { class: "gb-controls" }, control("buy"), control("sell")) : null);
+}
+
+function expected(view, g) {
+  const left = view.remaining_cards;
+  if (!left.length) return "0";
+  const mean = left.reduce((sum, card) => sum + card[g], 0) / left.length;
+  return `${mean > 0 ? "+" : ""}${mean.toFixed(2)}`;
+}
+
+function cardText(card) {
+  return card.map((d) => (d > 0 ? "+" : d < 0 ? "−" : "0")).join("");
+}
+
+// The 27 price cards: every combination of −/0/+ for (S, R, E) exactly once; revealed ones marked with their round.
+function deck(view, t) {
+  const revealedAt = new Map(view.revealed.map((card, i) => [card.join(","), i + 1]));
+  const all = [];
+  for (const s of [-1, 0, 1]) for (const r of [-1, 0, 1]) for (const e of [-1, 0, 1]) all.push([s, r, e]);
+  return h("details", { class: "gb-deck", open: true },
+    h("summary", {}, t("deckSummary", { left: view.remaining_cards.length, total: all.length })),
+    h("p", { class: "muted" }, t("deckHelp")),
+    h("div", { class: "gb-cards" }, all.map((card) => {
+      const round = revealedAt.get(card.join(","));
+      return h("span", { class: `gb-card${round ? " gb-revealed" : ""}`, title: round ? t("revealedIn", { round }) : t("toCome") },
+        h("span", { class: "gb-card-moves" }, cardText(card)), round ? h("small", {}, `r${round}`) : null);
+    })));
+}
+
+function players(view, seat, table, t, tr) {
+  return h("div", { class: "gb-scroll" }, h("table", { class: "scores" },
+    h("caption", {}, t("players")),
+    h("thead", {}, h("tr", {}, h("th", {}, t("seat")), view.gems.map((g) => h("th", { title: tr.term(g) }, `${LETTER[g]} ${tr.term(g)}`)),
+      h("th", { title: t("cashHelp") }, t("cash")), h("th", { title: t("worthHelp") }, t("worth")))),
+    h("tbody", {}, view.holdings.map((row) => h("tr", { class: `${row.seat === view.current ? "current-row" : ""}${row.seat === seat ? " me" : ""}` },
+      h("td", {}, seatName(table, row.seat), row.seat === view.opener ? h("small", { class: "muted", title: t("openerHelp") }, ` · ${t("opener")}`) : null),
+      row.gems.map((n) => h("td", { class: "num" }, String(n))),
+      h("td", { class: "num" }, String(row.cash)),
+      h("td", { class: "num" }, String(worth(view, row))))))));
+}
+
+function finalTable(view, table, t) {
+  const order = [...view.holdings].sort((a, b) => view.ranks[a.seat] - view.ranks[b.seat]);
+  return h("table", { class: "scores gb-final" },
+    h("caption", {}, t("finalTitle")),
+    h("thead", {}, h("tr", {}, h("th", {}, t("rank")), h("th", {}, t("seat")), h("th", {}, t("cashBefore")),
+      h("th", {}, t("gemsTimesTen")), h("th", {}, t("total")))),
+    h("tbody", {}, order.map((row) => {
+      const gems = row.gems.reduce((a, b) => a + b, 0);
+      return h("tr", {}, h("td", { class: "num" }, String(view.ranks[row.seat])), h("td", {}, seatName(table, row.seat)),
+        h("td", { class: "num" }, String(row.cash - 10 * gems)), h("td", { class: "num" }, `${gems} × 10 = ${10 * gems}`),
+        h("td", { class: "num" }, String(row.cash)));
+    })));
+}
 
 export function render(payload, act, t, tr = { term: (w) => w }) {
   const { view, legal, seat, table } = payload;
   const can = new Set(legal);
-  const remaining = view.remaining_cards;
-  const history = view.price_history.slice(-HISTORY);
-  const firstRound = view.price_history.length - history.length;
-  const board = h("table", { class: "scores prices" },
-    h("caption", {}, t("prices")),
-    h("thead", {}, h("tr", {}, h("th", {}, ""),
-      history.map((_, i) => h("th", {}, firstRound + i === 0 ? "·" : `r${firstRound + i}`)),
-      h("th", {}, t("stock")), h("th", {}, "±"), h("th", {}, ""))),
-    h("tbody", {}, view.gems.map((gem, g) => {
-      const expected = remaining.length ? remaining.reduce((sum, card) => sum + card[g], 0) / remaining.length : 0;
-      return h("tr", { class: `gem-${gem}` },
-        h("th", {}, tr.term(gem)),
-        history.map((prices, i) => {
-          const before = i > 0 ? history[i - 1][g] : prices[g];
-          const mark = prices[g] > before ? " ↑" : prices[g] < before ? " ↓" : "";
-          return h("td", { class: "num" }, `${prices[g]}${mark}`);
-        }),
-        h("td", { class: "num" }, String(view.stock[g])),
-        h("td", { class: "num" }, expected.toFixed(2)),
-        h("td", {}, [`buy ${gem}`, `sell ${gem}`].filter((m) => can.has(m)).map((m) => h("button", { class: "primary", onclick: () => act(m) }, m))));
-    })));
-  const holdings = h("table", { class: "scores" },
-    h("thead", {}, h("tr", {}, h("th", {}, t("seat")), view.gems.map((g) => h("th", {}, tr.term(g))), h("th", {}, t("cash")),
-      view.ranks ? h("th", {}, "#") : null)),
-    h("tbody", {}, view.holdings.map((row) => h("tr", { class: `${row.seat === view.current ? "current-row" : ""}${row.seat === seat ? " me" : ""}` },
-      h("td", {}, seatName(table, row.seat)), row.gems.map((n) => h("td", { class: "num" }, String(n))),
-      h("td", { class: "num" }, String(row.cash)), view.ranks ? h("td", { class: "num" }, String(view.ranks[row.seat])) : null))));
+  const mine = seat !== null && view.current === seat && !view.over;
+  const turnLine = mine && (view.turn.bought.length || view.turn.sold.length)
+    ? t("thisTurn", { bought: view.turn.bought.map(tr.term).join(", ") || "—", sold: view.turn.sold.map(tr.term).join(", ") || "—" })
+    : null;
   return h("section", { class: "grand-bazaar" },
-    h("div", { class: "status-line" }, `${t("round")} ${view.round} / ${view.rounds} · ${remaining.length} ${t("cards")}`),
-    board,
-    can.has("done") ? h("button", { class: "primary", onclick: () => act("done") }, "done") : null,
-    holdings);
+    h("div", { class: "banner gb-prompt", role: "status" }, prompt(view, seat, table, can, t)),
+    h("div", { class: "status-line" }, `${t("round")} ${view.round} / ${view.rounds}`, turnLine ? ` · ${turnLine}` : ""),
+    mine && can.has("done") ? h("button", { class: "primary", "data-move": "done", onclick: () => act("done") }, t("done")) : null,
+    view.over ? finalTable(view, table, t) : null,
+    h("div", { class: "gb-board" }, view.gems.map((_, g) => priceRow(view, g, seat, can, act, t, tr))),
+    players(view, seat, table, t, tr),
+    deck(view, t));
 }
