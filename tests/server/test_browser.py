@@ -204,12 +204,12 @@ SIMPLE_PLAY = {
         "[data-move^='sell ']:not([disabled])",
     ],
     "byzanz": [
-        "button:text-is('bid')",
-        "button:text-is('pass')",
-        ".group button.card",  # the lot card the winner puts into the market
-        "button:has-text('take ')",
-        "button:text-is('done')",
-        ".mine button.card",  # over the hand limit: discard
+        "[data-move='bid']",
+        "[data-move='pass']",
+        "[data-move^='market ']",  # the lot card the winner puts into the market
+        "[data-move^='take ']",
+        "[data-move='done']",
+        "[data-move^='discard ']",  # over the hand limit: the discard panel (confirmed in a dialog)
     ],
 }
 
@@ -217,6 +217,7 @@ SIMPLE_PLAY = {
 @pytest.mark.parametrize("game", ["grand_bazaar", "byzanz"])
 def test_a_person_plays_each_other_game_to_the_end_in_the_browser(live_server, browser, game):
     page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page.on("dialog", lambda dialog: dialog.accept())  # "Discard wine3? It leaves the game."
     create_table(page, live_server, "Ann", ["human", "bot:greedy", "bot:random"], game=game)
     page.wait_for_selector(f"section.{game.replace('_', '-')}")
     deadline = time.time() + 240
@@ -225,6 +226,8 @@ def test_a_person_plays_each_other_game_to_the_end_in_the_browser(live_server, b
             any(try_click(page, selector) for selector in SIMPLE_PLAY[game])
         page.wait_for_timeout(50)
     assert finished(page), f"{game} did not finish in time"
+    final = {"grand_bazaar": "table.gb-final", "byzanz": "table.bz-final"}[game]
+    assert page.locator(f"{final} tbody tr").count() == 3  # the end table: every seat, ranked
     shot(page, f"07-{game}-final")
 
 
