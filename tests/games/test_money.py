@@ -170,6 +170,22 @@ def test_mo_r1_a_bid_may_hold_every_card_of_the_hand():
     assert state.view(0)["hand"] == ["BLUFF"]
 
 
+def test_mo_r1_a_card_goes_back_into_the_hand_before_the_bid_is_sealed():
+    state = four_player_table()
+    hand_before = sorted(state.hands[0])
+    for move in ("add EUR20", "add EUR30", "add BLUFF", "remove EUR20", "remove BLUFF"):
+        state.apply(0, move)
+    assert state.view(0)["my_bid"] == ["EUR30"] and "BLUFF" in state.view(0)["hand"]
+    assert "remove EUR30" in [str(a) for a in state.legal_actions(0)]
+    with pytest.raises(merchantry.IllegalAction, match="holds no EUR20"):
+        state.apply(0, "remove EUR20")
+    state.apply(0, "remove EUR30")
+    assert sorted(state.hands[0]) == hand_before  # the very cards, serials included
+    state.apply(0, "add EUR30")
+    state.apply(0, "bid")
+    assert not any(str(a).startswith("remove") for a in state.legal_actions(0))  # sealed is sealed
+
+
 def test_mo_r2_bluff_card_returns_and_a_bid_without_value_sits_out():
     state = four_player_table()
     bid_round(state, [["BLUFF", "EUR30"], ["BLUFF"], [], ["BRL20"]])

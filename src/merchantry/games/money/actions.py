@@ -1,8 +1,9 @@
 """Money's actions and their text notation.
 
 Bidding (MO-R1) is built card by card (ENGINE principle 5): `add EUR20` moves one card from hand into
-the sealed bid, `bid` seals it. An exchange (MO-R6) is one of `take right`, `take left`, `take P3` (the bid
-in front of seat P3) or `keep` (take your own bid back).
+the sealed bid, `remove EUR20` takes one back out before sealing, `bid` seals it. An exchange (MO-R6) is
+one of `take right`, `take left`, `take P3` (the bid in front of seat P3) or `keep` (take your own bid
+back).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ GROUP_NAMES = ("right", "left")
 
 
 class MoneyAction(NamedTuple):
-    verb: str  # "add" | "bid" | "take" | "keep"
+    verb: str  # "add" | "remove" | "bid" | "take" | "keep"
     arg: str = ""  # a card code for add; "right", "left" or a seat label for take
 
     def __str__(self) -> str:
@@ -29,13 +30,16 @@ class MoneyAction(NamedTuple):
 SEAL = MoneyAction("bid")
 KEEP = MoneyAction("keep")
 ADD = {code: MoneyAction("add", code) for code in ALL_CODES + (BLUFF,)}
+REMOVE = {code: MoneyAction("remove", code) for code in ALL_CODES + (BLUFF,)}
 TAKE_GROUP = (MoneyAction("take", "right"), MoneyAction("take", "left"))
 TAKE_BID = tuple(MoneyAction("take", seat_label(seat)) for seat in range(MAX_PLAYERS))
 
 # Every action of the game by its canonical text (lower-cased for lookup).
-_BY_TEXT = {str(a).lower(): a for a in [SEAL, KEEP, *ADD.values(), *TAKE_GROUP, *TAKE_BID]}
+_BY_TEXT = {str(a).lower(): a for a in [SEAL, KEEP, *ADD.values(), *REMOVE.values(), *TAKE_GROUP, *TAKE_BID]}
 
-NOTATION_HELP = "moves look like: add EUR20, add COIN, add BLUFF, bid, take right, take left, take P2, keep"
+NOTATION_HELP = (
+    "moves look like: add EUR20, add COIN, add BLUFF, remove EUR20, bid, take right, take left, take P2, keep"
+)
 
 
 def parse(text: str, num_players: int) -> MoneyAction:

@@ -1,8 +1,8 @@
 """Money as numbers for reinforcement learning (merchantry.rl.encoding).
 
-Actions (39 + players): `add CODE` for each of the 36 card codes and `add BLUFF`, `bid` (seal), `keep`,
-`take right`, `take left`, and `take P1` .. `take Pn` (seats by their absolute label: the observation
-says which seat the observer is).
+Actions (76 + players): `add CODE` and `remove CODE` for each of the 36 card codes and BLUFF, `bid`
+(seal), `keep`, `take right`, `take left`, and `take P1` .. `take Pn` (seats by their absolute label: the
+observation says which seat the observer is).
 
 Observation (571 numbers; other seats are relative: slot 0 is the observer, slot 1 the next seat clockwise,
 ...; slots past the player count are 0). A "card vector" counts each of the 37 codes (36 + BLUFF), / 4:
@@ -21,7 +21,7 @@ from collections import Counter
 from typing import Any
 
 from merchantry.engine import seat_label
-from merchantry.games.money.actions import ADD, KEEP, SEAL, TAKE_GROUP
+from merchantry.games.money.actions import ADD, KEEP, REMOVE, SEAL, TAKE_GROUP
 from merchantry.games.money.components import ALL_CODES, BLUFF, CURRENCIES
 from merchantry.games.money.rules import PHASE_NAMES
 from merchantry.rl.encoding import one_hot, relative
@@ -41,6 +41,7 @@ class MoneyEncoding:
         takes = [f"take {seat_label(seat)}" for seat in range(players)]
         return [
             *(str(ADD[code]) for code in CODES),
+            *(str(REMOVE[code]) for code in CODES),
             str(SEAL),
             str(KEEP),
             *(str(a) for a in TAKE_GROUP),

@@ -17,6 +17,7 @@ from merchantry.games.money.actions import (
     GROUP_NAMES,
     KEEP,
     LEFT,
+    REMOVE,
     RIGHT,
     SEAL,
     TAKE_BID,
@@ -127,6 +128,10 @@ class MoneyState(State):
             actions = [ADD[code] for code in in_hand]
             if not self.bluff_bid[player]:
                 actions.append(ADD[BLUFF])
+            in_bid = sorted({CARD_CODES[c] for c in self.bids[player]}, key=display_key)
+            actions += [REMOVE[code] for code in in_bid]  # MO-R1: a bid is the player's until sealed
+            if self.bluff_bid[player]:
+                actions.append(REMOVE[BLUFF])
             actions.append(SEAL)
             return actions
         if self.phase == EXCHANGE and player == self.current:
@@ -148,6 +153,8 @@ class MoneyState(State):
                 if action.arg == BLUFF:
                     return f"{who}'s bluff card is already in the bid"
                 return f"{who} has no {action.arg} in hand to add to the bid"
+            if action.verb == "remove":
+                return f"{who}'s bid holds no {action.arg} to take back"
             return (
                 f"bids are being made: add cards with 'add EUR20' and seal the bid with 'bid', not {action}"
             )
@@ -171,6 +178,8 @@ class MoneyState(State):
         verb = action.verb
         if verb == "add":
             self._add_to_bid(player, action.arg)
+        elif verb == "remove":
+            self._take_out_of_bid(player, action.arg)
         elif verb == "bid":
             self.committed[player] = True
             if all(self.committed):
@@ -193,6 +202,17 @@ class MoneyState(State):
         card = min(c for c in hand if CARD_CODES[c] == code)
         hand.remove(card)
         self.bids[player].append(card)
+
+    def _take_out_of_bid(self, player: int, code: str) -> None:
+        """Undo an `add` before sealing: of several identical notes the one added last (the highest serial,
+        as `_add_to_bid` adds the lowest first) goes back to hand."""
+        if code == BLUFF:
+            self.bluff_bid[player] = False
+            return
+        bid = self.bids[player]
+        card = max(c for c in bid if CARD_CODES[c] == code)
+        bid.remove(card)
+        self.hands[player].append(card)
 
     def _reveal(self) -> None:
         """MO-R1/MO-R2: all bids turn face up at once; bluff cards go home; empty bids sit out."""

@@ -20,6 +20,20 @@ function sortHand(codes) {
     || Number(a.slice(3) || 0) - Number(b.slice(3) || 0));
 }
 
+// What each currency in your cards adds up to, against the 200 below which it loses 100 (MO-E2)
+function currencyTotals(codes, t) {
+  const totals = {};
+  for (const code of codes) {
+    if (code === "COIN" || code === "BLUFF") continue;
+    totals[code.slice(0, 3)] = (totals[code.slice(0, 3)] || 0) + Number(code.slice(3));
+  }
+  const entries = Object.entries(totals).sort();
+  if (!entries.length) return null;
+  return h("div", { class: "money-totals", title: t("totalsHelp") }, `${t("totals")}: `,
+    entries.map(([currency, total]) => h("span", { class: `money-total c-${currency}${total >= 200 ? " safe" : ""}` },
+      `${currency} ${total}${total >= 200 ? " ✓" : " / 200"}`)));
+}
+
 export function render(payload, act, t) {
   const { view, legal, seat, table } = payload;
   const can = new Set(legal);
@@ -75,9 +89,16 @@ export function render(payload, act, t) {
       return can.has(move) ? cardNode(code, { onclick: () => act(move), "aria-label": move }) : cardNode(code);
     });
     mine.append(h("div", { class: "group-title" }, t("hand")), h("div", { class: "cards hand" }, handCards));
+    mine.append(currencyTotals([...view.hand, ...(view.my_bid || [])], t));
     if (view.phase === "bidding") {
       const total = (view.my_bid || []).reduce((sum, c) => sum + (c === "COIN" ? 10 : c === "BLUFF" ? 0 : Number(c.slice(3))), 0);
-      mine.append(h("div", { class: "group-title" }, `${t("yourBid")} (${t("bidValue")} ${total})`), cards(view.my_bid));
+      const bidCards = sortHand(view.my_bid || []).map((code) => {
+        const move = `remove ${code}`;  // MO-R1: until sealed, a card can go back to the hand
+        return can.has(move) ? cardNode(code, { onclick: () => act(move), "aria-label": move, title: t("takeBack"), "data-move": move }) : cardNode(code);
+      });
+      mine.append(h("div", { class: "group-title" }, `${t("yourBid")} (${t("bidValue")} ${total})`),
+        h("div", { class: "cards my-bid" }, bidCards.length ? bidCards : h("span", { class: "muted" }, "—")),
+        bidCards.length && can.has("bid") ? h("small", { class: "muted" }, t("takeBackHelp")) : null);
       if (can.has("bid")) mine.append(h("button", { class: "primary", onclick: () => act("bid") }, total ? t("seal") : t("sitOut")));
     }
     if (can.has("keep")) mine.append(h("button", { onclick: () => act("keep") }, t("keep")));
