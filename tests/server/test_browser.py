@@ -303,3 +303,29 @@ def test_grand_bazaar_says_why_a_trade_is_closed_and_ends_with_its_final_table(l
     assert finished(page)
     final = page.locator("table.gb-final")
     assert final.locator("tbody tr").count() == 2 and "× 10 =" in final.inner_text()
+
+
+def test_the_page_never_scrolls_by_itself_and_the_tab_title_says_your_turn(live_server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    create_table(page, live_server, "Ann", ["human", "bot:greedy", "bot:greedy"], game="grand_bazaar")
+    page.wait_for_selector(".gb-prompt:has-text('buy at least one gem')")
+    assert page.title().startswith("● Your turn")
+    for _ in range(3):  # three turns: the bots move in between and the log grows
+        page.evaluate("window.scrollTo(0, 0)")
+        page.locator(".grand-bazaar [data-move^='buy ']:not([disabled])").first.click()
+        page.locator(".grand-bazaar [data-move='done']").click()
+        page.wait_for_selector(".gb-prompt:has-text('buy at least one gem')", timeout=20_000)
+        assert page.evaluate("window.scrollY") == 0, "a redraw scrolled the page"
+    assert not page.title().startswith("●") or "Your turn" in page.title()
+    box = page.locator(".log")
+    assert box.evaluate("b => b.scrollHeight - b.scrollTop - b.clientHeight") <= 2  # the newest line shows
+
+
+def test_keyboard_focus_stays_on_the_control_after_a_move(live_server, browser):
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    create_table(page, live_server, "Ann", ["human", "bot:greedy", "bot:greedy"], game="grand_bazaar")
+    page.wait_for_selector(".grand-bazaar [data-move='buy ruby']:not([disabled])")
+    page.focus(".grand-bazaar [data-move='buy ruby']")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".gb-prompt:has-text('You have bought')")
+    assert page.evaluate("document.activeElement.dataset.move") == "buy ruby"

@@ -230,6 +230,8 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   const log = h("div", { class: "log" }, h("h3", {}, t("log")),
     h("ol", {}, (view.log || []).map((entry, i) => h("li", { class: i >= seen ? "new" : "" }, logText(entry, tr, table)))));
 
+  // keyboard focus stays where it was: the same control (by its move, id or label) is focused again after the redraw
+  const focused = document.activeElement && area.contains(document.activeElement) ? focusKey(document.activeElement) : null;
   area.replaceChildren(...[
     h("div", { class: "table-head" }, h("h1", {}, table.title), h("div", { class: "banner", role: "status" }, banner),
       rulesUrl ? h("a", { href: `${rulesUrl}?lang=${language()}`, target: "_blank" }, t("rules")) : null,
@@ -240,8 +242,22 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
     mine.host ? hostPanel(tableId, table, mine) : null,
     log,
   ].filter(Boolean));
-  const list = area.querySelector(".log ol");
-  if (list && list.lastElementChild) list.lastElementChild.scrollIntoView({ block: "nearest" });
+  // the newest log line shows inside the log's own box; the page itself never scrolls by itself
+  const box = area.querySelector(".log");
+  if (box) box.scrollTop = box.scrollHeight;
+  if (focused) {
+    const again = area.querySelector(focused);
+    if (again) again.focus({ preventScroll: true });
+  }
+  const myTurn = seat !== null && table.status === "playing" && (view.to_act || []).includes(seat);
+  document.title = `${myTurn ? `● ${t("yourTurn")} — ` : ""}${table.title} — Merchantry`;
+}
+
+function focusKey(node) {
+  if (node.dataset && node.dataset.move) return `[data-move="${CSS.escape(node.dataset.move)}"]`;
+  if (node.id) return `#${CSS.escape(node.id)}`;
+  const label = node.getAttribute && node.getAttribute("aria-label");
+  return label ? `[aria-label="${CSS.escape(label)}"]` : null;
 }
 
 function hostPanel(tableId, table, mine) {
