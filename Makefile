@@ -31,6 +31,8 @@ test: setup extras lint typecheck
 
 extras: setup
 	$(BIN)/uv sync --locked --quiet --all-extras
+	# axe-core for the browser tests' accessibility check, from npm (skipped where npm is missing)
+	if command -v npm >/dev/null 2>&1; then npm ci --prefix tests/accessibility --no-audit --no-fund --silent; fi
 
 lint: setup
 	$(BIN)/ruff check src tests benchmarks examples

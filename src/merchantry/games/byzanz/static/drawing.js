@@ -17,8 +17,10 @@ function valueOf(code) {
 function goodsCard(code, attrs = {}) {
   const kind = kindOf(code);
   const value = code === "merchant" ? "★" : String(valueOf(code));
-  return h(attrs.onclick ? "button" : "span", { class: `card g-${kind}`, title: `${term(kind)} ${value}`, ...attrs },
-    h("span", { class: "card-value" }, value), h("span", { class: "card-kind" }, term(kind)));
+  // an accessible name starts with what the card shows, then says what clicking does
+  const named = attrs["aria-label"] ? { ...attrs, "aria-label": `${value} ${term(kind)} — ${attrs["aria-label"]}` } : attrs;
+  return h(attrs.onclick ? "button" : "span", { class: `card g-${kind}`, title: `${term(kind)} ${value}`, ...named },
+    h("span", { class: "card-value" }, value), " ", h("span", { class: "card-kind" }, term(kind)));
 }
 
 function row(codes, moveFor, can, act) {

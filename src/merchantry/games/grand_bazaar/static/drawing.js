@@ -53,7 +53,7 @@ function priceRow(view, g, seat, can, act, t, tr) {
     const label = `${t(verb)} ${view.prices[g]}`;
     return h("span", { class: "gb-control" },
       h("button", { class: why ? "" : "primary", disabled: why ? true : null, title: why || "", "data-move": `${verb} ${gem}`,
-        "aria-label": `${t(verb)} ${tr.term(gem)} (${view.prices[g]})${why ? ` — ${why}` : ""}`,
+        "aria-label": `${label} — ${tr.term(gem)}${why ? ` — ${why}` : ""}`,
         onclick: () => act(`${verb} ${gem}`) }, label),
       why && seat !== null && view.current === seat ? h("small", { class: "gb-why" }, why) : null);
   };

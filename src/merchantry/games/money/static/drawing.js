@@ -7,8 +7,10 @@ export function cardNode(code, attrs = {}) {
   const kind = code.slice(0, 3);
   const value = code === "COIN" ? "10" : code === "BLUFF" ? "0" : code.slice(3);
   const label = code === "COIN" ? "COIN" : code === "BLUFF" ? "BLUFF" : kind;
-  return h(attrs.onclick ? "button" : "span", { class: `card c-${kind}`, title: code, ...attrs },
-    h("span", { class: "card-value" }, value), h("span", { class: "card-kind" }, label));
+  // an accessible name starts with what the card shows, then says what clicking does
+  const named = attrs["aria-label"] ? { ...attrs, "aria-label": `${value} ${label} — ${attrs["aria-label"]}` } : attrs;
+  return h(attrs.onclick ? "button" : "span", { class: `card c-${kind}`, title: code, ...named },
+    h("span", { class: "card-value" }, value), " ", h("span", { class: "card-kind" }, label));
 }
 
 function cards(codes, empty = "—") {

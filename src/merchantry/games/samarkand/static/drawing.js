@@ -110,7 +110,7 @@ function mapWidth() {
 }
 
 function mapFrame(view, targets, onSpace, t, tr) {
-  const frame = h("div", { class: "sk-map-frame", onscroll: () => { ui.scroll = [frame.scrollLeft, frame.scrollTop]; } },
+  const frame = h("div", { class: "sk-map-frame", tabindex: "0", "aria-label": t("map"), onscroll: () => { ui.scroll = [frame.scrollLeft, frame.scrollTop]; } },
     drawMap(view, targets, onSpace, t, tr));
   setTimeout(() => { frame.scrollLeft = ui.scroll[0]; frame.scrollTop = ui.scroll[1]; }, 0);
   const zoom = (factor) => () => {

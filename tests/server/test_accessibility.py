@@ -1,0 +1,47 @@
+"""Accessibility: axe-core (from npm, installed by `make test` into tests/accessibility/node_modules, never
+committed) checks the lobby, each game's table page in play and a rules page in chromium. Every serious or
+critical finding fails the test with axe's own description."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from merchantry import games
+from tests.server.test_browser import REQUIRED, browser, create_table, live_server  # noqa: F401
+
+AXE = Path(__file__).resolve().parents[1] / "accessibility" / "node_modules" / "axe-core" / "axe.min.js"
+
+pytestmark = pytest.mark.skipif(
+    not AXE.exists() and not REQUIRED, reason="axe-core is not installed (make test installs it with npm)"
+)
+
+
+def serious_findings(page) -> list[str]:
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("async () => await axe.run(document, { resultTypes: ['violations'] })")
+    return [
+        f"{v['impact']}: {v['id']} — {v['help']} ({len(v['nodes'])}x, e.g. {v['nodes'][0]['target']})"
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def test_the_lobby_has_no_serious_accessibility_findings(live_server, browser):  # noqa: F811
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page.goto(live_server + "/")
+    page.wait_for_selector("#create")
+    assert serious_findings(page) == []
+
+
+@pytest.mark.parametrize("game", games.names())
+def test_each_game_page_has_no_serious_accessibility_findings(live_server, browser, game):  # noqa: F811
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    players = max(3, games.get(game).min_players)
+    create_table(page, live_server, "Ann", ["human", *["bot:greedy"] * (players - 1)], game=game)
+    page.wait_for_selector(f"section.{game.replace('_', '-')}")
+    page.wait_for_timeout(1500)  # a few bot moves: the page as it is in play
+    assert serious_findings(page) == []
+    page.goto(f"{live_server}/rules/{game}?lang=de")
+    assert serious_findings(page) == []
