@@ -329,3 +329,22 @@ def test_keyboard_focus_stays_on_the_control_after_a_move(live_server, browser):
     page.keyboard.press("Enter")
     page.wait_for_selector(".gb-prompt:has-text('You have bought')")
     assert page.evaluate("document.activeElement.dataset.move") == "buy ruby"
+
+
+def test_the_turn_clock_counts_down_on_the_page(live_server, browser):
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page.goto(live_server + "/")
+    page.select_option("#game", "grand_bazaar")
+    page.dispatch_event("#game", "change")
+    page.fill("#name", "Ann")
+    page.fill("#players", "2")
+    page.dispatch_event("#players", "change")
+    page.select_option("select[data-seat='1']", "bot:greedy")
+    page.fill("#turn-seconds", "60")
+    page.click("#create button[type=submit]")
+    banner = page.locator(".table-head .banner")
+    page.wait_for_selector(".table-head .banner:has-text('s left')")
+    first = int(re.search(r"(\d+) s left", banner.inner_text()).group(1))
+    page.wait_for_timeout(2500)
+    later = int(re.search(r"(\d+) s left", banner.inner_text()).group(1))
+    assert 50 <= first <= 60 and first - 4 <= later <= first - 1  # it ticks between the server's messages

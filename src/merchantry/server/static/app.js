@@ -219,7 +219,7 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   if (table.status === "waiting") banner = t("waitingFor", { who: table.waiting_for.map(seatLabel).join(", ") });
   else if (table.status === "finished") banner = `${t("winner")}: ${table.result.winners.map((w) => seatName(table, w)).join(", ")}`;
   else if (seat === null) banner = t("spectator");
-  else if ((view.to_act || []).includes(seat)) banner = t("yourTurn") + (table.clock && table.clock[seat] !== undefined ? ` · ${Math.max(0, Math.round(table.clock[seat]))} s` : "");
+  else if ((view.to_act || []).includes(seat)) banner = t("yourTurn");
   else banner = t("waitingFor", { who: view.to_act.map(seatLabel).join(", ") });
 
   const moveInput = h("input", { id: "move", placeholder: t("typeMove"), maxlength: 200, "aria-label": t("typeMove") });
@@ -251,6 +251,24 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   }
   const myTurn = seat !== null && table.status === "playing" && (view.to_act || []).includes(seat);
   document.title = `${myTurn ? `● ${t("yourTurn")} — ` : ""}${table.title} — Merchantry`;
+  startCountdown(area, myTurn && table.clock ? table.clock[seat] : undefined);
+}
+
+// The turn clock counts down on the page between the server's messages (the server decides when time is up).
+let countdown = null;
+function startCountdown(area, secondsLeft) {
+  clearInterval(countdown);
+  const banner = area.querySelector(".table-head .banner");
+  if (secondsLeft === undefined || !banner) return;
+  const base = banner.textContent;
+  const deadline = Date.now() + secondsLeft * 1000;
+  const tick = () => {
+    const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
+    banner.textContent = `${base} · ${t("timeLeft", { seconds: left })}`;
+    banner.classList.toggle("hurry", left <= 10);
+  };
+  tick();
+  countdown = setInterval(tick, 1000);
 }
 
 function focusKey(node) {
