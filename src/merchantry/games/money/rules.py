@@ -399,6 +399,9 @@ class MoneyState(State):
             on_table = self.bids[p]
             seat["bid"] = codes(on_table) if on_table else None
             seat["bid_value"] = bid_value(on_table) if on_table else None
+            seat["bid_serial"] = (
+                min(on_table) + 1 if on_table else None
+            )  # MO-R5: breaks a tie, printed on the note
             seat["acted"] = self.acted[p]
         return seat
 

@@ -36,6 +36,20 @@ function currencyTotals(codes, t) {
       `${currency} ${total}${total >= 200 ? " ✓" : " / 200"}`)));
 }
 
+// MO-R4/MO-R5: who exchanges in which order, and why equal bids went as they did
+function exchangeOrder(view, t) {
+  const bySeat = Object.fromEntries(view.seats.map((info) => [info.seat, info]));
+  const tied = (s) => view.order.some((o) => o !== s && bySeat[o].bid_value === bySeat[s].bid_value);
+  const steps = view.order.map((s, i) => {
+    const info = bySeat[s];
+    const serial = tied(s) && !info.acted && info.bid_serial ? `, ${t("serial")} ${info.bid_serial}` : "";
+    return h("span", { class: `order-step${view.current === s ? " now" : ""}` }, `${i + 1}. ${seatLabel(s)} (${info.bid_value ?? "—"}${serial})`);
+  });
+  const anyTie = view.order.some(tied);
+  return h("div", { class: "exchange-order" }, h("strong", {}, `${t("order")}: `), steps.flatMap((step, i) => (i ? [" → ", step] : [step])),
+    anyTie ? h("div", { class: "muted" }, t("tieRule")) : null);
+}
+
 export function render(payload, act, t) {
   const { view, legal, seat, table } = payload;
   const can = new Set(legal);
@@ -77,6 +91,7 @@ export function render(payload, act, t) {
     ));
   }
   root.append(seats);
+  if (view.phase === "exchange" && view.order.length) root.append(exchangeOrder(view, t));
 
   if (view.phase === "bidding") {
     const waiting = view.to_act.filter((s) => s !== seat).map((s) => seatLabel(s));
