@@ -218,16 +218,25 @@ SIMPLE_PLAY = {
 
 @pytest.mark.parametrize("game", ["grand_bazaar", "byzanz"])
 def test_a_person_plays_each_other_game_to_the_end_in_the_browser(live_server, browser, game):
+    """On a desktop, then on a phone after a reload mid-game: the seat resumes and the game ends."""
     page = browser.new_page(viewport={"width": 1100, "height": 900})
     page.on("dialog", lambda dialog: dialog.accept())  # "Discard wine3? It leaves the game."
     create_table(page, live_server, "Ann", ["human", "bot:greedy", "bot:random"], game=game)
-    page.wait_for_selector(f"section.{game.replace('_', '-')}")
-    deadline = time.time() + 240
+    section = f"section.{game.replace('_', '-')}"
+    page.wait_for_selector(section)
+    deadline, moves, reloaded = time.time() + 240, 0, False
     while time.time() < deadline and not finished(page):
         if page.locator(".banner:has-text('Your turn')").count():
-            any(try_click(page, selector) for selector in SIMPLE_PLAY[game])
+            moves += any(try_click(page, selector) for selector in SIMPLE_PLAY[game])
+        if moves >= 10 and not reloaded:
+            page.set_viewport_size({"width": 390, "height": 844})
+            page.reload()
+            page.wait_for_selector(section)
+            shot(page, f"06-{game}-phone")
+            assert page.evaluate("document.documentElement.scrollWidth") <= 391, "the page fits a phone"
+            reloaded = True
         page.wait_for_timeout(50)
-    assert finished(page), f"{game} did not finish in time"
+    assert reloaded and finished(page), f"{game} did not finish in time"
     final = {"grand_bazaar": "table.gb-final", "byzanz": "table.bz-final"}[game]
     assert page.locator(f"{final} tbody tr").count() == 3  # the end table: every seat, ranked
     shot(page, f"07-{game}-final")
