@@ -113,6 +113,9 @@ export function render(payload, act, t, tr = { term: (w) => w }) {
   const main = ["bid", "pass", "done"].filter((m) => can.has(m));
   const takes = legal.filter((m) => m.startsWith("take "));
   const pickOrder = view.market_order ? view.market_order.map((s) => seatName(table, s).split(" ")[0]).join(" → ") : "";
+  // what the last auction's winner did with the lot (put a card into the market, or took it all)
+  const lastLot = [...(view.log || [])].reverse().find((e) => ["lot_card_to_market", "all_passed", "last_auction", "round"].includes(e.type));
+  const lastLotText = lastLot && lastLot.type !== "round" && tr.event ? tr.event(lastLot, (s) => seatName(table, s).split(" ")[0]) : null;
   return h("section", { class: "byzanz" },
     h("div", { class: "banner bz-prompt", role: "status" }, prompt(view, seat, table, can, t)),
     h("div", { class: "status-line" }, `${t("round")} ${view.round} / ${view.rounds} · ${t(`phase_${view.phase}`)} · `
@@ -125,7 +128,7 @@ export function render(payload, act, t, tr = { term: (w) => w }) {
     h("div", { class: "market" },
       h("div", { class: "group" }, h("div", { class: "group-title" }, t("lot")), row(view.lot, (c) => `market ${c}`, can, act)),
       h("div", { class: "group" }, h("div", { class: "group-title" }, t("market"), pickOrder ? h("small", { class: "muted" }, ` · ${t("pickOrder")}: ${pickOrder}`) : null),
-        row(view.market))),
+        row(view.market), lastLotText ? h("div", { class: "muted bz-last-lot" }, lastLotText) : null)),
     handPanel(view, seat, can, act, t),
     h("div", { class: "seats" }, view.seats.map((info) => seatBox(view, info, seat, table, t))));
 }
