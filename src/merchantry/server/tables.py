@@ -12,7 +12,7 @@ import logging
 import random
 import secrets
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import select
@@ -70,6 +70,9 @@ class LiveTable:
     turn_seconds: int = 0  # 0: no turn clock
     clock_started: dict[int, float] | None = None  # seat -> when its turn began (monotonic seconds)
     round_starts: list[int] | None = None  # finished games: after how many moves each round's log begins
+    timeouts: list[tuple[int, int]] = field(
+        default_factory=list
+    )  # (seat, moves played when its time ran out)
 
     @property
     def state(self) -> Any:
@@ -339,6 +342,7 @@ class TableService:
             table = self.table(table_id)
             bot_name = "greedy" if "greedy" in bots.names(table.game) else "random"
             log.info("turn clock: a %s bot plays %s's turn at table %s", bot_name, seat_label(seat), table_id)
+            table.timeouts.append((seat, len(table.session.moves)))
             for _ in range(100):  # a turn may be several small moves (a bid built card by card)
                 if table.status != PLAYING or seat not in table.state.to_act():
                     break
@@ -396,6 +400,7 @@ class TableService:
                 "clock": {
                     str(s): round(left, 1) for s, left in self.clock(table_id, time.monotonic()).items()
                 },
+                "timeouts": [{"seat": s, "after_moves": n} for s, n in table.timeouts],
             },
             "seat": seat,
             "view": state.view(seat),
