@@ -123,11 +123,13 @@ async function lobby() {
     } catch (error) { toast(error.message); }
   }
 
+  const who = (table, s) => { const info = table.seats[s]; return info.kind === "bot" ? `${info.bot} (bot)` : info.name || "…"; };
   const rows = tables.map((table) => h("tr", {},
     h("td", {}, table.title),
-    h("td", {}, table.seats.map((s) => s.kind === "bot" ? `${s.bot} (bot)` : s.name || "…").join(", ")),
+    h("td", {}, table.seats.map((s) => who(table, s.seat)).join(", ")),
+    h("td", {}, age(table.created_at)),
     h("td", {}, t(`status_${table.status}`)),
-    h("td", {}, table.result ? table.result.winners.map((w) => `${seatLabel(w)} ${table.result.scores[w]}`).join(", ") : ""),
+    h("td", {}, table.result ? table.result.winners.map((w) => `${who(table, w)} (${table.result.scores[w]})`).join(", ") : ""),
     h("td", {}, h("a", { href: `/table/${table.id}` }, table.status === "finished" ? t("open") : t("watch")),
       table.status === "finished" ? [" · ", h("a", { href: `/replay/${table.id}` }, t("replay"))] : []),
   ));
@@ -142,8 +144,20 @@ async function lobby() {
       h("button", { type: "submit", class: "primary" }, t("create"))),
     rulesLinks,
     h("h2", {}, t("tables")),
-    h("table", { class: "tables" }, h("tbody", {}, rows)),
+    h("table", { class: "tables" },
+      h("thead", {}, h("tr", {}, [t("game"), t("players"), t("started"), t("status"), t("winner"), ""].map((c) => h("th", {}, c)))),
+      h("tbody", {}, rows)),
   );
+}
+
+// "5 min ago", "3 h ago", "2 d ago", in the reader's language
+function age(iso) {
+  if (!iso) return "";
+  const minutes = Math.max(0, Math.round((Date.now() - Date.parse(iso.endsWith("Z") || iso.includes("+") ? iso : `${iso}Z`)) / 60000));
+  const format = new Intl.RelativeTimeFormat(language(), { numeric: "auto" });
+  if (minutes < 60) return format.format(-minutes, "minute");
+  if (minutes < 60 * 48) return format.format(-Math.round(minutes / 60), "hour");
+  return format.format(-Math.round(minutes / 1440), "day");
 }
 
 // --- a table -----------------------------------------------------------------------------------------
