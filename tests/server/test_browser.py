@@ -316,6 +316,10 @@ def test_grand_bazaar_says_why_a_trade_is_closed_and_ends_with_its_final_table(l
     assert finished(page)
     final = page.locator("table.gb-final")
     assert final.locator("tbody tr").count() == 2 and "× 10 =" in final.inner_text()
+    finished_url = page.url
+    page.click("#rematch")  # the same game again, from the end screen
+    page.wait_for_function(f"location.href !== {finished_url!r}")
+    page.wait_for_selector(".gb-prompt:has-text('buy at least one gem')")
 
 
 def test_the_page_never_scrolls_by_itself_and_the_tab_title_says_your_turn(live_server, browser):

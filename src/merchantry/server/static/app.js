@@ -252,7 +252,8 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   area.replaceChildren(...[
     h("div", { class: "table-head" }, h("h1", {}, table.title), h("div", { class: "banner", role: "status" }, banner),
       rulesUrl ? h("a", { href: `${rulesUrl}?lang=${language()}`, target: "_blank" }, t("rules")) : null,
-      table.status === "finished" ? h("a", { href: `/replay/${tableId}` }, t("replay")) : null),
+      table.status === "finished" ? h("a", { href: `/replay/${tableId}` }, t("replay")) : null,
+      table.status === "finished" && mine.host ? h("button", { class: "primary", id: "rematch", onclick: () => rematch(table) }, t("rematch")) : null),
     renderer.render(payload, send, tr.ui, tr),
     seat !== null && table.status === "playing" ? h("details", { class: "moves-panel", open: renderer === generic },
       h("summary", {}, `${t("moves")} (${legal.length})`), buttons, moveForm) : null,
@@ -293,6 +294,18 @@ function focusKey(node) {
   if (node.id) return `#${CSS.escape(node.id)}`;
   const label = node.getAttribute && node.getAttribute("aria-label");
   return label ? `[aria-label="${CSS.escape(label)}"]` : null;
+}
+
+// The same game again, the same seats (people are invited anew, bots stay), from the end screen
+async function rematch(table) {
+  const seats = table.seats.map((s) => (s.kind === "bot" ? { kind: "bot", bot: s.bot } : { kind: "human" }));
+  const name = localStorage.getItem("merchantry:name") || "Host";
+  try {
+    const created = await api("/api/tables", { method: "POST", body: JSON.stringify({ game: table.game, players: seats.length, seats, name, turn_seconds: table.turn_seconds || 0 }) });
+    save(created.id, { seat: created.seat, token: created.token, host: created.host_token, invites: created.invites });
+    history.pushState({}, "", `/table/${created.id}`);
+    route();
+  } catch (error) { toast(error.message); }
 }
 
 function hostPanel(tableId, table, mine) {
