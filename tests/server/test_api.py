@@ -206,8 +206,13 @@ def test_replays_step_through_a_finished_game(client):
     for number, at in enumerate(rounds, 1):
         view = client.get(f"/api/tables/{table['id']}/replay?upto={at}").json()["view"]
         assert [e["new_round"] for e in view["log"] if "new_round" in e][-1] == number
+    # after the end, any seat's point of view: its hand at that moment, nobody else's
+    as_p2 = client.get(f"/api/tables/{table['id']}/replay?upto=5&seat=1").json()
+    assert as_p2["seat"] == 1 and as_p2["view"]["seat"] == 1 and as_p2["view"]["hand"]
+    assert client.get(f"/api/tables/{table['id']}/replay?upto=5&seat=9").status_code == 400
     game_in_progress = new_table(client)
     assert client.get(f"/api/tables/{game_in_progress['id']}/replay").status_code == 409
+    assert client.get(f"/api/tables/{game_in_progress['id']}/replay?seat=0").status_code == 409
     assert client.get(f"/api/tables/{game_in_progress['id']}/record").status_code == 409
 
 

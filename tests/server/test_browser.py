@@ -170,6 +170,9 @@ def test_the_lobby_lists_finished_games_and_replays_step_through_them(live_serve
     page.wait_for_selector("#replay-at:has-text('Move 2 /')")
     page.click("#replay-next-round")  # round 2 opens later than move 2 in a 3-player game of Money
     page.wait_for_function("!document.querySelector('#replay-at').textContent.startsWith('Move 2 /')")
+    assert page.locator(".money .mine").count() == 0  # spectators see no hand
+    page.select_option("#replay-seat", "0")  # after the end, any seat's point of view
+    page.wait_for_selector(".money .mine .hand")
     assert page.locator(".log li:has-text('Round 2: bids revealed')").count() == 1
     shot(page, "06-replay")
     page.goto(live_server + "/")

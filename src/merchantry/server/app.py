@@ -357,8 +357,12 @@ def create_app(database_url: str = "sqlite:///merchantry.db", bot_delay: float =
         return service.payload(table_id, None)
 
     @app.get("/api/tables/{table_id}/replay")
-    async def replay(table_id: str, upto: Annotated[int, Query(ge=0, le=100_000)] = 0) -> dict[str, Any]:
-        return service.replay(table_id, upto)
+    async def replay(
+        table_id: str,
+        upto: Annotated[int, Query(ge=0, le=100_000)] = 0,
+        seat: Annotated[int | None, Query(ge=0, le=16)] = None,
+    ) -> dict[str, Any]:
+        return service.replay(table_id, upto, seat)
 
     @app.get("/api/tables/{table_id}/record")
     async def record(table_id: str) -> dict[str, Any]:

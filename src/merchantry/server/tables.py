@@ -407,11 +407,14 @@ class TableService:
             "legal": legal,
         }
 
-    def replay(self, table_id: str, upto: int) -> dict[str, Any]:
-        """A finished game, as spectators see it after `upto` moves."""
+    def replay(self, table_id: str, upto: int, seat: int | None = None) -> dict[str, Any]:
+        """A finished game after `upto` moves, as spectators saw it or, once it is over, as any seat saw it
+        (its cards included: the whole record is public after the end)."""
         table = self.table(table_id)
         if table.status != FINISHED:
             raise Refused(409, "replays are for finished games")
+        if seat is not None and not 0 <= seat < table.state.num_players:
+            raise Refused(400, f"seat must be 0..{table.state.num_players - 1}, not {seat}")
         total = len(table.session.moves)
         upto = max(0, min(upto, total))
         state = records.replay(table.session.record(), upto=upto)
@@ -425,7 +428,8 @@ class TableService:
             "at": upto,
             "move": {"seat": move[0], "text": move[1]} if move else None,
             "rounds": table.round_starts,
-            "view": state.view(None),
+            "seat": seat,
+            "view": state.view(seat),
         }
 
     def record(self, table_id: str) -> dict[str, Any]:

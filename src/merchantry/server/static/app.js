@@ -328,15 +328,19 @@ function hostPanel(tableId, table, mine) {
 // --- replays -----------------------------------------------------------------------------------------
 async function replayPage(tableId) {
   let at = 0;
+  let viewer = ""; // "" = spectators; after the end any seat's point of view may be replayed
   const area = h("div", { id: "replay" });
   main.replaceChildren(area);
   async function show(to) {
     try {
-      const step = await api(`/api/tables/${tableId}/replay?upto=${to}`);
+      const step = await api(`/api/tables/${tableId}/replay?upto=${to}${viewer === "" ? "" : `&seat=${viewer}`}`);
       at = step.at;
       const [renderer, tr] = await Promise.all([drawingFor(step.game), translatorFor(step.game)]);
       const info = await api(`/api/tables/${tableId}`);
-      const payload = { table: info.table, seat: null, view: step.view, legal: [] };
+      const payload = { table: info.table, seat: step.seat, view: step.view, legal: [] };
+      const seatChoice = h("select", { id: "replay-seat", "aria-label": t("pointOfView"), onchange: (e) => { viewer = e.target.value; show(at); } },
+        h("option", { value: "" }, t("spectators")),
+        info.table.seats.map((s) => h("option", { value: String(s.seat), selected: String(s.seat) === viewer ? true : null }, seatName(info.table, s.seat))));
       area.replaceChildren(
         h("div", { class: "replay-bar" },
           h("button", { onclick: () => show(0) }, t("first")),
@@ -346,7 +350,8 @@ async function replayPage(tableId) {
           h("button", { onclick: () => show(step.moves) }, t("last")),
           h("button", { id: "replay-prev-round", onclick: () => show([...step.rounds].reverse().find((r) => r < at) ?? 0) }, t("prevRound")),
           h("button", { id: "replay-next-round", onclick: () => show(step.rounds.find((r) => r > at) ?? step.moves) }, t("nextRound")),
-          step.move ? h("span", { class: "muted" }, ` ${seatLabel(step.move.seat)}: ${step.move.text}`) : null),
+          step.move ? h("span", { class: "muted" }, ` ${seatLabel(step.move.seat)}: ${step.move.text}`) : null,
+          h("label", {}, ` ${t("pointOfView")} `, seatChoice)),
         renderer.render(payload, () => {}, tr.ui, tr),
         h("div", { class: "log" }, h("ol", {}, (step.view.log || []).map((entry) => h("li", {}, logText(entry, tr, info.table))))),
       );
