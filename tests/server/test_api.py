@@ -323,3 +323,18 @@ def test_tables_from_before_wide_seeds_are_migrated_and_resume(database_url):
             while payload["table"]["status"] != "finished":
                 payload = ws.receive_json()
         assert client.get("/api/tables/old/record").json()["seed"] == 1234567
+
+
+def test_the_host_closes_an_abandoned_table_and_nobody_moves_there_any_more(client):
+    table = new_table(client, seats=("human", "human", "bot"))
+    tokens = join_all(client, table)
+    url = f"/api/tables/{table['id']}"
+    assert client.post(f"{url}/close", json={"host_token": "not-the-host"}).status_code == 403
+    closed = client.post(f"{url}/close", json={"host_token": table["host_token"]})
+    assert closed.status_code == 200 and closed.json()["table"]["status"] == "closed"
+    refused = client.post(f"{url}/act", json={"action": "bid"}, headers=headers(tokens[0]))
+    assert refused.status_code == 409 and "closed" in refused.json()["error"]
+    lobby = {t["id"]: t for t in client.get("/api/tables").json()}
+    assert lobby[table["id"]]["status"] == "closed"
+    service = client.app.state.service
+    assert service.bot_move(table["id"]) is False and service.clock(table["id"], 0.0) == {}

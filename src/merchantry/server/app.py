@@ -70,6 +70,10 @@ class HandToBot(BaseModel):
     bot: Annotated[str, Field(max_length=32)] = "greedy"
 
 
+class HostOnly(BaseModel):
+    host_token: Token
+
+
 class ActMessage(BaseModel):
     type: Literal["act"]
     action: Annotated[str, Field(min_length=1, max_length=200)]
@@ -354,6 +358,13 @@ def create_app(database_url: str = "sqlite:///merchantry.db", bot_delay: float =
             await revoke(table_id, seat)
         await broadcast(table_id)
         kick_bots(table_id)
+        return service.payload(table_id, None)
+
+    @app.post("/api/tables/{table_id}/close")
+    async def close_table(table_id: str, body: HostOnly) -> dict[str, Any]:
+        async with lock_for(table_id):
+            service.close(table_id, body.host_token)
+        await broadcast(table_id)
         return service.payload(table_id, None)
 
     @app.get("/api/tables/{table_id}/replay")

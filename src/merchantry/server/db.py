@@ -41,7 +41,9 @@ class TableRow(Base):
     players: Mapped[int] = mapped_column(Integer)
     seed: Mapped[str] = mapped_column(String(40))  # a 128-bit integer, as decimal text
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
-    status: Mapped[str] = mapped_column(String(16), default="waiting")  # waiting | playing | finished
+    status: Mapped[str] = mapped_column(
+        String(16), default="waiting"
+    )  # waiting | playing | finished | closed
     turn_seconds: Mapped[int] = mapped_column(Integer, default=0)  # 0: no turn clock
     host_token_hash: Mapped[str] = mapped_column(String(64))
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)

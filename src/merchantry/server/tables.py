@@ -27,7 +27,12 @@ from merchantry.server.db import MoveRow, SeatRow, TableRow, now, token_hash
 
 log = logging.getLogger("merchantry.server")
 
-WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
+WAITING, PLAYING, FINISHED, CLOSED = (
+    "waiting",
+    "playing",
+    "finished",
+    "closed",
+)  # closed: abandoned by its host
 SEED_BITS = 128  # a shorter seed can be brute-forced from the cards revealed so far (ENGINE principle 2)
 
 
@@ -213,6 +218,23 @@ class TableService:
             db.commit()
         self.live.pop(table_id, None)
 
+    def close(self, table_id: str, host_token: str) -> None:
+        """The host closes an abandoned table: nobody may move any more, bots and the clock stop, the lobby
+        says "closed". A finished game stays as it ended."""
+        table = self.table(table_id)
+        self.check_host(table_id, host_token)
+        if table.status == FINISHED:
+            raise Refused(409, "the game is over: a finished table stays in the lobby with its result")
+        if table.status == CLOSED:
+            return
+        with self.sessions() as db:
+            row = db.get(TableRow, table_id)
+            assert row is not None
+            row.status = CLOSED
+            db.commit()
+        table.status = CLOSED
+        table.clock_started = None
+
     # --- identities -----------------------------------------------------------------------------------
 
     def seat_for_token(self, table_id: str, token: str | None) -> int | None:
@@ -295,6 +317,8 @@ class TableService:
             raise Refused(409, f"the game has not started: waiting for {waiting} to join")
         if table.status == FINISHED:
             raise Refused(409, "the game is over")
+        if table.status == CLOSED:
+            raise Refused(409, "the host closed this table")
         trial = table.state.clone()
         try:
             action = table.session.game.parse_action(trial, seat, text)

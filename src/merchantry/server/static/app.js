@@ -232,6 +232,7 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   let banner;
   if (table.status === "waiting") banner = t("waitingFor", { who: table.waiting_for.map(seatLabel).join(", ") });
   else if (table.status === "finished") banner = `${t("winner")}: ${table.result.winners.map((w) => seatName(table, w)).join(", ")}`;
+  else if (table.status === "closed") banner = t("closedBanner");
   else if (seat === null) banner = t("spectator");
   else if ((view.to_act || []).includes(seat)) banner = t("yourTurn");
   else banner = t("waitingFor", { who: view.to_act.map(seatLabel).join(", ") });
@@ -322,7 +323,13 @@ function hostPanel(tableId, table, mine) {
         },
       }, t("handToBot")) : null);
   });
-  return h("details", { class: "host", open: table.status === "waiting" }, h("summary", {}, t("invites")), h("ul", {}, rows));
+  const close = table.status === "waiting" || table.status === "playing" ? h("button", { class: "danger", id: "close-table",
+    onclick: async () => {
+      if (window.confirm && !window.confirm(t("closeConfirm"))) return;
+      try { await api(`/api/tables/${tableId}/close`, { method: "POST", body: JSON.stringify({ host_token: mine.host }) }); }
+      catch (error) { toast(error.message); }
+    } }, t("closeTable")) : null;
+  return h("details", { class: "host", open: table.status === "waiting" }, h("summary", {}, t("invites")), h("ul", {}, rows), close);
 }
 
 // --- replays -----------------------------------------------------------------------------------------
