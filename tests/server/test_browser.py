@@ -328,15 +328,16 @@ def test_grand_bazaar_says_why_a_trade_is_closed_and_ends_with_its_final_table(l
 def test_the_page_never_scrolls_by_itself_and_the_tab_title_says_your_turn(live_server, browser):
     page = browser.new_page(viewport={"width": 390, "height": 844})
     create_table(page, live_server, "Ann", ["human", "bot:greedy", "bot:greedy"], game="grand_bazaar")
-    page.wait_for_selector(".gb-prompt:has-text('buy at least one gem')")
+    mine = ".table-head .banner:has-text('Your turn')"
+    page.wait_for_selector(mine)
     assert page.title().startswith("● Your turn")
     for _ in range(3):  # three turns: the bots move in between and the log grows
         page.evaluate("window.scrollTo(0, 0)")
-        page.locator(".grand-bazaar [data-move^='buy ']:not([disabled])").first.click()
-        page.locator(".grand-bazaar [data-move='done']").click()
-        page.wait_for_selector(".gb-prompt:has-text('buy at least one gem')", timeout=20_000)
+        deadline = time.time() + 20
+        while page.locator(mine).count() and time.time() < deadline:  # trade until the turn is over
+            any(try_click(page, f".grand-bazaar {selector}") for selector in SIMPLE_PLAY["grand_bazaar"])
+        page.wait_for_selector(mine, timeout=20_000)
         assert page.evaluate("window.scrollY") == 0, "a redraw scrolled the page"
-    assert not page.title().startswith("●") or "Your turn" in page.title()
     box = page.locator(".log")
     assert box.evaluate("b => b.scrollHeight - b.scrollTop - b.clientHeight") <= 2  # the newest line shows
 
