@@ -54,9 +54,6 @@ class Summary:
         }
 
 
-CHUNK = 4  # games per task handed to another process
-
-
 def game_seed(run_seed: int, index: int) -> int:
     return random.Random(f"simulate:{run_seed}:{index}").getrandbits(32)
 
@@ -131,24 +128,19 @@ def run(
     """Play `games_count` games; returns the results in game order and the wall-clock seconds. `on_result`
     hears of each game as it finishes (for progress); on Ctrl-C the finished games are kept in `on_result`'s
     hands and KeyboardInterrupt propagates."""
-    from merchantry.arena.backends import run_chunks
+    from merchantry.arena.backends import chunked, run_chunks
 
     check_lineup(game_name, lineup)
     start = time.perf_counter()
     lineup = tuple(lineup)
-    size = 1 if workers <= 1 and backend == "local" else CHUNK
-    chunks = [
-        (game_name, lineup, seed, list(range(first, min(first + size, games_count))))
-        for first in range(0, games_count, size)
-    ]
+    tasks = [(game_name, lineup, seed, chunk) for chunk in chunked(range(games_count), workers, backend)]
     results: list[GameResult] = []
 
-    def keep(finished: list[GameResult]) -> None:
-        for result in finished:
-            results.append(result)
-            on_result(result)
+    def keep(result: GameResult) -> None:
+        results.append(result)
+        on_result(result)
 
-    run_chunks(_play_chunk, chunks, keep, workers, backend, address)
+    run_chunks(_play_chunk, tasks, keep, workers, backend, address)
     return sorted(results, key=lambda r: r.index), time.perf_counter() - start
 
 

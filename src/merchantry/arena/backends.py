@@ -12,20 +12,33 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from typing import Any, TypeVar
 
 BACKENDS = ("local", "ray")
+CHUNK = 4  # games per task handed to another process or machine
 Task = TypeVar("Task")
 Result = TypeVar("Result")
+
+
+def chunked(indices: Sequence[int], workers: int = 1, backend: str = "local") -> list[list[int]]:
+    """Game indices in tasks: one game per task in this process, CHUNK games per task elsewhere (fewer
+    round trips; progress still moves every few games)."""
+    size = 1 if workers <= 1 and backend == "local" else CHUNK
+    return [list(indices[start : start + size]) for start in range(0, len(indices), size)]
 
 
 def run_chunks(
     play: Callable[[Task], list[Result]],
     tasks: Sequence[Task],
-    on_results: Callable[[list[Result]], None],
+    on_result: Callable[[Result], None],
     workers: int = 1,
     backend: str = "local",
     address: str | None = None,
 ) -> None:
     """Call `play` on every task (a module-level function, so that other processes can run it) and hand
-    each task's results to `on_results` as they arrive. Ctrl-C cancels what has not started."""
+    each result to `on_result` as its task finishes. Ctrl-C cancels what has not started."""
+
+    def on_results(results: list[Result]) -> None:
+        for result in results:
+            on_result(result)
+
     if backend not in BACKENDS:
         raise ValueError(f"no backend {backend!r}; backends are: {', '.join(BACKENDS)}")
     if backend == "ray":

@@ -13,11 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from merchantry import bots, games
-from merchantry.arena.backends import run_chunks
-from merchantry.arena.statistics import chi_square_uniform, wilson
+from merchantry.arena.backends import chunked, run_chunks
+from merchantry.arena.statistics import uniformity_test, win_rate
 from merchantry.simulate import GameResult, play_seated
-
-CHUNK = 4
 
 
 @dataclass(frozen=True)
@@ -91,18 +89,15 @@ def run(
     address: str | None = None,
 ) -> None:
     """Play every variant's games, reporting (variant label, result) as they finish."""
-    size = 1 if workers <= 1 and backend == "local" else CHUNK
-    chunks = [
-        (study, variant, list(range(start, min(start + size, study.games))))
-        for variant in study.variants
-        for start in range(0, study.games, size)
+    games = range(study.games)
+    tasks = [
+        (study, variant, chunk) for variant in study.variants for chunk in chunked(games, workers, backend)
     ]
 
-    def report(results: list[tuple[str, GameResult]]) -> None:
-        for label, result in results:
-            on_result(label, result)
+    def report(labelled: tuple[str, GameResult]) -> None:
+        on_result(*labelled)
 
-    run_chunks(_play_chunk, chunks, report, workers, backend, address)
+    run_chunks(_play_chunk, tasks, report, workers, backend, address)
 
 
 def analyse(study: Study, results: dict[str, list[GameResult]]) -> dict[str, Any]:
@@ -117,19 +112,10 @@ def analyse(study: Study, results: dict[str, list[GameResult]]) -> dict[str, Any
             continue
         n = variant.players
         wins = [sum(1 / len(r.winners) for r in found if s in r.winners) for s in range(n)]
-        seats = []
-        for s in range(n):
-            low, high = wilson(wins[s], len(found))
-            scores = [r.scores[s] for r in found]
-            seats.append(
-                {
-                    "win_rate": wins[s] / len(found),
-                    "win_low": low,
-                    "win_high": high,
-                    "mean_score": statistics.fmean(scores),
-                }
-            )
-        statistic, dof, p_value = chi_square_uniform(wins)
+        seats = [
+            {**win_rate(wins[s], len(found)), "mean_score": statistics.fmean(r.scores[s] for r in found)}
+            for s in range(n)
+        ]
         order = turn_order(found, n)
         every_score = [score for r in found for score in r.scores]
         margins = [_margin(r.scores) for r in found]
@@ -139,7 +125,7 @@ def analyse(study: Study, results: dict[str, list[GameResult]]) -> dict[str, Any
             "players": n,
             "games": len(found),
             "seats": seats,
-            "seat_test": {"chi_square": statistic, "dof": dof, "p_value": p_value},
+            "seat_test": uniformity_test(wins),
             "turn_order": order,
             "scores": every_score,
             "mean_score": statistics.fmean(every_score),
@@ -161,12 +147,8 @@ def turn_order(found: list[GameResult], n: int) -> dict[str, Any] | None:
     for r in found:
         for w in r.winners:
             wins[(w - (r.first_player or 0)) % n] += 1 / len(r.winners)
-    positions = []
-    for p in range(n):
-        low, high = wilson(wins[p], len(found))
-        positions.append({"win_rate": wins[p] / len(found), "win_low": low, "win_high": high})
-    statistic, dof, p_value = chi_square_uniform(wins)
-    return {"positions": positions, "test": {"chi_square": statistic, "dof": dof, "p_value": p_value}}
+    positions = [win_rate(wins[p], len(found)) for p in range(n)]
+    return {"positions": positions, "test": uniformity_test(wins)}
 
 
 def _margin(scores: tuple[float, ...]) -> float:

@@ -35,3 +35,15 @@ def chi_square_uniform(counts: list[float]) -> tuple[float, int, float]:
         return (0.0, max(k - 1, 0), 1.0)
     result = scipy.stats.chisquare(counts)
     return float(result.statistic), k - 1, float(result.pvalue)
+
+
+def win_rate(wins: float, trials: int) -> dict[str, float]:
+    """A win rate with its 95% interval, as every arena table shows it."""
+    low, high = wilson(wins, trials)
+    return {"win_rate": wins / trials if trials else 0.0, "win_low": low, "win_high": high}
+
+
+def uniformity_test(counts: list[float]) -> dict[str, float]:
+    """The chi-square test of `counts` against equal shares, as the reports show it."""
+    statistic, dof, p_value = chi_square_uniform(counts)
+    return {"chi_square": statistic, "dof": dof, "p_value": p_value}

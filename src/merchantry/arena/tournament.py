@@ -15,14 +15,13 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 from merchantry import bots, games
-from merchantry.arena.backends import run_chunks
+from merchantry.arena.backends import chunked, run_chunks
 from merchantry.arena.schedule import seating
-from merchantry.arena.statistics import chi_square_uniform, wilson
+from merchantry.arena.statistics import uniformity_test, win_rate
 from merchantry.simulate import GameResult, play_seated
 
 RECORDS_FILE = "games.jsonl"
 SETTINGS_FILE = "tournament.json"
-CHUNK = 4  # games per task sent to a worker process
 
 
 @dataclass(frozen=True)
@@ -66,14 +65,8 @@ def run(
     on `workers` processes or on Ray (backends.py). Ctrl-C stops the run; games already reported stay."""
     finished = set(done)
     todo = [i for i in range(tournament.games) if i not in finished]
-    size = 1 if workers <= 1 and backend == "local" else CHUNK
-    chunks = [(tournament, todo[start : start + size]) for start in range(0, len(todo), size)]
-
-    def report(results: list[GameResult]) -> None:
-        for result in results:
-            on_result(result)
-
-    run_chunks(_play_chunk, chunks, report, workers, backend, address)
+    tasks = [(tournament, chunk) for chunk in chunked(todo, workers, backend)]
+    run_chunks(_play_chunk, tasks, on_result, workers, backend, address)
 
 
 # --- records: one JSON line per finished game, so that a run can resume -----------------------------
@@ -152,36 +145,25 @@ def analyse(tournament: Tournament, results: list[GameResult]) -> dict[str, Any]
         seats = [(r, s) for r in results for s, bot in enumerate(r.seat_bots) if bot == name]
         wins = sum(1 / len(r.winners) for r, s in seats if s in r.winners)
         scores = [r.scores[s] for r, s in seats]
-        low, high = wilson(wins, len(seats))
         by_bot[name] = {
             "seats": len(seats),
             "wins": wins,
-            "win_rate": wins / len(seats) if seats else 0.0,
-            "win_low": low,
-            "win_high": high,
+            **win_rate(wins, len(seats)),
             "mean_score": statistics.fmean(scores) if scores else 0.0,
             "stdev_score": statistics.pstdev(scores) if scores else 0.0,
             "scores": scores,
         }
     seat_wins = [sum(1 / len(r.winners) for r in results if s in r.winners) for s in range(n)]
-    by_seat = []
-    for s in range(n):
-        low, high = wilson(seat_wins[s], len(results))
-        by_seat.append(
-            {
-                "win_rate": seat_wins[s] / len(results),
-                "win_low": low,
-                "win_high": high,
-                "mean_score": statistics.fmean(r.scores[s] for r in results),
-            }
-        )
-    statistic, dof, p_value = chi_square_uniform(seat_wins)
+    by_seat = [
+        {**win_rate(seat_wins[s], len(results)), "mean_score": statistics.fmean(r.scores[s] for r in results)}
+        for s in range(n)
+    ]
     return {
         "tournament": {**asdict(tournament), "bots": list(tournament.bots), "played": len(results)},
         "ratings": ratings(tournament, results),
         "by_bot": by_bot,
         "by_seat": by_seat,
-        "seat_test": {"chi_square": statistic, "dof": dof, "p_value": p_value},
+        "seat_test": uniformity_test(seat_wins),
         "head_to_head": head_to_head(tournament, results),
         "length": {
             "actions": [r.actions for r in results],

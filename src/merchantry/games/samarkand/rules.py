@@ -519,6 +519,7 @@ class SamarkandState(State):
         if player is not None:
             self.check_seat(player)
         n = self.num_players
+        breakdown = [self.score_breakdown(p) for p in range(n)] if self.over else None
         view: dict[str, JSON] = {
             "game": "samarkand",
             "seat": player,
@@ -550,8 +551,8 @@ class SamarkandState(State):
                 "waiting": [p for p in range(n) if self.offer_waiting[p]],
             },
             "over": self.over,
-            "scores": self.scores() if self.over else None,
-            "breakdown": [self.score_breakdown(p) for p in range(n)] if self.over else None,
+            "scores": [float(part["total"]) for part in breakdown] if breakdown else None,
+            "breakdown": breakdown,
             "log": self.log.visible_to(player),
         }
         return view

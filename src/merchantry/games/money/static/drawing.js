@@ -3,9 +3,14 @@ import { h, seatLabel, seatName } from "/static/dom.js";
 
 const CURRENCY_ORDER = ["AUD", "BRL", "CAD", "EUR", "GBP", "JPY", "USD", "COI", "BLU"];
 
+// A card's face value: a note's printed value, a coin 10, the bluff card 0
+function cardValue(code) {
+  return code === "COIN" ? 10 : code === "BLUFF" ? 0 : Number(code.slice(3));
+}
+
 export function cardNode(code, attrs = {}) {
   const kind = code.slice(0, 3);
-  const value = code === "COIN" ? "10" : code === "BLUFF" ? "0" : code.slice(3);
+  const value = String(cardValue(code));
   const label = code === "COIN" ? "COIN" : code === "BLUFF" ? "BLUFF" : kind;
   // an accessible name starts with what the card shows, then says what clicking does
   const named = attrs["aria-label"] ? { ...attrs, "aria-label": `${value} ${label} — ${attrs["aria-label"]}` } : attrs;
@@ -27,7 +32,7 @@ function currencyTotals(codes, t) {
   const totals = {};
   for (const code of codes) {
     if (code === "COIN" || code === "BLUFF") continue;
-    totals[code.slice(0, 3)] = (totals[code.slice(0, 3)] || 0) + Number(code.slice(3));
+    totals[code.slice(0, 3)] = (totals[code.slice(0, 3)] || 0) + cardValue(code);
   }
   const entries = Object.entries(totals).sort();
   if (!entries.length) return null;
@@ -108,7 +113,7 @@ export function render(payload, act, t) {
     mine.append(h("div", { class: "group-title" }, t("hand")), h("div", { class: "cards hand" }, handCards));
     mine.append(currencyTotals([...view.hand, ...(view.my_bid || [])], t));
     if (view.phase === "bidding") {
-      const total = (view.my_bid || []).reduce((sum, c) => sum + (c === "COIN" ? 10 : c === "BLUFF" ? 0 : Number(c.slice(3))), 0);
+      const total = (view.my_bid || []).reduce((sum, c) => sum + cardValue(c), 0);
       const bidCards = sortHand(view.my_bid || []).map((code) => {
         const move = `remove ${code}`;  // MO-R1: until sealed, a card can go back to the hand
         return can.has(move) ? cardNode(code, { onclick: () => act(move), "aria-label": move, title: t("takeBack"), "data-move": move }) : cardNode(code);
