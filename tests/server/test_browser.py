@@ -133,6 +133,7 @@ def test_two_people_and_a_bot_play_money_to_the_end_in_the_browser(live_server, 
     host.wait_for_selector(".banner:has-text('Your turn')")
     shot(host, "02-host-bidding")
     shot(guest, "03-guest-phone")
+    assert "null" not in host.inner_text(".money") + guest.inner_text(".money")  # nothing missing is drawn
 
     reloaded, order_seen = False, False
     deadline = time.time() + 240

@@ -41,14 +41,18 @@ function currencyTotals(codes, t) {
       `${currency} ${total}${total >= 200 ? " ✓" : " / 200"}`)));
 }
 
-// MO-R4/MO-R5: who exchanges in which order, and why equal bids went as they did
+// MO-R4/MO-R5: who exchanges in which order, by the bids as they were revealed (from the log: bids taken
+// since then show elsewhere), and why equal bids went as they did
 function exchangeOrder(view, t) {
+  const log = view.log || [];
+  const reveal = log.map((e) => e.type).lastIndexOf("bids_revealed");
+  const revealed = Object.fromEntries(log.slice(reveal + 1).filter((e) => e.type === "bid").map((e) => [e.seat, e.value]));
   const bySeat = Object.fromEntries(view.seats.map((info) => [info.seat, info]));
-  const tied = (s) => view.order.some((o) => o !== s && bySeat[o].bid_value === bySeat[s].bid_value);
+  const tied = (s) => view.order.some((o) => o !== s && revealed[o] !== undefined && revealed[o] === revealed[s]);
   const steps = view.order.map((s, i) => {
     const info = bySeat[s];
     const serial = tied(s) && !info.acted && info.bid_serial ? `, ${t("serial")} ${info.bid_serial}` : "";
-    return h("span", { class: `order-step${view.current === s ? " now" : ""}` }, `${i + 1}. ${seatLabel(s)} (${info.bid_value ?? "—"}${serial})`);
+    return h("span", { class: `order-step${view.current === s ? " now" : ""}` }, `${i + 1}. ${seatLabel(s)} (${revealed[s] ?? "—"}${serial})`);
   });
   const anyTie = view.order.some(tied);
   return h("div", { class: "exchange-order" }, h("strong", {}, `${t("order")}: `), steps.flatMap((step, i) => (i ? [" → ", step] : [step])),
@@ -111,7 +115,8 @@ export function render(payload, act, t) {
       return can.has(move) ? cardNode(code, { onclick: () => act(move), "aria-label": move }) : cardNode(code);
     });
     mine.append(h("div", { class: "group-title" }, t("hand")), h("div", { class: "cards hand" }, handCards));
-    mine.append(currencyTotals([...view.hand, ...(view.my_bid || [])], t));
+    const totals = currencyTotals([...view.hand, ...(view.my_bid || [])], t);
+    if (totals) mine.append(totals);  // append() would write a null as the text "null"
     if (view.phase === "bidding") {
       const total = (view.my_bid || []).reduce((sum, c) => sum + cardValue(c), 0);
       const bidCards = sortHand(view.my_bid || []).map((code) => {
@@ -119,8 +124,8 @@ export function render(payload, act, t) {
         return can.has(move) ? cardNode(code, { onclick: () => act(move), "aria-label": move, title: t("takeBack"), "data-move": move }) : cardNode(code);
       });
       mine.append(h("div", { class: "group-title" }, `${t("yourBid")} (${t("bidValue")} ${total})`),
-        h("div", { class: "cards my-bid" }, bidCards.length ? bidCards : h("span", { class: "muted" }, "—")),
-        bidCards.length && can.has("bid") ? h("small", { class: "muted" }, t("takeBackHelp")) : null);
+        h("div", { class: "cards my-bid" }, bidCards.length ? bidCards : h("span", { class: "muted" }, "—")));
+      if (bidCards.length && can.has("bid")) mine.append(h("small", { class: "muted" }, t("takeBackHelp")));
       if (can.has("bid")) mine.append(h("button", { class: "primary", onclick: () => act("bid") }, total ? t("seal") : t("sitOut")));
     }
     if (can.has("keep")) mine.append(h("button", { onclick: () => act("keep") }, t("keep")));
