@@ -134,14 +134,17 @@ def test_two_people_and_a_bot_play_money_to_the_end_in_the_browser(live_server, 
     shot(host, "02-host-bidding")
     shot(guest, "03-guest-phone")
     assert "null" not in host.inner_text(".money") + guest.inner_text(".money")  # nothing missing is drawn
+    assert "click cards of your hand" in host.inner_text(".money-prompt")  # what to do now, in words
 
-    reloaded, order_seen = False, False
+
+    reloaded, order_seen, exchange_prompted = False, False, False
     deadline = time.time() + 240
     steps = 0
     while time.time() < deadline and not (finished(host) and finished(guest)):
         moved = play_a_step(host) | play_a_step(guest)
         steps += moved
         order_seen = order_seen or host.locator(".exchange-order:has-text('1. P')").count() > 0
+        exchange_prompted = exchange_prompted or host.locator(".money-prompt:has-text('take a market group')").count() > 0
         if steps == 12 and not reloaded:
             shot(host, "04-host-mid-game")
             guest.reload()  # the token in localStorage resumes the seat
@@ -151,6 +154,7 @@ def test_two_people_and_a_bot_play_money_to_the_end_in_the_browser(live_server, 
             host.wait_for_timeout(100)
     assert reloaded, "the game ended before the reload was tried"
     assert order_seen, "the exchange order is shown on the board"
+    assert exchange_prompted, "the exchange says what to do"
     assert finished(host) and finished(guest), "the game did not finish in time"
     shot(host, "05-host-final")
     assert host.locator("table.scores").count() > 0

@@ -8,18 +8,26 @@ function cardValue(code) {
   return code === "COIN" ? 10 : code === "BLUFF" ? 0 : Number(code.slice(3));
 }
 
-export function cardNode(code, attrs = {}) {
+// What a card is, in words, for its tooltip
+function cardTitle(code, t) {
+  if (!t) return code;
+  if (code === "COIN") return t("coinTitle");
+  if (code === "BLUFF") return t("bluffTitle");
+  return t("cardTitle", { currency: code.slice(0, 3), value: cardValue(code) });
+}
+
+export function cardNode(code, attrs = {}, t = null) {
   const kind = code.slice(0, 3);
   const value = String(cardValue(code));
   const label = code === "COIN" ? "COIN" : code === "BLUFF" ? "BLUFF" : kind;
   // an accessible name starts with what the card shows, then says what clicking does
   const named = attrs["aria-label"] ? { ...attrs, "aria-label": `${value} ${label} — ${attrs["aria-label"]}` } : attrs;
-  return h(attrs.onclick ? "button" : "span", { class: `card c-${kind}`, title: code, ...named },
+  return h(attrs.onclick ? "button" : "span", { class: `card c-${kind}`, title: cardTitle(code, t), ...named },
     h("span", { class: "card-value" }, value), " ", h("span", { class: "card-kind" }, label));
 }
 
-function cards(codes, empty = "—") {
-  return codes && codes.length ? h("span", { class: "cards" }, codes.map((c) => cardNode(c))) : h("span", { class: "muted" }, empty);
+function cards(codes, t, empty = "—") {
+  return codes && codes.length ? h("span", { class: "cards" }, codes.map((c) => cardNode(c, {}, t))) : h("span", { class: "muted" }, empty);
 }
 
 function sortHand(codes) {
@@ -59,15 +67,28 @@ function exchangeOrder(view, t) {
     anyTie ? h("div", { class: "muted" }, t("tieRule")) : null);
 }
 
+// What to do now, or whom we wait for (MO-R1 sealed bids, MO-R6 the exchange)
+function prompt(view, seat, table, can, t) {
+  if (view.phase === "over") return t("promptOver");
+  if (view.phase === "bidding") {
+    if (can.has("bid")) return t("promptBid");
+    const waiting = view.to_act.filter((s) => s !== seat).map((s) => seatName(table, s));
+    return waiting.length ? t("waitingFor", { who: waiting.join(", ") }) : "";
+  }
+  if (view.current === seat && seat !== null) return can.has("keep") ? t("promptExchangeKeep") : t("promptExchange");
+  return view.current !== null && view.current !== undefined ? t("waitExchange", { seat: seatName(table, view.current) }) : "";
+}
+
 export function render(payload, act, t) {
   const { view, legal, seat, table } = payload;
   const can = new Set(legal);
   const root = h("section", { class: "money" });
-  const phaseText = view.phase === "over" ? t("result") : view.phase === "bidding" ? t("yourBid") : t("order");
+  const said = prompt(view, seat, table, can, t);
+  if (said) root.append(h("div", { class: "banner money-prompt", role: "status" }, said));
   root.append(h("div", { class: "status-line" },
-    `${t("round")} ${view.round}`, " · ", `${t("deck")}: ${view.deck}`,
+    `${t("round")} ${view.round}`, " · ", h("span", { title: t("deckHelp") }, `${t("deck")}: ${view.deck}`),
     view.final_round ? h("strong", { class: "warn" }, ` · ${t("finalRound")}`) : "",
-    view.removed_currencies.length ? ` · −${view.removed_currencies.join(", ")}` : "",
+    view.removed_currencies.length ? ` · ${t("removed")}: ${view.removed_currencies.join(", ")}` : "",
   ));
 
   // market groups
@@ -75,7 +96,7 @@ export function render(payload, act, t) {
   for (const [side, key, move] of [["right", "right", "take right"], ["left", "left", "take left"]]) {
     market.append(h("div", { class: "group" },
       h("div", { class: "group-title" }, t(key)),
-      cards(view.market[side]),
+      cards(view.market[side], t),
       can.has(move) ? h("button", { class: "primary", onclick: () => act(move) }, key === "right" ? t("takeRight") : t("takeLeft")) : null,
     ));
   }
@@ -87,32 +108,27 @@ export function render(payload, act, t) {
     const s = info.seat;
     let bid;
     if (view.phase === "bidding") bid = h("span", { class: info.sealed ? "ok" : "muted" }, info.sealed ? t("sealed") : t("thinking"));
-    else if (view.phase === "exchange") bid = info.bid ? h("span", {}, cards(info.bid), ` = ${info.bid_value}`, info.acted ? ` (${t("acted")})` : "") : h("span", { class: "muted" }, "—");
+    else if (view.phase === "exchange") bid = info.bid ? h("span", {}, cards(info.bid, t), ` = ${info.bid_value}`, info.acted ? ` (${t("acted")})` : "") : h("span", { class: "muted" }, "—");
     else bid = "";
     const take = `take ${seatLabel(s)}`;
     const current = view.current === s || (view.phase === "bidding" && view.to_act.includes(s));
     seats.append(h("div", { class: `seat${s === seat ? " me" : ""}${current ? " current" : ""}`, "data-seat": s },
       h("div", { class: "seat-name" }, seatName(table, s), s === seat ? ` (${t("you")})` : ""),
-      h("div", { class: "muted" }, `${info.hand_size} ${t("cards")}`),
-      info.known.length ? h("div", { class: "known" }, `${t("knownCards")}: `, cards(info.known)) : null,
-      h("div", { class: "bid" }, bid),
+      h("div", { class: "muted", title: t("cardsHelp") }, `${info.hand_size} ${t("cards")}`),
+      info.known.length ? h("div", { class: "known", title: t("knownHelp") }, `${t("knownCards")}: `, cards(info.known, t)) : null,
+      view.phase === "over" ? null : h("div", { class: "bid" }, `${t("bidLabel")}: `, bid),
       can.has(take) ? h("button", { class: "primary", onclick: () => act(take) }, t("takeBid", { seat: seatLabel(s) })) : null,
     ));
   }
   root.append(seats);
   if (view.phase === "exchange" && view.order.length) root.append(exchangeOrder(view, t));
 
-  if (view.phase === "bidding") {
-    const waiting = view.to_act.filter((s) => s !== seat).map((s) => seatLabel(s));
-    if (waiting.length) root.append(h("div", { class: "waiting" }, t("waitingFor", { who: waiting.join(", ") })));
-  }
-
   // your hand and bid
   if (seat !== null && view.hand) {
     const mine = h("div", { class: "mine" });
     const handCards = sortHand(view.hand).map((code) => {
       const move = `add ${code}`;
-      return can.has(move) ? cardNode(code, { onclick: () => act(move), "aria-label": move }) : cardNode(code);
+      return can.has(move) ? cardNode(code, { onclick: () => act(move), "aria-label": move }, t) : cardNode(code, {}, t);
     });
     mine.append(h("div", { class: "group-title" }, t("hand")), h("div", { class: "cards hand" }, handCards));
     const totals = currencyTotals([...view.hand, ...(view.my_bid || [])], t);
@@ -121,7 +137,7 @@ export function render(payload, act, t) {
       const total = (view.my_bid || []).reduce((sum, c) => sum + cardValue(c), 0);
       const bidCards = sortHand(view.my_bid || []).map((code) => {
         const move = `remove ${code}`;  // MO-R1: until sealed, a card can go back to the hand
-        return can.has(move) ? cardNode(code, { onclick: () => act(move), "aria-label": move, title: t("takeBack"), "data-move": move }) : cardNode(code);
+        return can.has(move) ? cardNode(code, { onclick: () => act(move), "aria-label": move, title: t("takeBack"), "data-move": move }, t) : cardNode(code, {}, t);
       });
       mine.append(h("div", { class: "group-title" }, `${t("yourBid")} (${t("bidValue")} ${total})`),
         h("div", { class: "cards my-bid" }, bidCards.length ? bidCards : h("span", { class: "muted" }, "—")));
@@ -147,7 +163,7 @@ function finalScores(view, table, t) {
     ));
     wrap.append(h("table", { class: "scores" },
       h("caption", {}, view.match.of > 1 ? `${t("game")} ${index + 1}` : t("scores")),
-      h("thead", {}, h("tr", {}, h("th", {}, t("seat")), h("th", {}, "€ $ £ ¥"), h("th", {}, t("coins")), h("th", {}, t("total")))),
+      h("thead", {}, h("tr", {}, h("th", {}, t("seat")), h("th", {}, t("scoreColumn")), h("th", {}, t("coins")), h("th", {}, t("total")))),
       h("tbody", {}, rows)));
   });
   return wrap;
