@@ -15,11 +15,10 @@ from tests.games.money_helpers import arrange, bid_round, hand_codes
 
 
 def test_bot_registry_lists_bots_per_game():
-    assert bots.names("money") == ["greedy", "random"]
-    assert bots.names("grand_bazaar") == ["greedy", "random"]
-    assert bots.names("byzanz") == ["greedy", "random"]
+    for game in ("money", "grand_bazaar", "byzanz", "samarkand"):
+        assert bots.names(game) == ["easy", "medium", "hard", "greedy", "random"]
     assert bots.get("greedy", money.GAME).name == "greedy"
-    with pytest.raises(merchantry.UnknownBot, match="bots are: greedy, random"):
+    with pytest.raises(merchantry.UnknownBot, match="bots are: easy, medium, hard, greedy, random"):
         bots.get("genius", "money")
 
 

@@ -7,6 +7,7 @@ import json
 import random
 import sys
 import time
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
@@ -286,6 +287,53 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def cmd_analyze_game(args: argparse.Namespace, console: Console) -> int:
+    """Every decision of a recorded game judged by the hard bot, from the deciding seat's knowledge only."""
+    from merchantry.bots.analysis import analyze, summary
+    from merchantry.bots.levels import recipe
+
+    record = records.load(args.file, args.game)
+    config = recipe(record["game"], "hard")
+    if args.iterations:
+        config = replace(config, iterations=args.iterations, seconds=None)
+    decisions = []
+    with Progress(*Progress.get_default_columns(), MofNCompleteColumn(), console=Console(stderr=True)) as bar:
+        task = bar.add_task("moves analysed", total=len(record["moves"]))
+        for decision in analyze(record, config, progress=lambda done, _: bar.update(task, completed=done)):
+            decisions.append(decision)
+    table = Table(title=f"{record['game']}: every decision, by the hard bot (chance to win, %)")
+    for column in ("move", "seat", "played", "preferred", "before", "after", "mark"):
+        table.add_column(column, justify="right" if column in ("move", "before", "after") else "left")
+    for d in decisions:
+        if args.all or d.mark:
+            table.add_row(
+                str(d.move),
+                seat_label(d.seat),
+                d.played,
+                d.preferred if d.preferred != d.played else "=",
+                f"{d.before:.0%}",
+                f"{d.after:.0%}",
+                d.mark or "",
+            )
+    console.print(table)
+    totals = Table(title="By seat")
+    for column in ("seat", "decisions", "inaccuracies", "mistakes", "blunders", "mean loss (points)"):
+        totals.add_column(column)
+    for row in summary(decisions, record["players"]):
+        totals.add_row(
+            seat_label(row["seat"]),
+            *(str(row[k]) for k in ("decisions", "inaccuracy", "mistake", "blunder")),
+            f"{row['mean_loss'] * 100:.1f}",
+        )
+    console.print(totals)
+    if args.json:
+        Path(args.json).write_text(
+            json.dumps([asdict(d) for d in decisions], indent=1) + "\n", encoding="utf-8"
+        )
+        console.print(f"Analysis written to {args.json}")
+    return 0
+
+
 def cmd_games(args: argparse.Namespace, console: Console) -> int:
     table = Table(title="Games")
     for column in ("name", "title", "players", "options", "bots"):
@@ -381,6 +429,16 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--log", action="store_true", help="print the game log (as the viewer saw it)")
     rep.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the log (default en)")
     rep.set_defaults(run=cmd_replay)
+
+    ana = sub.add_parser("analyze-game", help="judge every decision of a recorded game with the hard bot")
+    ana.add_argument("file")
+    ana.add_argument("--game", type=int, help="the game's number in a JSON Lines file of many games")
+    ana.add_argument(
+        "--iterations", type=int, help="search iterations per decision (default: hard's time budget)"
+    )
+    ana.add_argument("--all", action="store_true", help="list every decision, not only the marked ones")
+    ana.add_argument("--json", help="also write the analysis to this JSON file")
+    ana.set_defaults(run=cmd_analyze_game)
 
     serve = sub.add_parser("serve", help="run the web platform: lobby, tables, live play")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0 for your network)")

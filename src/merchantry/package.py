@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from merchantry.engine import Game
+from merchantry.bots.ismcts import SearchConfig
+from merchantry.engine import Game, State
 
 LANGUAGES = ("en", "pt", "de", "fr")  # the languages of the rulebooks; English is the fallback
 
@@ -31,6 +32,12 @@ class GamePackage:
     bots: Mapping[str, Callable[[], Any]] = field(default_factory=dict)  # per-game bots, by name
     terminal: str | None = None  # module with draw(view, console), draw_final, HELP, expand, automatic
     encoding: str | None = None  # module with ENCODING: the game as numbers for RL (merchantry.rl.encoding)
+    # how far each seat is ahead in an unfinished game (search bots judge a cut-short rollout by it); None:
+    # the game's scores()
+    evaluate: Callable[[State], list[float]] | None = None
+    # the search recipe of each difficulty level ("easy", "medium", "hard") where the game needs its own;
+    # the others come from merchantry.bots.levels
+    levels: Mapping[str, SearchConfig] = field(default_factory=dict)
 
     def file(self, *parts: str) -> Path | None:
         """A file of the package, or None if it has none (a missing drawing, rules page, ...)."""

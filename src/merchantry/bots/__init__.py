@@ -32,22 +32,33 @@ def _game_name(game: Game | str) -> str:
     return game if isinstance(game, str) else game.name
 
 
+def _levels(game_name: str) -> dict[str, Any]:
+    """The difficulty levels (ISMCTS recipes), for every game."""
+    from merchantry.bots.levels import LEVELS, level_bot
+
+    return {level: (lambda level=level: level_bot(game_name, level)) for level in LEVELS}
+
+
 def _available(game: Game | str) -> dict[str, Any]:
     from merchantry import games  # the registry imports the games, which may import this module
 
-    return {**_generic(), **games.package(_game_name(game)).bots}
+    name = _game_name(game)
+    return {**_generic(), **_levels(name), **games.package(name).bots}
 
 
 def names(game: Game | str) -> list[str]:
-    """Bots that can play `game`."""
-    return sorted(_available(game))
+    """Bots that can play `game`: the difficulty levels from easy to hard, then the others by name."""
+    from merchantry.bots.levels import LEVELS
+
+    available = _available(game)
+    return [level for level in LEVELS if level in available] + sorted(set(available) - set(LEVELS))
 
 
 def get(name: str, game: Game | str) -> Bot:
     """A new bot called `name` for `game`; raises UnknownBot listing the bots that exist for it."""
     available = _available(game)
     if name not in available:
-        raise UnknownBot(f"no bot {name!r} for {_game_name(game)}; bots are: {', '.join(sorted(available))}")
+        raise UnknownBot(f"no bot {name!r} for {_game_name(game)}; bots are: {', '.join(names(game))}")
     bot: Bot = available[name]()
     return bot
 

@@ -204,14 +204,22 @@ def create_app(database_url: str = "sqlite:///merchantry.db", bot_delay: float =
 
     async def run_bots(table_id: str) -> None:
         """Bots play their turns one move at a time, with a pause so people can follow."""
+        loop = asyncio.get_running_loop()
         try:
             while service.table(table_id).bot_to_act() is not None:
-                await asyncio.sleep(bot_delay)
+                began = loop.time()
                 async with lock_for(table_id):
-                    moved = service.bot_move(table_id)
-                if not moved:
+                    turn = service.next_bot_turn(table_id)
+                if turn is None:
                     break
-                await broadcast(table_id)
+                # a search bot thinks for up to seconds: in a thread, so the server goes on serving; the
+                # pause people need to follow counts the thinking, so a bot never waits for nothing
+                action = await asyncio.to_thread(turn.think)
+                await asyncio.sleep(max(0.0, bot_delay - (loop.time() - began)))
+                async with lock_for(table_id):
+                    moved = service.play_bot_turn(table_id, turn, action)
+                if moved:
+                    await broadcast(table_id)
         except Refused as exc:  # e.g. the database refused the move: the next change kicks the bots again
             log.warning("bots at table %s stopped: %s", table_id, exc.reason)
         finally:

@@ -78,6 +78,14 @@ class LiveTable:
     timeouts: list[tuple[int, int]] = field(
         default_factory=list
     )  # (seat, moves played when its time ran out)
+    players: dict[tuple[int, str], Any] = field(default_factory=dict)  # (seat, bot name) -> its bot
+
+    def bot_for(self, seat: int, name: str) -> Any:
+        """The bot playing `seat`, kept for the whole game: a search bot plans a multi-step move once."""
+        key = (seat, name)
+        if key not in self.players:
+            self.players[key] = bots.get(name, self.game)
+        return self.players[key]
 
     @property
     def state(self) -> Any:
@@ -93,6 +101,20 @@ class LiveTable:
             if self.seats[seat].kind == "bot":
                 return int(seat)
         return None
+
+
+@dataclass
+class BotTurn:
+    """A bot's decision, prepared under the table's lock and thought out outside it."""
+
+    seat: int
+    moves: int  # moves played when it was prepared: if more have been played since, it is stale
+    world: Any  # sampled for the seat: the bot never sees the real state
+    bot: Any
+    rng: random.Random
+
+    def think(self) -> Any:
+        return self.bot.choose(self.world, self.seat, self.rng)
 
 
 def all_seated(rows: list[SeatRow]) -> bool:
@@ -329,19 +351,40 @@ class TableService:
 
     def bot_move(self, table_id: str) -> bool:
         """Let the bot whose turn it is make one move; False if no bot is to act."""
+        turn = self.next_bot_turn(table_id)
+        return turn is not None and self.play_bot_turn(table_id, turn, turn.think())
+
+    def next_bot_turn(self, table_id: str) -> BotTurn | None:
+        """The decision the bot whose turn it is has to make, on a world sampled for its seat, so that it
+        can think without holding the table (a search bot thinks for seconds); None if no bot is to act."""
         table = self.table(table_id)
         seat = table.bot_to_act()
         if seat is None:
+            return None
+        return self._turn_for(table, seat, table.seats[seat].bot or "random")
+
+    def play_bot_turn(self, table_id: str, turn: BotTurn, action: Any) -> bool:
+        """Play what the bot chose, unless the table moved on while it thought (then False: ask again)."""
+        table = self.table(table_id)
+        if (
+            len(table.session.moves) != turn.moves
+            or table.status != PLAYING
+            or turn.seat not in table.state.to_act()
+        ):
             return False
-        self._play_for(table, seat, table.seats[seat].bot or "random")
+        trial = table.state.clone()
+        trial.apply(turn.seat, action)
+        self._commit_move(table, turn.seat, str(action), trial)
         return True
 
-    def _play_for(self, table: LiveTable, seat: int, bot_name: str) -> None:
+    def _turn_for(self, table: LiveTable, seat: int, bot_name: str) -> BotTurn:
         rng = random.Random(f"{table.id}:{len(table.session.moves)}")
-        action = bots.play_turn(table.state, seat, bots.get(bot_name, table.game), rng)
-        trial = table.state.clone()
-        trial.apply(seat, action)
-        self._commit_move(table, seat, str(action), trial)
+        world = table.state.sample_hidden(seat, rng)
+        return BotTurn(seat, len(table.session.moves), world, table.bot_for(seat, bot_name), rng)
+
+    def _play_for(self, table: LiveTable, seat: int, bot_name: str) -> None:
+        turn = self._turn_for(table, seat, bot_name)
+        self.play_bot_turn(table.id, turn, turn.think())
 
     # --- the turn clock -------------------------------------------------------------------------------
 

@@ -15,13 +15,16 @@ from rich.markup import escape
 from rich.table import Table
 
 from merchantry import bots, games
+from merchantry.bots.analysis import hint
 from merchantry.engine import State, seat_label
 from merchantry.errors import IllegalAction
 from merchantry.i18n import Translator
 from merchantry.records import Session, save
 
 InputFn = Callable[[str], str]
-COMMANDS = "Type a move's number or its text. Other commands: help, log, quit."
+COMMANDS = (
+    "Type a move's number or its text. Other commands: hint (what the hard bot would play), help, log, quit."
+)
 
 
 class Quit(Exception):
@@ -148,6 +151,9 @@ class TerminalTable:
                 if help_text:
                     self.console.print(help_text)
                 continue
+            if command == "hint":
+                self.show_hint()
+                continue
             if command == "log":
                 print_log(self.console, [self.translator.event(event) for event in view.get("log", [])])
                 continue
@@ -156,6 +162,16 @@ class TerminalTable:
                 return
             except IllegalAction as exc:
                 self.console.print(f"[red]Not allowed:[/] {exc}")
+
+    def show_hint(self) -> None:
+        """What the hard bot would play here, searched on worlds sampled for the player's seat only."""
+        with self.console.status("The hard bot is thinking..."):
+            advice = hint(self.state, self.human, self.session.game.name, random.Random(self.rng.random()))
+        plan = " -> ".join(advice.plan)
+        self.console.print(
+            f"[bold]Hint:[/] the hard bot would play [bold]{plan}[/] "
+            f"(its estimate of your chance to win: {advice.chance:.0%})"
+        )
 
     def play_text(self, text: str, legal: list[Any]) -> None:
         """A number from the list, a move's notation, or a game's shortcut for several moves at once."""

@@ -3,6 +3,7 @@
 from pathlib import Path
 
 from merchantry.games.grand_bazaar.actions import BazaarAction
+from merchantry.games.grand_bazaar.evaluation import evaluate
 from merchantry.games.grand_bazaar.game import GAME, GrandBazaarGame
 from merchantry.games.grand_bazaar.greedy import GrandBazaarGreedyBot
 from merchantry.games.grand_bazaar.rules import BazaarState
@@ -12,6 +13,7 @@ PACKAGE = GamePackage(
     game=GAME,
     folder=Path(__file__).parent,
     bots={"greedy": GrandBazaarGreedyBot},
+    evaluate=evaluate,
     terminal="merchantry.games.grand_bazaar.terminal",
     encoding="merchantry.games.grand_bazaar.encoding",
 )

@@ -3,6 +3,7 @@
 from pathlib import Path
 
 from merchantry.games.money.actions import MoneyAction
+from merchantry.games.money.evaluation import evaluate
 from merchantry.games.money.game import GAME, MoneyGame
 from merchantry.games.money.greedy import MoneyGreedyBot
 from merchantry.games.money.rules import MoneyState
@@ -13,6 +14,7 @@ PACKAGE = GamePackage(
     game=GAME,
     folder=Path(__file__).parent,
     bots={"greedy": MoneyGreedyBot},
+    evaluate=evaluate,
     terminal="merchantry.games.money.terminal",
     encoding="merchantry.games.money.encoding",
 )

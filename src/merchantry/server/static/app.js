@@ -88,15 +88,18 @@ async function lobby() {
   const clockInput = h("input", { id: "turn-seconds", type: "number", min: 0, max: 3600, value: 0 });
   const nameInput = h("input", { id: "name", maxlength: 40, value: localStorage.getItem("merchantry:name") || "", placeholder: t("yourName"), required: true });
 
+  // a bot's name in the seat menu: the levels in words, any other bot by its name
+  const botLabel = (b) => (t(`bot_${b}`) === `bot_${b}` ? `${b} (bot)` : t(`bot_${b}`));
+
   function drawSeats() {
     const game = games.find((g) => g.name === gameSelect.value);
     playersInput.min = game.min_players;
     playersInput.max = game.max_players;
     const n = Math.max(game.min_players, Math.min(game.max_players, Number(playersInput.value) || game.min_players));
     playersInput.value = n;
-    const kinds = [["human", t("human")], ...game.bots.map((b) => [`bot:${b}`, `${b} (bot)`])];
+    const kinds = [["human", t("human")], ...game.bots.map((b) => [`bot:${b}`, botLabel(b)])];
     const previous = [...seatsBox.querySelectorAll("select")].map((sel) => sel.value);  // keep earlier choices
-    const defaultBot = `bot:${game.bots.includes("greedy") ? "greedy" : game.bots[0]}`;
+    const defaultBot = `bot:${game.bots.includes("medium") ? "medium" : game.bots[0]}`;
     const choice = (s) => {
       const kept = previous[s];
       if (kept && kinds.some(([value]) => value === kept)) return kept;

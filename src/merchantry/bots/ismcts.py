@@ -1,0 +1,254 @@
+"""Information-set Monte Carlo tree search (ISMCTS), generic over the engine contract.
+
+Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012): one tree for the searching seat, whose every
+iteration plays in a fresh world drawn with `sample_hidden(seat, rng)` from the search's own random stream,
+so the search never reads what its seat could not know. A node is a sequence of actions from the root; a
+child is selected by UCB among the actions legal *in this iteration's world*, its exploration term counted
+against how often it was available (not how often its parent was visited).
+
+- Several players: every node keeps the reward of the seat that acts there; a reward is a vector, one
+  value per seat: a win share (1 for a sole winner, 1/k each for k tied winners, else 0).
+- Simultaneous steps (several seats in `to_act`, e.g. Money's sealed bids): the searching seat decides
+  first, and the others' choices there are drawn from the rollout policy instead of being searched, because
+  a seat searched after ours would answer a choice it cannot see.
+- Rollouts: `random` (uniform) or `greedy` (the game's own greedy bot), up to `rollout_depth` actions,
+  then the game's evaluation (its package's `evaluate`, else `scores()`) names the likely winner.
+- Budget: `iterations`, or `seconds` of wall time, whichever ends first.
+
+`search()` returns the statistics of the root (for hints and analysis); `SearchBot` plays by them, and
+plays a multi-step move (building a bid card by card, a whole market turn) from one search: the most
+visited line of its own consecutive steps, re-searched when the world turns out different than planned.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from merchantry.engine import Action, State
+
+Evaluation = Callable[[State], list[float]]
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """A search recipe; see docs/bots.md for the runs that chose each default."""
+
+    iterations: int = 1000  # iterations per search, at most
+    seconds: float | None = None  # wall-time budget per search (None: iterations only)
+    exploration: float = 0.7  # UCB's constant c in mean + c * sqrt(ln(available) / visits)
+    rollout: str = "random"  # "random" or "greedy": the policy that plays a rollout out
+    rollout_depth: int | None = (
+        None  # actions a rollout plays before the evaluation judges it (None: to the end)
+    )
+    plan_visits: int = 20  # a planned next step needs this many visits, else the bot searches again
+
+
+@dataclass
+class Node:
+    """One sequence of actions from the root. `actor` is the seat that acts there (the same in every world:
+    who acts is public)."""
+
+    actor: int = -1
+    visits: int = 0
+    available: int = 0
+    reward: float = 0.0  # summed reward of the seat that acted into this node (the parent's actor)
+    children: dict[Action, Node] = field(default_factory=dict)
+
+    def mean(self) -> float:
+        return self.reward / self.visits if self.visits else 0.0
+
+
+@dataclass(frozen=True)
+class ActionValue:
+    action: Action
+    visits: int
+    value: float  # the searching seat's mean win share after this action
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    seat: int
+    iterations: int
+    value: float  # the searching seat's estimated chance to win (mean win share over all iterations)
+    actions: list[ActionValue]  # every root action tried, most visited first
+    plan: list[Action]  # the most visited line of the seat's own consecutive steps, first step included
+
+    @property
+    def best(self) -> Action:
+        return self.actions[0].action
+
+
+def win_shares(winners: list[int], players: int) -> list[float]:
+    shares = [0.0] * players
+    for seat in winners:
+        shares[seat] = 1.0 / len(winners)
+    return shares
+
+
+def leader_shares(values: list[float]) -> list[float]:
+    """An unfinished world judged by its evaluation: the leader(s) take the win."""
+    best = max(values)
+    return win_shares([seat for seat, value in enumerate(values) if value == best], len(values))
+
+
+def acting_seat(state: State, seat: int) -> int:
+    """Who decides next in the search: the searching seat first in a simultaneous step."""
+    to_act = state.to_act()
+    return seat if seat in to_act else to_act[0]
+
+
+class Search:
+    """One search from `world` (a world already sampled for `seat`)."""
+
+    def __init__(
+        self,
+        config: SearchConfig,
+        policy: Callable[[State, int, random.Random], Action],
+        evaluate: Evaluation | None,
+    ) -> None:
+        self.config = config
+        self.policy = policy
+        self.evaluate = evaluate
+
+    def run(self, world: State, seat: int, rng: random.Random) -> SearchResult:
+        config = self.config
+        root = Node(actor=acting_seat(world, seat))
+        deadline = time.perf_counter() + config.seconds if config.seconds else math.inf
+        total = 0.0
+        done = 0
+        while done < config.iterations and (done == 0 or time.perf_counter() < deadline):
+            total += self.iterate(root, world.sample_hidden(seat, rng), seat, rng)
+            done += 1
+        return self.result(root, seat, done, total / max(done, 1))
+
+    def iterate(self, root: Node, world: State, seat: int, rng: random.Random) -> float:
+        """Select and expand in `world`, roll out, back the reward up; returns the searching seat's reward."""
+        path = [root]
+        node = root
+        expanded = False
+        while not world.is_over() and not expanded:
+            actor = acting_seat(world, seat)
+            node.actor = actor
+            legal = world.legal_actions(actor)
+            if len(world.to_act()) > 1 and actor != seat:
+                action = self.policy(world, actor, rng)  # a simultaneous choice we cannot see: not searched
+            else:
+                action = self.select(node, legal, rng)
+            child = node.children.get(action)
+            if child is None:
+                child = node.children[action] = Node()
+                expanded = True
+            world.apply(actor, action)
+            path.append(child)
+            node = child
+        rewards = self.rollout(world, rng)
+        for parent, child in zip(path, path[1:], strict=False):
+            child.visits += 1
+            child.reward += rewards[parent.actor]
+        root.visits += 1
+        return rewards[seat]
+
+    def select(self, node: Node, legal: list[Action], rng: random.Random) -> Action:
+        untried = [action for action in legal if action not in node.children]
+        for action in legal:
+            child = node.children.get(action)
+            if child is not None:
+                child.available += 1
+        if untried:
+            return rng.choice(untried)
+        c = self.config.exploration
+        best, best_score = legal[0], -math.inf
+        for action in legal:
+            child = node.children[action]
+            score = child.mean() + c * math.sqrt(math.log(child.available) / child.visits)
+            if score > best_score:
+                best, best_score = action, score
+        return best
+
+    def rollout(self, world: State, rng: random.Random) -> list[float]:
+        depth = self.config.rollout_depth
+        steps = 0
+        while not world.is_over() and (depth is None or steps < depth):
+            actor = world.to_act()[0]
+            world.apply(actor, self.policy(world, actor, rng))
+            steps += 1
+        if world.is_over():
+            return win_shares(world.winners(), world.num_players)
+        return leader_shares(self.evaluate(world) if self.evaluate else world.scores())
+
+    def result(self, root: Node, seat: int, iterations: int, value: float) -> SearchResult:
+        ranked = sorted(root.children.items(), key=lambda item: (-item[1].visits, -item[1].mean()))
+        actions = [ActionValue(action, child.visits, child.mean()) for action, child in ranked]
+        plan: list[Action] = []
+        node = root
+        while node.actor == seat and node.children:
+            action, child = max(node.children.items(), key=lambda item: item[1].visits)
+            if plan and child.visits < self.config.plan_visits:
+                break
+            plan.append(action)
+            node = child
+        return SearchResult(seat, iterations, value, actions, plan)
+
+
+def _greedy_policy(game_name: str) -> Callable[[State, int, random.Random], Action]:
+    from merchantry import bots
+
+    greedy = bots.get("greedy", game_name)
+    return greedy.choose
+
+
+def _random_policy(world: State, seat: int, rng: random.Random) -> Action:
+    return rng.choice(world.legal_actions(seat))
+
+
+def searcher(game_name: str, config: SearchConfig) -> Search:
+    """A search for `game_name` with its package's evaluation and the rollout policy `config` names."""
+    from merchantry import games
+
+    if config.rollout == "greedy":
+        policy = _greedy_policy(game_name)
+    elif config.rollout == "random":
+        policy = _random_policy
+    else:
+        raise ValueError(f"unknown rollout policy {config.rollout!r}: random or greedy")
+    return Search(config, policy, games.package(game_name).evaluate)
+
+
+def private_picture(world: State, seat: int) -> Any:
+    """What `seat` sees of a world, without the log: equal pictures mean the plan still fits."""
+    view = world.view(seat)
+    view.pop("log", None)
+    return view
+
+
+class SearchBot:
+    """A bot that plays by ISMCTS: one search per decision, or per multi-step move while its plan holds."""
+
+    def __init__(self, name: str, game_name: str, config: SearchConfig) -> None:
+        self.name = name
+        self.config = config
+        self.search = searcher(game_name, config)
+        self._plan: list[Action] = []
+        self._expected: Any = None  # the picture the next planned step was planned for
+
+    def choose(self, world: State, seat: int, rng: random.Random) -> Action:
+        legal = world.legal_actions(seat)
+        if len(legal) == 1:
+            self._plan = []
+            return legal[0]  # nothing to think about
+        picture = private_picture(world, seat)
+        if self._plan and picture == self._expected and self._plan[0] in legal:
+            action = self._plan.pop(0)
+        else:
+            result = self.search.run(world, seat, rng)
+            action, self._plan = result.plan[0], result.plan[1:]
+        if self._plan:
+            after = world.clone()
+            after.apply(seat, action)
+            self._expected = private_picture(after, seat)
+        return action

@@ -1,0 +1,232 @@
+"""ISMCTS, the difficulty levels, hints and post-game analysis (merchantry.bots.ismcts / levels / analysis)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from merchantry import bots, games, records
+from merchantry.bots import ismcts
+from merchantry.bots.analysis import analyze, hint, mark, summary
+from merchantry.bots.ismcts import Search, SearchBot, SearchConfig, searcher
+from merchantry.bots.levels import LEVELS, recipe
+from merchantry.engine import Action, State
+from merchantry.errors import InvalidRecord
+
+
+class RaceToTen(State):
+    """A toy game with nothing hidden: players add 1 or 2 in turn; whoever reaches 10 wins. From 6 the only
+    winning move is +1 (the opponent then faces 7, from which every move loses)."""
+
+    def __init__(self, total: int = 0, turn: int = 0) -> None:
+        self.num_players = 2
+        self.total, self.turn = total, turn
+
+    def is_over(self) -> bool:
+        return self.total >= 10
+
+    def to_act(self) -> list[int]:
+        return [] if self.is_over() else [self.turn]
+
+    def legal_actions(self, player: int) -> list[Action]:
+        return [1, 2] if player == self.turn and not self.is_over() else []
+
+    def _apply(self, player: int, action: Action) -> None:
+        self.total += int(action)
+        self.winner = player
+        self.turn = 1 - player
+
+    def _why_illegal(self, player: int, action: Action) -> str:
+        return "not your turn"
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        return {"total": self.total, "turn": self.turn}
+
+    def scores(self) -> list[float]:
+        return [1.0 if self.is_over() and self.winner == p else 0.0 for p in range(2)]
+
+    def winners(self) -> list[int]:
+        return [self.winner] if self.is_over() else []
+
+    def clone(self) -> RaceToTen:
+        copy = RaceToTen(self.total, self.turn)
+        copy.__dict__.update(self.__dict__)
+        return copy
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"total": self.total, "turn": self.turn}
+
+    def sample_hidden(self, player: int | None, rng: random.Random) -> RaceToTen:
+        return self.clone()
+
+
+def random_policy(world: State, seat: int, rng: random.Random) -> Action:
+    return rng.choice(world.legal_actions(seat))
+
+
+def test_the_search_finds_the_only_winning_move_and_knows_it_wins():
+    search = Search(SearchConfig(iterations=2000, exploration=0.7), random_policy, None)
+    result = search.run(RaceToTen(total=6), 0, random.Random(1))
+    assert result.best == 1
+    assert result.actions[0].value > 0.9 and result.actions[1].value < 0.5  # +2 loses against best play
+    assert result.iterations == 2000
+
+
+def test_the_search_stops_at_its_time_budget_even_with_iterations_left():
+    search = Search(SearchConfig(iterations=10**9, seconds=0.05), random_policy, None)
+    assert 1 <= search.run(RaceToTen(), 0, random.Random(1)).iterations < 10**9
+
+
+@pytest.mark.parametrize("game", games.names())
+def test_every_iteration_plays_in_a_world_sampled_for_the_searching_seat_only(game, monkeypatch):
+    """ENGINE principle 2 for search: the search asks `sample_hidden(seat)` once per iteration and never
+    plays in the world it was handed."""
+    state = games.get(game).new_game(players=4 if game != "money" else 3, seed=5)
+    seat = state.to_act()[0]
+    asked: list[int | None] = []
+    state_class = type(state)
+    original = state_class.sample_hidden
+
+    def spy(self: State, player: int | None, rng: random.Random) -> State:
+        asked.append(player)
+        return original(self, player, rng)
+
+    monkeypatch.setattr(state_class, "sample_hidden", spy)
+    before = state.to_dict()
+    result = searcher(game, SearchConfig(iterations=30, rollout_depth=20)).run(state, seat, random.Random(2))
+    assert asked == [seat] * 30 and result.iterations == 30
+    assert state.to_dict() == before, "the search changed the world it was handed"
+    assert result.best in state.legal_actions(seat)
+
+
+def test_in_a_simultaneous_step_the_others_choices_are_not_searched():
+    """Money's sealed bids: the searching seat decides first; the other seats' steps there come from the
+    rollout policy (here the only place it is asked, with rollouts of depth 0), so no node of the tree has
+    another seat answer a bid it cannot see."""
+    state = games.get("money").new_game(players=3, seed=2)
+    assert len(state.to_act()) == 3  # everyone bids at once
+    asked: list[tuple[int, tuple[int, ...]]] = []
+
+    def policy(world: State, seat: int, rng: random.Random) -> Action:
+        asked.append((seat, tuple(world.to_act())))
+        return rng.choice(world.legal_actions(seat))
+
+    search = Search(SearchConfig(iterations=300, rollout_depth=0), policy, games.package("money").evaluate)
+    result = search.run(state, 0, random.Random(3))
+    assert asked, "the others' sealed steps were played"
+    assert all(seat != 0 and len(to_act) > 1 and 0 not in to_act for seat, to_act in asked)
+    assert all(str(a.action).startswith(("add", "bid")) for a in result.actions)
+
+
+def test_a_multi_step_move_is_searched_once_and_played_step_by_step(monkeypatch):
+    """Building a Money bid card by card: the bot searches, then plays its plan while the world is as it
+    planned; the moves it makes are legal and end in a sealed bid."""
+    searches = []
+    original = Search.run
+
+    def counting(self: Search, world: State, seat: int, rng: random.Random) -> ismcts.SearchResult:
+        result = original(self, world, seat, rng)
+        searches.append(result.plan)
+        return result
+
+    monkeypatch.setattr(Search, "run", counting)
+    bot = SearchBot("test", "money", SearchConfig(iterations=300, rollout_depth=15, plan_visits=5))
+    state = games.get("money").new_game(players=3, seed=4)
+    rng = random.Random(1)
+    steps = []
+    while 0 in state.to_act():
+        action = bots.play_turn(state, 0, bot, rng)
+        steps.append(str(action))
+        state.apply(0, action)
+    assert steps[-1] == "bid"
+    planned = max(len(plan) for plan in searches)
+    assert planned >= 2, "a search planned more than its first step"
+    assert len(searches) < len(steps) or len(steps) == 1
+
+
+def test_every_game_offers_easy_medium_and_hard_with_a_recipe_each():
+    for game in games.names():
+        assert bots.names(game)[:3] == list(LEVELS)
+        budgets = [recipe(game, level) for level in LEVELS]
+        assert budgets[0].iterations < budgets[1].iterations <= budgets[2].iterations
+        assert budgets[1].seconds is not None and budgets[1].seconds <= 0.3  # medium within 0.3 s
+        assert budgets[2].seconds is not None and budgets[2].seconds <= 2.0  # hard within 2 s
+        bot = bots.get("easy", game)
+        state = games.get(game).new_game(players=3, seed=1)
+        seat = state.to_act()[0]
+        assert bots.play_turn(state, seat, bot, random.Random(1)) in state.legal_actions(seat)
+
+
+def test_a_level_bot_plays_a_whole_game_by_the_rules():
+    session = records.Session("grand_bazaar", 2, seed=3)
+    players = [bots.get("easy", "grand_bazaar"), bots.get("greedy", "grand_bazaar")]
+    rng = random.Random(5)
+    while not session.state.is_over():
+        seat = session.state.to_act()[0]
+        session.apply(seat, bots.play_turn(session.state, seat, players[seat], rng))
+    assert records.replay(session.record()).is_over()
+
+
+def test_marks_follow_their_thresholds():
+    assert [mark(x) for x in (0.0, 0.049, 0.05, 0.099, 0.10, 0.199, 0.20, 0.9)] == [
+        None, None, "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder", "blunder"
+    ]
+
+
+def played_record(game: str, players: int, seed: int) -> dict[str, Any]:
+    session = records.Session(game, players, seed=seed)
+    rng = random.Random(seed)
+    lineup = [bots.get("greedy", game), bots.get("random", game)] * players
+    while not session.state.is_over():
+        seat = session.state.to_act()[0]
+        session.apply(seat, bots.play_turn(session.state, seat, lineup[seat], rng))
+    return session.record()
+
+
+def test_the_analysis_judges_every_decision_with_a_choice_from_its_own_seats_worlds(monkeypatch):
+    record = played_record("grand_bazaar", 2, seed=7)
+    state = records.replay(record, upto=0)
+    state_class = type(state)
+    original = state_class.sample_hidden
+    asked: list[int | None] = []
+
+    def spy(self: State, player: int | None, rng: random.Random) -> State:
+        asked.append(player)
+        return original(self, player, rng)
+
+    monkeypatch.setattr(state_class, "sample_hidden", spy)
+    decisions = list(analyze(record, SearchConfig(iterations=15, rollout_depth=10)))
+    replayed = records.replay(record, upto=0)
+    choices = []
+    for number, (seat, text) in enumerate(record["moves"], start=1):
+        if len(replayed.legal_actions(seat)) > 1:
+            choices.append((number, seat))
+        replayed.apply(seat, text)
+    assert [(d.move, d.seat) for d in decisions] == choices
+    for d in decisions:
+        assert 0.0 <= d.after <= 1.0 and 0.0 <= d.before <= 1.0
+        assert (d.mark is None) == (mark(d.loss) is None)
+        assert d.preferred != d.played or d.mark is None
+    assert set(asked) <= {0, 1} and None not in asked
+    rows = summary(decisions, 2)
+    assert sum(r["decisions"] for r in rows) == len(decisions)
+
+
+def test_the_analysis_refuses_a_broken_record_before_searching():
+    record = played_record("grand_bazaar", 2, seed=7)
+    record["moves"][3][1] = "buy unobtainium"
+    with pytest.raises(InvalidRecord, match="move 4"):
+        list(analyze(record, SearchConfig(iterations=5)))
+
+
+def test_a_hint_is_a_legal_plan_for_the_asking_seat():
+    state = games.get("byzanz").new_game(players=3, seed=2)
+    seat = state.to_act()[0]
+    advice = hint(state, seat, "byzanz", random.Random(1), SearchConfig(iterations=60))
+    assert advice.best == advice.plan[0] and advice.best in {str(a) for a in state.legal_actions(seat)}
+    trial = state.clone()
+    for step in advice.plan:
+        trial.apply(seat, step)  # the whole plan is playable in the real game, step by step
+    assert 0.0 <= advice.chance <= 1.0 and advice.options[0]["action"] == advice.best
