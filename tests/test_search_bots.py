@@ -1,4 +1,4 @@
-"""ISMCTS, the difficulty levels, hints and post-game analysis (merchantry.bots.ismcts / levels / analysis)."""
+"""ISMCTS, the difficulty levels, hints and post-game analysis (merchantry.bots: ismcts, levels, analysis)."""
 
 from __future__ import annotations
 
@@ -171,7 +171,14 @@ def test_a_level_bot_plays_a_whole_game_by_the_rules():
 
 def test_marks_follow_their_thresholds():
     assert [mark(x) for x in (0.0, 0.049, 0.05, 0.099, 0.10, 0.199, 0.20, 0.9)] == [
-        None, None, "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder", "blunder"
+        None,
+        None,
+        "inaccuracy",
+        "inaccuracy",
+        "mistake",
+        "mistake",
+        "blunder",
+        "blunder",
     ]
 
 

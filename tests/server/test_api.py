@@ -20,7 +20,10 @@ def headers(token):
 def test_games_list_names_every_game_with_its_bots(client):
     games = {g["name"]: g for g in client.get("/api/games").json()}
     assert set(games) == {"byzanz", "grand_bazaar", "money", "samarkand"}
-    assert games["money"]["bots"] == ["greedy", "random"] and games["money"]["min_players"] == 3
+    assert (
+        games["money"]["bots"] == ["easy", "medium", "hard", "greedy", "random"]
+        and games["money"]["min_players"] == 3
+    )
 
 
 def test_a_table_waits_for_its_players_then_starts(client):

@@ -17,6 +17,7 @@ import httpx
 import pytest
 import uvicorn
 
+from merchantry.bots.ismcts import SearchConfig
 from merchantry.server.app import create_app
 
 CHROMIUM = "/usr/bin/chromium"
@@ -46,7 +47,10 @@ def free_port() -> int:
 
 @pytest.fixture
 def live_server(tmp_path):
-    app = create_app(f"sqlite:///{tmp_path / 'web.db'}", bot_delay=0.05)
+    quick = SearchConfig(iterations=30, rollout_depth=10)  # hints and analyses in a blink
+    app = create_app(
+        f"sqlite:///{tmp_path / 'web.db'}", bot_delay=0.05, hint_search=quick, analysis_search=quick
+    )
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
@@ -136,7 +140,6 @@ def test_two_people_and_a_bot_play_money_to_the_end_in_the_browser(live_server, 
     assert "null" not in host.inner_text(".money") + guest.inner_text(".money")  # nothing missing is drawn
     assert "click cards of your hand" in host.inner_text(".money-prompt")  # what to do now, in words
 
-
     reloaded, order_seen, exchange_prompted = False, False, False
     deadline = time.time() + 240
     steps = 0
@@ -144,7 +147,9 @@ def test_two_people_and_a_bot_play_money_to_the_end_in_the_browser(live_server, 
         moved = play_a_step(host) | play_a_step(guest)
         steps += moved
         order_seen = order_seen or host.locator(".exchange-order:has-text('1. P')").count() > 0
-        exchange_prompted = exchange_prompted or host.locator(".money-prompt:has-text('take a market group')").count() > 0
+        exchange_prompted = (
+            exchange_prompted or host.locator(".money-prompt:has-text('take a market group')").count() > 0
+        )
         if steps == 12 and not reloaded:
             shot(host, "04-host-mid-game")
             guest.reload()  # the token in localStorage resumes the seat
@@ -374,3 +379,42 @@ def test_the_turn_clock_counts_down_on_the_page(live_server, browser):
     page.wait_for_timeout(2500)
     later = int(re.search(r"(\d+) s left", banner.inner_text()).group(1))
     assert 50 <= first <= 60 and first - 4 <= later <= first - 1  # it ticks between the server's messages
+
+
+def test_a_player_asks_for_a_hint_and_opens_a_finished_games_analysis(live_server, browser):
+    page = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+    create_table(page, live_server, "Ann", ["human", "bot:medium"], game="grand_bazaar")
+    page.wait_for_selector("#hint", timeout=30_000)  # shown when it is Ann's turn at a table with a bot
+    page.click("#hint")
+    box = page.wait_for_selector(".hint-box", timeout=30_000)
+    said = box.inner_text()
+    assert "The hard bot would play" in said and "chance to win" in said
+    legal = page.locator(".moves-panel [data-move]").evaluate_all("nodes => nodes.map(n => n.dataset.move)")
+    assert page.inner_text(".hint-box code") in legal  # the first step is a move Ann can make now
+    shot(page, "12-hint")
+
+    created = httpx.post(
+        live_server + "/api/tables",
+        json={"game": "grand_bazaar", "players": 2, "seats": [{"kind": "bot", "bot": "random"}] * 2},
+    ).json()
+    deadline = time.time() + 60
+    while httpx.get(f"{live_server}/api/tables/{created['id']}").json()["table"]["status"] != "finished":
+        assert time.time() < deadline, "the bots did not finish"
+        time.sleep(0.2)
+    for name, size in (
+        ("13-analysis", {"width": 1100, "height": 900}),
+        ("14-analysis-phone", {"width": 390, "height": 844}),
+    ):
+        viewer = browser.new_context(viewport=size).new_page()
+        viewer.goto(f"{live_server}/replay/{created['id']}")
+        viewer.click("#analyse")
+        viewer.wait_for_selector("#analysis h2", timeout=120_000)
+        assert viewer.locator("#analysis svg.chance-chart polyline").count() == 2  # one line per seat
+        summary = viewer.inner_text(".analysis-summary")
+        assert "Decisions" in summary and "blunder" in summary
+        if viewer.locator(".analysis-marks button.link").count():
+            viewer.locator(".analysis-marks button.link").first.click()  # jumps the replay to that position
+            viewer.wait_for_function(
+                "document.querySelector('#replay-at').textContent.trim() !== 'Move 0 / ' + 0"
+            )
+        shot(viewer, name)

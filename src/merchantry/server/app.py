@@ -14,9 +14,12 @@ import contextlib
 import html
 import json
 import logging
+import random
+import threading
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -26,6 +29,9 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from merchantry import bots, games
+from merchantry.bots.analysis import MARKS, analyze, hint, summary
+from merchantry.bots.ismcts import SearchConfig
+from merchantry.bots.levels import recipe
 from merchantry.engine import seat_label
 from merchantry.i18n import PLATFORM_LOCALES
 from merchantry.package import LANGUAGES
@@ -159,8 +165,41 @@ def rules_document(title: str, page: Path) -> str:
     return RULES_PAGE.format(lang=page.stem, title=html.escape(title), body=page.read_text(encoding="utf-8"))
 
 
-def create_app(database_url: str = "sqlite:///merchantry.db", bot_delay: float = 0.8) -> FastAPI:
+class ShuttingDown(Exception):
+    """The server is stopping: an analysis in progress gives up."""
+
+
+@dataclass
+class Analysis:
+    """A finished game's computer analysis, worked out in the background (merchantry.bots.analysis)."""
+
+    total: int
+    status: str = "queued"  # queued | running | done | failed
+    done: int = 0
+    decisions: list[Any] = field(default_factory=list)
+
+    def to_dict(self, players: int) -> dict[str, Any]:
+        body: dict[str, Any] = {"status": self.status, "done": self.done, "total": self.total}
+        if self.status == "done":
+            body["decisions"] = [{**asdict(d), "loss": round(d.loss, 3)} for d in self.decisions]
+            body["summary"] = summary(self.decisions, players)
+            body["marks"] = {name: threshold for threshold, name in MARKS}
+        return body
+
+
+def create_app(
+    database_url: str = "sqlite:///merchantry.db",
+    bot_delay: float = 0.8,
+    hint_search: SearchConfig | None = None,
+    analysis_search: SearchConfig | None = None,
+) -> FastAPI:
+    """`hint_search` and `analysis_search` replace the hard bot's recipe (tests make them quick); by
+    default a hint is the hard bot's own search and an analysis searches each decision for at most 0.4 s."""
     service = TableService(open_database(database_url))
+    hinting: set[str] = set()  # tables with a hint being worked out: one at a time per table
+    analyses: dict[str, Analysis] = {}
+    analyst = ThreadPoolExecutor(max_workers=1, thread_name_prefix="analysis")  # one analysis at a time
+    stopping = threading.Event()
     locks: dict[str, asyncio.Lock] = {}
     rooms: dict[str, set[Connection]] = {}  # live connections per table
     closing: set[asyncio.Task[None]] = set()  # closes of dropped connections, kept until done
@@ -254,6 +293,8 @@ def create_app(database_url: str = "sqlite:///merchantry.db", bot_delay: float =
         yield
         for task in [*runners.values(), *clocks.values()]:
             task.cancel()
+        stopping.set()  # an analysis in progress stops at its next move
+        analyst.shutdown(wait=False, cancel_futures=True)
 
     app = FastAPI(title="Merchantry", lifespan=lifespan)
     app.state.service = service
@@ -382,6 +423,59 @@ def create_app(database_url: str = "sqlite:///merchantry.db", bot_delay: float =
         seat: Annotated[int | None, Query(ge=0, le=16)] = None,
     ) -> dict[str, Any]:
         return service.replay(table_id, upto, seat)
+
+    @app.post("/api/tables/{table_id}/hint")
+    async def ask_hint(table_id: str, x_seat_token: Annotated[str, Header()]) -> dict[str, Any]:
+        """What the hard bot would play for the asking seat, from that seat's sampled worlds only."""
+        async with lock_for(table_id):
+            seat = service.seat_for_token(table_id, x_seat_token)
+            if seat is None:
+                raise Refused(403, "spectators get no hints")
+            position = service.hint_position(table_id, seat)
+        if table_id in hinting:
+            raise Refused(429, "a hint is already being worked out at this table: wait for it")
+        hinting.add(table_id)
+        try:
+            game = service.table(table_id).game
+            config = hint_search or recipe(game, "hard")
+            rng = random.Random()
+            advice = await asyncio.to_thread(hint, position, seat, game, rng, config)
+        finally:
+            hinting.discard(table_id)
+        return advice.to_dict()
+
+    def analysis_of(table_id: str) -> Analysis:
+        record = service.record(table_id)  # 409 until the game is over
+        if table_id not in analyses:
+            job = analyses[table_id] = Analysis(total=len(record["moves"]))
+            config = analysis_search or replace(recipe(record["game"], "hard"), seconds=0.4)
+
+            def work() -> None:
+                job.status = "running"
+                try:
+                    for decision in analyze(
+                        record, config, progress=lambda done, _: setattr(job, "done", done)
+                    ):
+                        job.decisions.append(decision)
+                    job.status = "done"
+                except Exception:
+                    log.exception("the analysis of table %s failed", table_id)
+                    job.status = "failed"
+
+            analyst.submit(work)
+        return analyses[table_id]
+
+    @app.post("/api/tables/{table_id}/analysis", status_code=202)
+    async def start_analysis(table_id: str) -> dict[str, Any]:
+        """Start (or look at) a finished game's computer analysis; GET the same address for progress."""
+        return analysis_of(table_id).to_dict(service.table(table_id).state.num_players)
+
+    @app.get("/api/tables/{table_id}/analysis")
+    async def get_analysis(table_id: str) -> dict[str, Any]:
+        if table_id not in analyses:
+            service.record(table_id)
+            raise Refused(404, "no analysis of this game yet: ask for one with POST")
+        return analyses[table_id].to_dict(service.table(table_id).state.num_players)
 
     @app.get("/api/tables/{table_id}/record")
     async def record(table_id: str) -> dict[str, Any]:

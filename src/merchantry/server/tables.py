@@ -386,6 +386,24 @@ class TableService:
         turn = self._turn_for(table, seat, bot_name)
         self.play_bot_turn(table.id, turn, turn.think())
 
+    # --- hints -------------------------------------------------------------------------------------------
+
+    def hints_allowed(self, table: LiveTable) -> bool:
+        """Hints are on at a table with bots and without a turn clock (a timed game is a contest)."""
+        return not table.turn_seconds and any(s.kind == "bot" for s in table.seats)
+
+    def hint_position(self, table_id: str, seat: int) -> Any:
+        """A copy of the position for a hint to `seat` (the search samples that seat's worlds from it)."""
+        table = self.table(table_id)
+        if table.status != PLAYING:
+            raise Refused(409, "hints are for games in progress")
+        if not self.hints_allowed(table):
+            reason = "a table with a turn clock" if table.turn_seconds else "a table without bots"
+            raise Refused(409, f"hints are off at {reason}")
+        if seat not in table.state.to_act():
+            raise Refused(409, f"it is not {seat_label(seat)}'s turn: a hint is for a decision you face")
+        return table.state.clone()
+
     # --- the turn clock -------------------------------------------------------------------------------
 
     def clock(self, table_id: str, now_seconds: float) -> dict[int, float]:
@@ -468,6 +486,7 @@ class TableService:
                     str(s): round(left, 1) for s, left in self.clock(table_id, time.monotonic()).items()
                 },
                 "timeouts": [{"seat": s, "after_moves": n} for s, n in table.timeouts],
+                "hints": self.hints_allowed(table),
             },
             "seat": seat,
             "view": state.view(seat),

@@ -253,11 +253,15 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
 
   // keyboard focus stays where it was: the same control (by its move, id or label) is focused again after the redraw
   const focused = document.activeElement && area.contains(document.activeElement) ? focusKey(document.activeElement) : null;
+  const myTurn = seat !== null && table.status === "playing" && (view.to_act || []).includes(seat);
+  const position = `${tableId}:${(view.log || []).length}:${legal.join("|")}`;  // a hint holds until the position changes
   area.replaceChildren(...[
     h("div", { class: "table-head" }, h("h1", {}, table.title), h("div", { class: "banner", role: "status" }, banner),
       rulesUrl ? h("a", { href: `${rulesUrl}?lang=${language()}`, target: "_blank" }, t("rules")) : null,
+      myTurn && table.hints ? h("button", { id: "hint", title: t("hintHelp"), onclick: () => askHint(tableId, mine.token, position, area) }, t("hint")) : null,
       table.status === "finished" ? h("a", { href: `/replay/${tableId}` }, t("replay")) : null,
       table.status === "finished" && mine.host ? h("button", { class: "primary", id: "rematch", onclick: () => rematch(table) }, t("rematch")) : null),
+    myTurn && lastHint && lastHint.position === position ? hintBox(lastHint) : null,
     renderer.render(payload, send, tr.ui, tr),
     seat !== null && table.status === "playing" ? h("details", { class: "moves-panel", open: renderer === generic },
       h("summary", {}, `${t("moves")} (${legal.length})`), buttons, moveForm) : null,
@@ -271,9 +275,30 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
     const again = area.querySelector(focused);
     if (again) again.focus({ preventScroll: true });
   }
-  const myTurn = seat !== null && table.status === "playing" && (view.to_act || []).includes(seat);
   document.title = `${myTurn ? `● ${t("yourTurn")} — ` : ""}${table.title} — Merchantry`;
   startCountdown(area, myTurn && table.clock ? table.clock[seat] : undefined);
+}
+
+// --- hints: what the hard bot would play, searched on the asking seat's sampled worlds only -----------
+let lastHint = null;
+
+async function askHint(tableId, token, position, area) {
+  const button = area.querySelector("#hint");
+  if (button) { button.disabled = true; button.textContent = t("hintThinking"); }
+  try {
+    const advice = await api(`/api/tables/${tableId}/hint`, { method: "POST", headers: { "X-Seat-Token": token } });
+    lastHint = { ...advice, position };
+    const head = area.querySelector(".table-head");
+    area.querySelector(".hint-box")?.remove();
+    if (head) head.after(hintBox(lastHint));
+  } catch (error) { toast(error.message); }
+  if (button) { button.disabled = false; button.textContent = t("hint"); }
+}
+
+function hintBox(advice) {
+  return h("div", { class: "hint-box", role: "status" },
+    h("strong", {}, `${t("hintSays")} `), advice.plan.map((step, i) => h("span", {}, i ? " → " : "", h("code", {}, step))),
+    h("div", { class: "muted" }, t("hintChance", { chance: Math.round(advice.chance * 100) })));
 }
 
 // The turn clock counts down on the page between the server's messages (the server decides when time is up).
@@ -364,7 +389,24 @@ async function replayPage(tableId) {
           h("label", {}, ` ${t("pointOfView")} `, seatChoice)),
         renderer.render(payload, () => {}, tr.ui, tr),
         h("div", { class: "log" }, h("ol", {}, (step.view.log || []).map((entry) => h("li", {}, logText(entry, tr, info.table))))),
+        analysisPanel(analysis, info.table, startAnalysis, show),
       );
+      table = info.table;
+    } catch (error) { toast(error.message); }
+  }
+  let analysis = null;
+  let table = null;
+  const redraw = () => { const old = area.querySelector("#analysis"); if (old && table) old.replaceWith(analysisPanel(analysis, table, startAnalysis, show)); };
+  async function startAnalysis() {
+    try {
+      analysis = await api(`/api/tables/${tableId}/analysis`, { method: "POST" });
+      redraw();
+      while (analysis.status === "queued" || analysis.status === "running") {
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        if (location.pathname !== `/replay/${tableId}`) return;
+        analysis = await api(`/api/tables/${tableId}/analysis`);
+        redraw();
+      }
     } catch (error) { toast(error.message); }
   }
   document.onkeydown = (e) => {
@@ -373,6 +415,75 @@ async function replayPage(tableId) {
     if (e.key === "ArrowLeft") show(at - 1);
   };
   show(0);
+}
+
+// --- post-game analysis: each seat's chance to win by the hard bot, its preferred moves and the marks ----
+const SEAT_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf"];
+const SEAT_DASHES = ["", "6 3", "2 3", "8 3 2 3", "1 2", "10 4", "4 4"];  // colour-blind safe: a pattern too
+
+function analysisPanel(analysis, table, start, show) {
+  if (!analysis) {
+    return h("section", { id: "analysis" }, h("button", { id: "analyse", onclick: start }, t("analyse")), " ",
+      h("span", { class: "muted" }, t("analyseHelp")));
+  }
+  if (analysis.status !== "done") {
+    const text = analysis.status === "failed" ? t("analysisFailed") : t("analysing", { done: analysis.done, total: analysis.total });
+    return h("section", { id: "analysis" }, h("progress", { max: analysis.total, value: analysis.done, "aria-label": t("analyse") }), " ", text);
+  }
+  const marked = analysis.decisions.filter((d) => d.mark);
+  const rows = marked.map((d) => h("tr", { class: `mark-${d.mark}` },
+    h("td", {}, h("button", { class: "link", onclick: () => show(d.move - 1), title: t("showPosition") }, String(d.move))),
+    h("td", {}, seatName(table, d.seat)), h("td", {}, h("code", {}, d.played)), h("td", {}, h("code", {}, d.preferred)),
+    h("td", { class: "num" }, `${Math.round(d.before * 100)}% → ${Math.round(d.after * 100)}%`), h("td", {}, t(`mark_${d.mark}`))));
+  const totals = analysis.summary.map((r) => h("tr", {}, h("td", {}, seatName(table, r.seat)), h("td", { class: "num" }, String(r.decisions)),
+    h("td", { class: "num" }, String(r.inaccuracy)), h("td", { class: "num" }, String(r.mistake)), h("td", { class: "num" }, String(r.blunder)),
+    h("td", { class: "num" }, (r.mean_loss * 100).toFixed(1))));
+  return h("section", { id: "analysis" },
+    h("h2", {}, t("analysisTitle")),
+    h("p", { class: "muted" }, t("analysisHelp")),
+    chanceChart(analysis, table),
+    h("table", { class: "scores analysis-summary" }, h("thead", {}, h("tr", {}, ["seat", "decisions", "mark_inaccuracy", "mark_mistake", "mark_blunder", "meanLoss"].map((k) => h("th", {}, t(k))))), h("tbody", {}, totals)),
+    marked.length ? h("table", { class: "scores analysis-marks" },
+      h("thead", {}, h("tr", {}, ["move", "seat", "played", "preferred", "chance", "mark"].map((k) => h("th", {}, t(k))))), h("tbody", {}, rows))
+      : h("p", {}, t("noMarks")));
+}
+
+// each seat's chance to win after each of its decisions, over the game's moves
+function chanceChart(analysis, table) {
+  const W = 600, H = 180, pad = 30;
+  const x = (move) => pad + (W - 2 * pad) * (move / Math.max(1, analysis.total));
+  const y = (chance) => H - pad + (2 * pad - H) * chance;
+  const svg = (tag, attrs, ...kids) => {
+    const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    node.append(...kids);
+    return node;
+  };
+  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chance-chart", role: "img", "aria-label": t("chartLabel") });
+  for (const level of [0, 0.5, 1]) {
+    chart.append(svg("line", { x1: pad, x2: W - pad, y1: y(level), y2: y(level), stroke: "#ccc" }),
+      svg("text", { x: 2, y: y(level) + 4, "font-size": 10 }, `${level * 100}%`));
+  }
+  const parity = 1 / table.players;
+  chart.append(svg("line", { x1: pad, x2: W - pad, y1: y(parity), y2: y(parity), stroke: "#999", "stroke-dasharray": "2 4" }));
+  chart.append(svg("text", { x: W - pad, y: H - 8, "font-size": 10, "text-anchor": "end" }, t("moveAxis")));
+  const legend = h("div", { class: "chart-legend" });
+  for (let seat = 0; seat < table.players; seat++) {
+    const mine = analysis.decisions.filter((d) => d.seat === seat);
+    if (!mine.length) continue;
+    const colour = SEAT_COLOURS[seat % SEAT_COLOURS.length];
+    const dash = SEAT_DASHES[seat % SEAT_DASHES.length];
+    chart.append(svg("polyline", { fill: "none", stroke: colour, "stroke-width": 2, "stroke-dasharray": dash,
+      points: mine.map((d) => `${x(d.move).toFixed(1)},${y(d.after).toFixed(1)}`).join(" ") }));
+    for (const d of mine.filter((m) => m.mark === "blunder" || m.mark === "mistake")) {
+      chart.append(svg("circle", { cx: x(d.move), cy: y(d.after), r: d.mark === "blunder" ? 4 : 3, fill: colour },
+        svg("title", {}, `${seatName(table, seat)} ${d.move}: ${d.played} (${t(`mark_${d.mark}`)})`)));
+    }
+    legend.append(h("span", { class: "legend-item" },
+      svg("svg", { width: 28, height: 10 }, svg("line", { x1: 0, x2: 28, y1: 5, y2: 5, stroke: colour, "stroke-width": 2, "stroke-dasharray": dash })),
+      ` ${seatName(table, seat)}`));
+  }
+  return h("figure", { class: "chart" }, chart, h("figcaption", {}, legend));
 }
 
 // --- routing -----------------------------------------------------------------------------------------

@@ -1,0 +1,115 @@
+"""Hints (POST /api/tables/{id}/hint) and post-game analysis (/api/tables/{id}/analysis) on the server."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from fastapi.testclient import TestClient
+
+from merchantry.bots.ismcts import SearchConfig
+from merchantry.server.app import create_app
+from tests.server.conftest import new_table
+
+QUICK_HINT = SearchConfig(iterations=30, rollout_depth=10)
+QUICK_ANALYSIS = SearchConfig(iterations=6, rollout_depth=6)
+
+
+@pytest.fixture
+def client(database_url):
+    app = create_app(database_url, bot_delay=0, hint_search=QUICK_HINT, analysis_search=QUICK_ANALYSIS)
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def wait_for(check, seconds=30.0):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError("timed out")
+
+
+def my_turn(client, table_id, token):
+    payload = client.get(f"/api/tables/{table_id}", headers={"X-Seat-Token": token}).json()
+    return payload if payload["legal"] else None
+
+
+def test_a_player_facing_a_decision_gets_a_legal_hint_and_only_then(client):
+    table = new_table(client, game="grand_bazaar", seats=("human", "bot"))
+    tid, token = table["id"], table["token"]
+    payload = wait_for(lambda: my_turn(client, tid, token))
+    assert payload["table"]["hints"] is True
+    response = client.post(f"/api/tables/{tid}/hint", headers={"X-Seat-Token": token})
+    assert response.status_code == 200, response.text
+    advice = response.json()
+    assert advice["seat"] == 0 and advice["best"] in payload["legal"] and advice["plan"][0] == advice["best"]
+    assert 0.0 <= advice["chance"] <= 1.0 and advice["options"]
+
+    forged = client.post(f"/api/tables/{tid}/hint", headers={"X-Seat-Token": "not-a-token"})
+    assert forged.status_code == 403
+    for step in advice["plan"]:  # play the hinted move; then it is the bot's turn, and no hint is given
+        client.post(f"/api/tables/{tid}/act", json={"action": step}, headers={"X-Seat-Token": token})
+    late = client.get(f"/api/tables/{tid}", headers={"X-Seat-Token": token}).json()
+    if 0 not in late["view"]["to_act"] and late["table"]["status"] == "playing":
+        refused = client.post(f"/api/tables/{tid}/hint", headers={"X-Seat-Token": token})
+        assert refused.status_code == 409 and "not P1's turn" in refused.json()["error"]
+
+
+def test_hints_are_off_at_a_table_of_people_only(client):
+    table = new_table(client, game="grand_bazaar", seats=("human", "human"))
+    invite = table["invites"][0]
+    client.post(
+        f"/api/tables/{table['id']}/join", json={"seat": 1, "invite": invite["invite"], "name": "Bob"}
+    )
+    payload = client.get(f"/api/tables/{table['id']}", headers={"X-Seat-Token": table["token"]}).json()
+    assert payload["table"]["hints"] is False
+    refused = client.post(f"/api/tables/{table['id']}/hint", headers={"X-Seat-Token": table["token"]})
+    assert refused.status_code == 409 and "without bots" in refused.json()["error"]
+
+
+def test_hints_are_off_at_a_table_with_a_turn_clock(client):
+    response = client.post(
+        "/api/tables",
+        json={
+            "game": "grand_bazaar",
+            "players": 2,
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}],
+            "turn_seconds": 60,
+        },
+    )
+    assert response.status_code == 201, response.text
+    table = response.json()
+    wait_for(lambda: my_turn(client, table["id"], table["token"]))
+    refused = client.post(f"/api/tables/{table['id']}/hint", headers={"X-Seat-Token": table["token"]})
+    assert refused.status_code == 409 and "turn clock" in refused.json()["error"]
+
+
+def test_a_finished_game_is_analysed_in_the_background(client):
+    table = new_table(client, game="grand_bazaar", seats=("bot", "bot"), bot="random")
+    tid = table["id"]
+    assert client.post(f"/api/tables/{tid}/analysis").status_code in (409, 202)  # 409 while it is played
+    wait_for(lambda: client.get(f"/api/tables/{tid}").json()["table"]["status"] == "finished", seconds=60)
+    fresh = new_table(client, game="grand_bazaar", seats=("bot", "bot"), bot="random")
+    wait_for(
+        lambda: client.get(f"/api/tables/{fresh['id']}").json()["table"]["status"] == "finished", seconds=60
+    )
+    assert client.get(f"/api/tables/{fresh['id']}/analysis").status_code == 404  # nothing asked yet
+    started = client.post(f"/api/tables/{fresh['id']}/analysis")
+    assert started.status_code == 202 and started.json()["status"] in ("queued", "running", "done")
+    done = wait_for(
+        lambda: (
+            (body := client.get(f"/api/tables/{fresh['id']}/analysis").json())["status"] == "done" and body
+        ),
+        seconds=120,
+    )
+    record = client.get(f"/api/tables/{fresh['id']}/record").json()
+    assert done["done"] == done["total"] == len(record["moves"])
+    assert done["decisions"] and {d["seat"] for d in done["decisions"]} <= {0, 1}
+    assert [row["seat"] for row in done["summary"]] == [0, 1]
+    assert done["marks"] == {"blunder": 0.2, "mistake": 0.1, "inaccuracy": 0.05}
+    for decision in done["decisions"]:
+        assert decision["move"] >= 1 and 0 <= decision["after"] <= 1
+        assert decision["mark"] in (None, "inaccuracy", "mistake", "blunder")
