@@ -46,18 +46,25 @@ class SearchConfig:
         None  # actions a rollout plays before the evaluation judges it (None: to the end)
     )
     plan_visits: int = 20  # a planned next step needs this many visits, else the bot searches again
+    # the game's greedy move is played unless the search finds a move better by this much (None: pure search)
+    anchor_margin: float | None = None
+    # "win": a rollout's reward is who wins (or leads, cut short); "gain": each seat's own evaluation gained
+    # since the root, `gain_scale` points = a reward of 1 (blind to the others: see docs/bots.md)
+    reward: str = "win"
+    gain_scale: float = 20.0
 
 
 @dataclass
 class Node:
-    """One sequence of actions from the root. `actor` is the seat that acts there (the same in every world:
-    who acts is public)."""
+    """One sequence of (seat, action) steps from the root. Children are keyed by who acts as well as by
+    the action: who acts next may depend on hidden cards (a sale offer only if someone holds the card), so
+    one node may see different seats act in different worlds, and their statistics must not mix."""
 
-    actor: int = -1
+    mover: int = -1  # the seat whose action led here; the node's reward is that seat's
     visits: int = 0
     available: int = 0
-    reward: float = 0.0  # summed reward of the seat that acted into this node (the parent's actor)
-    children: dict[Action, Node] = field(default_factory=dict)
+    reward: float = 0.0
+    children: dict[tuple[int, Action], Node] = field(default_factory=dict)
 
     def mean(self) -> float:
         return self.reward / self.visits if self.visits else 0.0
@@ -110,21 +117,28 @@ class Search:
         config: SearchConfig,
         policy: Callable[[State, int, random.Random], Action],
         evaluate: Evaluation | None,
+        anchor: Callable[[State, int, random.Random], Action] | None = None,
     ) -> None:
         self.config = config
         self.policy = policy
         self.evaluate = evaluate
+        self.anchor = anchor  # the move kept unless the search clearly beats it (see anchor_margin)
+        self.base: list[float] = []  # each seat's standing at the root, for the "gain" reward
 
     def run(self, world: State, seat: int, rng: random.Random) -> SearchResult:
         config = self.config
-        root = Node(actor=acting_seat(world, seat))
+        root = Node()
         deadline = time.perf_counter() + config.seconds if config.seconds else math.inf
         total = 0.0
         done = 0
+        self.base = self.judge(world) if config.reward == "gain" else []
         while done < config.iterations and (done == 0 or time.perf_counter() < deadline):
             total += self.iterate(root, world.sample_hidden(seat, rng), seat, rng)
             done += 1
-        return self.result(root, seat, done, total / max(done, 1))
+        anchored = None
+        if self.anchor is not None and config.anchor_margin is not None:
+            anchored = self.anchor(world.clone(), seat, random.Random(rng.random()))
+        return self.result(root, seat, done, total / max(done, 1), anchored)
 
     def iterate(self, root: Node, world: State, seat: int, rng: random.Random) -> float:
         """Select and expand in `world`, roll out, back the reward up; returns the searching seat's reward."""
@@ -133,30 +147,29 @@ class Search:
         expanded = False
         while not world.is_over() and not expanded:
             actor = acting_seat(world, seat)
-            node.actor = actor
-            legal = world.legal_actions(actor)
             if len(world.to_act()) > 1 and actor != seat:
                 action = self.policy(world, actor, rng)  # a simultaneous choice we cannot see: not searched
             else:
-                action = self.select(node, legal, rng)
-            child = node.children.get(action)
+                action = self.select(node, actor, world.legal_actions(actor), rng)
+            child = node.children.get((actor, action))
             if child is None:
-                child = node.children[action] = Node()
+                child = node.children[actor, action] = Node(mover=actor)
                 expanded = True
             world.apply(actor, action)
             path.append(child)
             node = child
         rewards = self.rollout(world, rng)
-        for parent, child in zip(path, path[1:], strict=False):
+        for child in path[1:]:
             child.visits += 1
-            child.reward += rewards[parent.actor]
+            child.reward += rewards[child.mover]
         root.visits += 1
         return rewards[seat]
 
-    def select(self, node: Node, legal: list[Action], rng: random.Random) -> Action:
-        untried = [action for action in legal if action not in node.children]
+    def select(self, node: Node, actor: int, legal: list[Action], rng: random.Random) -> Action:
+        children = node.children
+        untried = [action for action in legal if (actor, action) not in children]
         for action in legal:
-            child = node.children.get(action)
+            child = children.get((actor, action))
             if child is not None:
                 child.available += 1
         if untried:
@@ -164,7 +177,7 @@ class Search:
         c = self.config.exploration
         best, best_score = legal[0], -math.inf
         for action in legal:
-            child = node.children[action]
+            child = children[actor, action]
             score = child.mean() + c * math.sqrt(math.log(child.available) / child.visits)
             if score > best_score:
                 best, best_score = action, score
@@ -177,18 +190,39 @@ class Search:
             actor = world.to_act()[0]
             world.apply(actor, self.policy(world, actor, rng))
             steps += 1
+        if self.config.reward == "gain":
+            scale = self.config.gain_scale
+            return [
+                min(1.0, max(0.0, 0.5 + (now - then) / (2 * scale)))
+                for now, then in zip(self.judge(world), self.base, strict=True)
+            ]
         if world.is_over():
             return win_shares(world.winners(), world.num_players)
-        return leader_shares(self.evaluate(world) if self.evaluate else world.scores())
+        return leader_shares(self.judge(world))
 
-    def result(self, root: Node, seat: int, iterations: int, value: float) -> SearchResult:
-        ranked = sorted(root.children.items(), key=lambda item: (-item[1].visits, -item[1].mean()))
+    def judge(self, world: State) -> list[float]:
+        """Each seat's standing: its final score once over, else the game's evaluation (or its scores)."""
+        if world.is_over() or self.evaluate is None:
+            return world.scores()
+        return self.evaluate(world)
+
+    def result(
+        self, root: Node, seat: int, iterations: int, value: float, anchored: Action | None = None
+    ) -> SearchResult:
+        mine = [(action, child) for (actor, action), child in root.children.items() if actor == seat]
+        ranked = sorted(mine, key=lambda item: (-item[1].visits, -item[1].mean()))
+        if not ranked:  # the seat does not act here (a search for its chances only, as the analysis makes)
+            return SearchResult(seat, iterations, value, [], [])
+        margin = self.config.anchor_margin
+        kept = root.children.get((seat, anchored)) if anchored is not None else None
+        if kept is not None and margin is not None and ranked[0][1].mean() < kept.mean() + margin:
+            ranked.sort(key=lambda item: item[0] != anchored)  # not clearly better: keep the anchor's move
         actions = [ActionValue(action, child.visits, child.mean()) for action, child in ranked]
-        plan: list[Action] = []
-        node = root
-        while node.actor == seat and node.children:
-            action, child = max(node.children.items(), key=lambda item: item[1].visits)
-            if plan and child.visits < self.config.plan_visits:
+        plan: list[Action] = [ranked[0][0]]
+        node = ranked[0][1]
+        while node.children:  # the seat's own next steps, while they are well explored
+            (actor, action), child = max(node.children.items(), key=lambda item: item[1].visits)
+            if actor != seat or child.visits < self.config.plan_visits:
                 break
             plan.append(action)
             node = child
@@ -216,7 +250,8 @@ def searcher(game_name: str, config: SearchConfig) -> Search:
         policy = _random_policy
     else:
         raise ValueError(f"unknown rollout policy {config.rollout!r}: random or greedy")
-    return Search(config, policy, games.package(game_name).evaluate)
+    anchor = _greedy_policy(game_name) if config.anchor_margin is not None else None
+    return Search(config, policy, games.package(game_name).evaluate, anchor)
 
 
 def private_picture(world: State, seat: int) -> Any:

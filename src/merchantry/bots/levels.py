@@ -12,12 +12,13 @@ from merchantry.bots.ismcts import SearchBot, SearchConfig
 LEVELS = ("easy", "medium", "hard")
 
 GENERIC = {
-    # a shallow look: loses to greedy, beats random
-    "easy": SearchConfig(iterations=25, rollout="random"),
-    # within 0.3 s a decision
-    "medium": SearchConfig(iterations=400, seconds=0.25, rollout="random"),
-    # within 2 s a decision (median); the budget is wall time, so a slower machine searches less deep
-    "hard": SearchConfig(iterations=100_000, seconds=1.5, rollout="random"),
+    # a glance: 15 random playouts per decision; loses to greedy, beats random
+    "easy": SearchConfig(iterations=15, rollout="random"),
+    # a short search that keeps the greedy move unless it finds one clearly better; within 0.3 s
+    "medium": SearchConfig(iterations=150, seconds=0.25, rollout="random", anchor_margin=0.05),
+    # the strength of a recipe is its iterations (the same on any machine); the wall-time cap keeps a
+    # decision within 2 s on a slow or busy one
+    "hard": SearchConfig(iterations=600, seconds=1.5, rollout="random"),
 }
 
 

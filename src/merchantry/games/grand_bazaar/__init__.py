@@ -6,6 +6,7 @@ from merchantry.games.grand_bazaar.actions import BazaarAction
 from merchantry.games.grand_bazaar.evaluation import evaluate
 from merchantry.games.grand_bazaar.game import GAME, GrandBazaarGame
 from merchantry.games.grand_bazaar.greedy import GrandBazaarGreedyBot
+from merchantry.games.grand_bazaar.levels import LEVELS
 from merchantry.games.grand_bazaar.rules import BazaarState
 from merchantry.package import GamePackage
 
@@ -14,6 +15,7 @@ PACKAGE = GamePackage(
     folder=Path(__file__).parent,
     bots={"greedy": GrandBazaarGreedyBot},
     evaluate=evaluate,
+    levels=LEVELS,
     terminal="merchantry.games.grand_bazaar.terminal",
     encoding="merchantry.games.grand_bazaar.encoding",
 )

@@ -6,6 +6,7 @@ from merchantry.games.money.actions import MoneyAction
 from merchantry.games.money.evaluation import evaluate
 from merchantry.games.money.game import GAME, MoneyGame
 from merchantry.games.money.greedy import MoneyGreedyBot
+from merchantry.games.money.levels import LEVELS
 from merchantry.games.money.rules import MoneyState
 from merchantry.games.money.scoring import HandScore, score_breakdown, score_hand
 from merchantry.package import GamePackage
@@ -15,6 +16,7 @@ PACKAGE = GamePackage(
     folder=Path(__file__).parent,
     bots={"greedy": MoneyGreedyBot},
     evaluate=evaluate,
+    levels=LEVELS,
     terminal="merchantry.games.money.terminal",
     encoding="merchantry.games.money.encoding",
 )

@@ -5,6 +5,7 @@ from pathlib import Path
 
 from merchantry.engine import State
 from merchantry.games.samarkand.actions import SamarkandAction
+from merchantry.games.samarkand.evaluation import evaluate
 from merchantry.games.samarkand.game import GAME, SamarkandGame
 from merchantry.games.samarkand.greedy import SamarkandGreedyBot
 from merchantry.games.samarkand.rules import SamarkandState
@@ -14,6 +15,7 @@ PACKAGE = GamePackage(
     game=GAME,
     folder=Path(__file__).parent,
     bots={"greedy": SamarkandGreedyBot},
+    evaluate=evaluate,
     terminal="merchantry.games.samarkand.terminal",
     encoding="merchantry.games.samarkand.encoding",
 )

@@ -1,0 +1,61 @@
+"""How strong each difficulty level is: one level bot against three `greedy` bots, 4 players, the line-up
+rotated through the seats (game i puts the level bot in seat i mod 4), per game.
+
+    .venv/bin/python benchmarks/bot_strength.py --games 120 --workers 2 [--level hard] [--game NAME]
+
+Prints the level's win rate (ties shared) with its 95% Wilson interval; parity is 25%. Games are played by
+`merchantry.simulate`, so a run is reproducible from its seed (the `hard` recipe has a wall-time cap too,
+which a slower or busier machine may reach first: the table notes the machine). Measured runs are kept
+in docs/bots.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import time
+
+from rich.console import Console
+from rich.table import Table
+
+from merchantry import games, simulate
+from merchantry.arena.statistics import wilson
+from merchantry.bots.levels import LEVELS
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=120)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--level", choices=LEVELS, action="append", help="levels to measure (default: all)")
+    parser.add_argument("--game", choices=games.names(), action="append", help="games (default: all)")
+    parser.add_argument("--opponent", default="greedy")
+    args = parser.parse_args()
+    console = Console()
+    console.print(
+        f"{platform.node()} · {os.cpu_count()} cores · Python {platform.python_version()} · "
+        f"{args.games} games each, {args.workers} workers, seed {args.seed}"
+    )
+    table = Table(title=f"Win rate of one level bot against three {args.opponent} bots (4 players; parity 25%)")
+    for column in ("game", "level", "games", "win rate", "95% interval", "mean score", "opponents' mean", "minutes"):
+        table.add_column(column, justify="left" if column in ("game", "level") else "right")
+    for name in args.game or games.names():
+        for level in args.level or LEVELS:
+            lineup = [level] + [args.opponent] * 3
+            start = time.perf_counter()
+            results, seconds = simulate.run(name, lineup, args.games, seed=args.seed, workers=args.workers)
+            summary = simulate.summarise(name, results, seconds).by_bot
+            wins = sum(1 / len(r.winners) for r in results for s in r.winners if r.seat_bots[s] == level)
+            low, high = wilson(wins, len(results))
+            row = [name, level, str(len(results)), f"{wins / len(results):.1%}", f"{low:.1%} – {high:.1%}",
+                   f"{summary[level]['mean_score']:.1f}", f"{summary[args.opponent]['mean_score']:.1f}",
+                   f"{(time.perf_counter() - start) / 60:.1f}"]
+            table.add_row(*row)
+            console.print(" · ".join(row))
+    console.print(table)
+
+
+if __name__ == "__main__":
+    main()
