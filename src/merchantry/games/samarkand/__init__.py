@@ -8,6 +8,7 @@ from merchantry.games.samarkand.actions import SamarkandAction
 from merchantry.games.samarkand.evaluation import evaluate
 from merchantry.games.samarkand.game import GAME, SamarkandGame
 from merchantry.games.samarkand.greedy import SamarkandGreedyBot
+from merchantry.games.samarkand.levels import LEVELS
 from merchantry.games.samarkand.rules import SamarkandState
 from merchantry.package import GamePackage
 
@@ -16,6 +17,7 @@ PACKAGE = GamePackage(
     folder=Path(__file__).parent,
     bots={"greedy": SamarkandGreedyBot},
     evaluate=evaluate,
+    levels=LEVELS,
     terminal="merchantry.games.samarkand.terminal",
     encoding="merchantry.games.samarkand.encoding",
 )
