@@ -20,7 +20,7 @@ $(STAMP): pyproject.toml uv.lock
 run: setup
 	$(BIN)/merchantry serve
 
-## Play Money in the terminal against bots (you are seat 1 of 4).
+## Play Money in the terminal against three medium bots (you are seat 1 of 4).
 play: setup
 	$(BIN)/merchantry play money --players 4
 

@@ -86,8 +86,10 @@ def main() -> None:
     parser.add_argument("--game", choices=games.names(), help="one game only")
     args = parser.parse_args()
     console = Console()
-    console.print(f"{platform.node()} · {platform.processor() or platform.machine()} · {os.cpu_count()} cores · "
-                  f"Python {platform.python_version()}")
+    console.print(
+        f"{platform.node()} · {platform.processor() or platform.machine()} · {os.cpu_count()} cores · "
+        f"Python {platform.python_version()}"
+    )
     table = Table(title="ISMCTS: iterations per second and milliseconds per decision (median / p99)")
     table.add_column("game")
     table.add_column("iterations/s (hard's rollouts)", justify="right")
@@ -97,8 +99,10 @@ def main() -> None:
         cells = [name, f"{iterations_per_second(name):,.0f}"]
         for level in LEVELS:
             times = decision_times(name, level, args.games)
-            cells.append(f"{statistics.median(times) * 1000:,.0f} / {percentile(times, 0.99) * 1000:,.0f}"
-                         f" ({len(times)})")
+            cells.append(
+                f"{statistics.median(times) * 1000:,.0f} / {percentile(times, 0.99) * 1000:,.0f}"
+                f" ({len(times)})"
+            )
         table.add_row(*cells)
         console.print(f"{name} done")
     console.print(table)

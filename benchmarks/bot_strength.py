@@ -38,8 +38,19 @@ def main() -> None:
         f"{platform.node()} · {os.cpu_count()} cores · Python {platform.python_version()} · "
         f"{args.games} games each, {args.workers} workers, seed {args.seed}"
     )
-    table = Table(title=f"Win rate of one level bot against three {args.opponent} bots (4 players; parity 25%)")
-    for column in ("game", "level", "games", "win rate", "95% interval", "mean score", "opponents' mean", "minutes"):
+    table = Table(
+        title=f"Win rate of one level bot against three {args.opponent} bots (4 players; parity 25%)"
+    )
+    for column in (
+        "game",
+        "level",
+        "games",
+        "win rate",
+        "95% interval",
+        "mean score",
+        "opponents' mean",
+        "minutes",
+    ):
         table.add_column(column, justify="left" if column in ("game", "level") else "right")
     for name in args.game or games.names():
         for level in args.level or LEVELS:
@@ -49,9 +60,16 @@ def main() -> None:
             summary = simulate.summarise(name, results, seconds).by_bot
             wins = sum(1 / len(r.winners) for r in results for s in r.winners if r.seat_bots[s] == level)
             low, high = wilson(wins, len(results))
-            row = [name, level, str(len(results)), f"{wins / len(results):.1%}", f"{low:.1%} – {high:.1%}",
-                   f"{summary[level]['mean_score']:.1f}", f"{summary[args.opponent]['mean_score']:.1f}",
-                   f"{(time.perf_counter() - start) / 60:.1f}"]
+            row = [
+                name,
+                level,
+                str(len(results)),
+                f"{wins / len(results):.1%}",
+                f"{low:.1%} – {high:.1%}",
+                f"{summary[level]['mean_score']:.1f}",
+                f"{summary[args.opponent]['mean_score']:.1f}",
+                f"{(time.perf_counter() - start) / 60:.1f}",
+            ]
             table.add_row(*row)
             console.print(" · ".join(row))
     console.print(table)

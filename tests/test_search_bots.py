@@ -237,3 +237,15 @@ def test_a_hint_is_a_legal_plan_for_the_asking_seat():
     for step in advice.plan:
         trial.apply(seat, step)  # the whole plan is playable in the real game, step by step
     assert 0.0 <= advice.chance <= 1.0 and advice.options[0]["action"] == advice.best
+
+
+def test_the_anchor_move_is_kept_unless_the_search_finds_one_clearly_better():
+    """From 6, +1 wins for sure and +2 loses: a margin of 0.5 lets the search overrule an anchor on +2; a
+    margin above 1 never can."""
+    always_two = lambda world, seat, rng: 2  # noqa: E731
+    for margin, expected in ((0.5, 1), (1.01, 2)):
+        config = SearchConfig(iterations=1000, anchor_margin=margin)
+        result = Search(config, random_policy, None, anchor=always_two).run(
+            RaceToTen(total=6), 0, random.Random(1)
+        )
+        assert result.best == expected and result.plan[0] == expected

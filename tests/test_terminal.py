@@ -110,3 +110,15 @@ def test_samarkand_asks_a_person_about_a_sale_only_when_they_hold_the_card():
     ]
     assert all(moves[0].startswith("sell ") for moves in offers_asked)  # asked only as the card's holder
     assert len(answers) > len(offers_asked)  # the other offers were answered 'keep' without asking
+
+
+def test_hint_shows_what_the_hard_bot_would_play_and_makes_no_move():
+    table, out = table_for(["hint", "quit"], game="grand_bazaar", players=2)
+    legal = {str(a) for a in table.state.legal_actions(0)}
+    before = table.state.to_dict()
+    table.run()
+    text = out.getvalue()
+    assert "Hint: the hard bot would play" in text and "chance to win" in text
+    suggested = text.split("would play ")[1].split(" (")[0].split(" -> ")[0].strip()
+    assert suggested in legal
+    assert table.state.to_dict() == before  # asking is not moving

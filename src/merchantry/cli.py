@@ -382,7 +382,11 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("game")
     play.add_argument("--players", type=int, help="number of players (default: game's minimum + 1)")
     play.add_argument("--seat", type=int, default=1, help="your seat, 1..players (default 1)")
-    play.add_argument("--bots", default="greedy", help="bot for every other seat, or one name per other seat")
+    play.add_argument(
+        "--bots",
+        default="medium",
+        help="bot for every other seat, or one name per other seat: easy, medium, hard (or greedy, random)",
+    )
     play.add_argument("--seed", type=int, help="seed for the deal (default: random, printed)")
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option")
     play.add_argument("--record", metavar="FILE", help="save the game record to FILE when the game ends")

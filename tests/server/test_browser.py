@@ -411,7 +411,7 @@ def test_a_player_asks_for_a_hint_and_opens_a_finished_games_analysis(live_serve
         viewer.wait_for_selector("#analysis h2", timeout=120_000)
         assert viewer.locator("#analysis svg.chance-chart polyline").count() == 2  # one line per seat
         summary = viewer.inner_text(".analysis-summary")
-        assert "Decisions" in summary and "blunder" in summary
+        assert "Decisions" in summary and "Blunders" in summary
         if viewer.locator(".analysis-marks button.link").count():
             viewer.locator(".analysis-marks button.link").first.click()  # jumps the replay to that position
             viewer.wait_for_function(

@@ -2,22 +2,25 @@
 
 Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012): one tree for the searching seat, whose every
 iteration plays in a fresh world drawn with `sample_hidden(seat, rng)` from the search's own random stream,
-so the search never reads what its seat could not know. A node is a sequence of actions from the root; a
-child is selected by UCB among the actions legal *in this iteration's world*, its exploration term counted
-against how often it was available (not how often its parent was visited).
+so the search never reads what its seat could not know. A node is a sequence of (seat, action) steps from
+the root; a child is selected by UCB among the actions legal *in this iteration's world*, its exploration
+term counted against how often it was available (not how often its parent was visited).
 
-- Several players: every node keeps the reward of the seat that acts there; a reward is a vector, one
-  value per seat: a win share (1 for a sole winner, 1/k each for k tied winners, else 0).
-- Simultaneous steps (several seats in `to_act`, e.g. Money's sealed bids): the searching seat decides
-  first, and the others' choices there are drawn from the rollout policy instead of being searched, because
-  a seat searched after ours would answer a choice it cannot see.
-- Rollouts: `random` (uniform) or `greedy` (the game's own greedy bot), up to `rollout_depth` actions,
-  then the game's evaluation (its package's `evaluate`, else `scores()`) names the likely winner.
+- Several players: a reward is a vector, one value per seat; every node keeps the reward of the seat whose
+  action led to it.
+- Simultaneous steps (several seats in `to_act`, e.g. sealed bids): the searching seat decides first, and
+  the others' choices there are drawn from the rollout policy instead of being searched, because a seat
+  searched after ours would answer a choice it cannot see.
+- Rollouts: `random` (uniform) or `greedy` (the game's own greedy bot), up to `rollout_depth` actions.
+  Rewards: "win" (a win share; a cut-short rollout's leader by the game's evaluation takes the win) or
+  "gain" (each seat's own evaluation gained since the root: blind to the others' sampled hidden cards).
+- Anchor: optionally, the greedy move is kept unless the search finds one better by `anchor_margin`.
 - Budget: `iterations`, or `seconds` of wall time, whichever ends first.
 
-`search()` returns the statistics of the root (for hints and analysis); `SearchBot` plays by them, and
+`Search.run()` returns the statistics of the root (for hints and analysis); `SearchBot` plays by them, and
 plays a multi-step move (building a bid card by card, a whole market turn) from one search: the most
 visited line of its own consecutive steps, re-searched when the world turns out different than planned.
+docs/bots.md has the parameters and the runs that chose them.
 """
 
 from __future__ import annotations
