@@ -67,17 +67,21 @@ class Node:
     visits: int = 0
     available: int = 0
     reward: float = 0.0
+    won: float = 0.0  # the searching seat's summed win share (what it reports; `reward` is what it learns)
     children: dict[tuple[int, Action], Node] = field(default_factory=dict)
 
     def mean(self) -> float:
         return self.reward / self.visits if self.visits else 0.0
+
+    def chance(self) -> float:
+        return self.won / self.visits if self.visits else 0.0
 
 
 @dataclass(frozen=True)
 class ActionValue:
     action: Action
     visits: int
-    value: float  # the searching seat's mean win share after this action
+    value: float  # the searching seat's chance to win after this action (its mean win share)
 
 
 @dataclass(frozen=True)
@@ -161,12 +165,13 @@ class Search:
             world.apply(actor, action)
             path.append(child)
             node = child
-        rewards = self.rollout(world, rng)
+        rewards, won = self.rollout(world, rng)
         for child in path[1:]:
             child.visits += 1
             child.reward += rewards[child.mover]
+            child.won += won[seat]
         root.visits += 1
-        return rewards[seat]
+        return won[seat]
 
     def select(self, node: Node, actor: int, legal: list[Action], rng: random.Random) -> Action:
         children = node.children
@@ -186,22 +191,25 @@ class Search:
                 best, best_score = action, score
         return best
 
-    def rollout(self, world: State, rng: random.Random) -> list[float]:
+    def rollout(self, world: State, rng: random.Random) -> tuple[list[float], list[float]]:
+        """Play on; returns the rewards the tree learns from and each seat's win share (the chance to win
+        that hints and analyses report, whatever the reward)."""
         depth = self.config.rollout_depth
         steps = 0
         while not world.is_over() and (depth is None or steps < depth):
             actor = world.to_act()[0]
             world.apply(actor, self.policy(world, actor, rng))
             steps += 1
+        standing = self.judge(world)
+        won = win_shares(world.winners(), world.num_players) if world.is_over() else leader_shares(standing)
         if self.config.reward == "gain":
             scale = self.config.gain_scale
-            return [
+            gains = [
                 min(1.0, max(0.0, 0.5 + (now - then) / (2 * scale)))
-                for now, then in zip(self.judge(world), self.base, strict=True)
+                for now, then in zip(standing, self.base, strict=True)
             ]
-        if world.is_over():
-            return win_shares(world.winners(), world.num_players)
-        return leader_shares(self.judge(world))
+            return gains, won
+        return won, won
 
     def judge(self, world: State) -> list[float]:
         """Each seat's standing: its final score once over, else the game's evaluation (or its scores)."""
@@ -220,7 +228,7 @@ class Search:
         kept = root.children.get((seat, anchored)) if anchored is not None else None
         if kept is not None and margin is not None and ranked[0][1].mean() < kept.mean() + margin:
             ranked.sort(key=lambda item: item[0] != anchored)  # not clearly better: keep the anchor's move
-        actions = [ActionValue(action, child.visits, child.mean()) for action, child in ranked]
+        actions = [ActionValue(action, child.visits, child.chance()) for action, child in ranked]
         plan: list[Action] = [ranked[0][0]]
         node = ranked[0][1]
         while node.children:  # the seat's own next steps, while they are well explored
