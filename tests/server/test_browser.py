@@ -418,3 +418,5 @@ def test_a_player_asks_for_a_hint_and_opens_a_finished_games_analysis(live_serve
                 "document.querySelector('#replay-at').textContent.trim() !== 'Move 0 / ' + 0"
             )
         shot(viewer, name)
+        width = viewer.evaluate("document.documentElement.scrollWidth")
+        assert width <= size["width"], f"the page is {width} px wide on a {size['width']} px screen"

@@ -442,9 +442,9 @@ function analysisPanel(analysis, table, start, show) {
     h("h2", {}, t("analysisTitle")),
     h("p", { class: "muted" }, t("analysisHelp")),
     chanceChart(analysis, table),
-    h("table", { class: "scores analysis-summary" }, h("thead", {}, h("tr", {}, ["seat", "decisions", "inaccuracies", "mistakes", "blunders", "meanLoss"].map((k) => h("th", {}, t(k))))), h("tbody", {}, totals)),
-    marked.length ? h("table", { class: "scores analysis-marks" },
-      h("thead", {}, h("tr", {}, ["move", "seat", "played", "preferred", "chance", "mark"].map((k) => h("th", {}, t(k))))), h("tbody", {}, rows))
+    h("div", { class: "table-scroll" }, h("table", { class: "scores analysis-summary" }, h("thead", {}, h("tr", {}, ["seat", "decisions", "inaccuracies", "mistakes", "blunders", "meanLoss"].map((k) => h("th", {}, t(k))))), h("tbody", {}, totals))),
+    marked.length ? h("div", { class: "table-scroll" }, h("table", { class: "scores analysis-marks" },
+      h("thead", {}, h("tr", {}, ["move", "seat", "played", "preferred", "chance", "mark"].map((k) => h("th", {}, t(k))))), h("tbody", {}, rows)))
       : h("p", {}, t("noMarks")));
 }
 
