@@ -358,7 +358,8 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     app = create_app(args.database_url, bot_delay=args.bot_delay)
     console.print(f"Merchantry at http://{args.host}:{args.port}/ (database {args.database_url})")
-    uvicorn.run(app, host=args.host, port=args.port, log_level="info")
+    # a websocket message over 64 KiB is refused by the server itself (close 1009), before it is read whole
+    uvicorn.run(app, host=args.host, port=args.port, log_level="info", ws_max_size=64 * 1024)
     return 0
 
 

@@ -70,3 +70,10 @@ def join_all(client, table):
         assert response.status_code == 200, response.text
         tokens[invite["seat"]] = response.json()["token"]
     return tokens
+
+
+def next_refusal(ws):
+    """The next refusal on a socket; the bots' moves (they think in a thread) may send states before it."""
+    while (message := ws.receive_json())["type"] != "refused":
+        assert message["type"] == "state"
+    return message

@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 
 from merchantry import records
 from merchantry.server.app import create_app
-from tests.server.conftest import join_all, new_table
+from tests.server.conftest import join_all, new_table, next_refusal
 
 
 def headers(token):
@@ -104,20 +104,19 @@ def test_requests_are_validated_with_size_limits(client):
 def test_websocket_sends_each_seat_its_view_and_refuses_with_a_reason(client):
     table = new_table(client)
     tokens = join_all(client, table)
-    with client.websocket_connect(f"/ws/tables/{table['id']}?token={tokens[0]}") as ws:
+    with client.websocket_connect(f"/ws/tables/{table['id']}", headers={"X-Seat-Token": tokens[0]}) as ws:
         first = ws.receive_json()
         assert first["type"] == "state" and first["seat"] == 0 and "hand" in first["view"]
         ws.send_json({"type": "act", "action": "keep"})
-        refused = ws.receive_json()
-        assert refused["type"] == "refused" and "bids are being made" in refused["reason"]
+        assert "bids are being made" in next_refusal(ws)["reason"]
         ws.send_text("{not json")
-        assert ws.receive_json()["type"] == "refused"
+        next_refusal(ws)
         ws.send_text('{"type": "act", "action": "' + "x" * 3000 + '"}')
-        assert "too large" in ws.receive_json()["reason"]
+        assert "too large" in next_refusal(ws)["reason"]
         ws.send_json({"type": "act", "action": "bid"})
-        after = ws.receive_json()
-        assert after["type"] == "state" and after["view"]["seats"][0]["sealed"] is True
-    with client.websocket_connect(f"/ws/tables/{table['id']}?token=forged") as ws:
+        while not (after := ws.receive_json())["view"]["seats"][0]["sealed"]:
+            assert after["type"] == "state"
+    with client.websocket_connect(f"/ws/tables/{table['id']}", headers={"X-Seat-Token": "forged"}) as ws:
         assert ws.receive_json()["type"] == "error"
     with client.websocket_connect(f"/ws/tables/{table['id']}") as spectator:
         seen = spectator.receive_json()
@@ -179,7 +178,12 @@ def test_a_restarted_server_resumes_every_game_from_its_record(database_url):
             client.post(
                 f"/api/tables/{table['id']}/act", json={"action": "bid"}, headers=headers(tokens[seat])
             )
-        before = client.get(f"/api/tables/{table['id']}", headers=headers(tokens[0])).json()
+        deadline = time.time() + 20
+        while True:  # the bot thinks in a thread: let it finish its bid before the restart
+            before = client.get(f"/api/tables/{table['id']}", headers=headers(tokens[0])).json()
+            if 2 not in before["view"]["to_act"] or time.time() > deadline:
+                break
+            time.sleep(0.05)
     restarted = create_app(database_url, bot_delay=0)  # a new process: nothing in memory
     with TestClient(restarted) as client:
         after = client.get(f"/api/tables/{table['id']}", headers=headers(tokens[0])).json()

@@ -45,7 +45,7 @@ def test_every_payload_matches_its_seats_view(client, game):
     tokens = join_all(client, table)
     with client.websocket_connect(f"/ws/tables/{table['id']}") as spectator:
         spectator.receive_json()
-    with client.websocket_connect(f"/ws/tables/{table['id']}?token={tokens[1]}") as ws:
+    with client.websocket_connect(f"/ws/tables/{table['id']}", headers={"X-Seat-Token": tokens[1]}) as ws:
         ws.receive_json()
     play_to_the_end(client, table["id"], tokens)
     record = client.get(f"/api/tables/{table['id']}/record").json()
@@ -103,8 +103,8 @@ def test_each_connection_hears_of_exactly_the_changes_of_its_own_view(client, ga
     url = f"/ws/tables/{table['id']}"
     rng = random.Random(3)
     with (
-        client.websocket_connect(f"{url}?token={tokens[0]}") as seat0,
-        client.websocket_connect(f"{url}?token={tokens[1]}") as seat1,
+        client.websocket_connect(url, headers={"X-Seat-Token": tokens[0]}) as seat0,
+        client.websocket_connect(url, headers={"X-Seat-Token": tokens[1]}) as seat1,
         client.websocket_connect(url) as spectator,
     ):
         for _ in range(120):  # random moves by whoever may move, sealed bids card by card included
@@ -134,7 +134,7 @@ def test_nobody_hears_a_sealed_bid_being_built(client):
     tokens = join_all(client, table)
     url = f"/ws/tables/{table['id']}"
     with (
-        client.websocket_connect(f"{url}?token={tokens[1]}") as other,
+        client.websocket_connect(url, headers={"X-Seat-Token": tokens[1]}) as other,
         client.websocket_connect(url) as spectator,
     ):
         for ws in (other, spectator):
@@ -154,7 +154,7 @@ def test_nobody_hears_a_sealed_bid_being_built(client):
 def test_a_seat_handed_to_a_bot_is_revoked_on_open_connections(client):
     table = new_table(client, game="money", seats=ALL_HUMAN)
     tokens = join_all(client, table)
-    with client.websocket_connect(f"/ws/tables/{table['id']}?token={tokens[1]}") as former:
+    with client.websocket_connect(f"/ws/tables/{table['id']}", headers={"X-Seat-Token": tokens[1]}) as former:
         assert "hand" in former.receive_json()["view"]
         handed = client.post(
             f"/api/tables/{table['id']}/seats/1/bot",
@@ -228,7 +228,7 @@ def test_a_failed_commit_of_the_last_move_changes_nothing_anyone_sees(client):
     seen_before = {
         s: client.get(f"/api/tables/{table_id}", headers=headers(t)).json() for s, t in tokens.items()
     }
-    with client.websocket_connect(f"/ws/tables/{table_id}?token={tokens[seat]}") as ws:
+    with client.websocket_connect(f"/ws/tables/{table_id}", headers={"X-Seat-Token": tokens[seat]}) as ws:
         ws.receive_json()
         service.sessions = FailingCommits(service.sessions)
         ws.send_json({"type": "act", "action": move})
@@ -261,7 +261,7 @@ def test_a_connection_that_never_reads_does_not_hold_up_the_table(client):
     rooms = client.app.state.rooms
     with (
         client.websocket_connect(url) as stuck,
-        client.websocket_connect(f"{url}?token={tokens[1]}") as other,
+        client.websocket_connect(url, headers={"X-Seat-Token": tokens[1]}) as other,
     ):
         stuck.receive_json()
         other.receive_json()

@@ -3,8 +3,9 @@
     merchantry serve [--host 127.0.0.1] [--port 8000] [--database-url sqlite:///merchantry.db]
 
 REST: /api/games, /api/tables (list, create), /api/tables/{id} (view, join, act, bot seat, replay, record).
-Live: /ws/tables/{id}?token=... sends each connection its own payload after every change and takes
-{"type": "act", "action": "..."}; a refused action is answered with its reason.
+Live: /ws/tables/{id} (the seat token in the X-Seat-Token header or a "token.<token>" subprotocol, never
+in the address) sends each connection its own payload after every change and takes
+{"type": "act", "action": "..."}; a refused action or an odd message is answered with its reason.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Header, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
@@ -36,6 +38,7 @@ from merchantry.engine import seat_label
 from merchantry.i18n import PLATFORM_LOCALES
 from merchantry.package import LANGUAGES
 from merchantry.server.db import open_database
+from merchantry.server.inputs import BodyLimit, Name, Text
 from merchantry.server.tables import Refused, TableService
 
 log = logging.getLogger("merchantry.server")
@@ -43,19 +46,21 @@ STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 2048  # bytes of one websocket message
 OUTBOX = 64  # messages waiting for one connection before it counts as not reading
 CLOCK_TICK = 0.5  # seconds between looks at the turn clock
-Name = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[^<>]*$")]
-Token = Annotated[str, Field(min_length=1, max_length=64)]
+Token = Annotated[Text, Field(min_length=1, max_length=64)]
 
 
 class SeatSpec(BaseModel):
     kind: Literal["human", "bot"]
-    bot: Annotated[str, Field(max_length=32)] | None = None
+    bot: Annotated[Text, Field(max_length=32)] | None = None
 
 
 class CreateTable(BaseModel):
-    game: Annotated[str, Field(max_length=32)]
+    game: Annotated[Text, Field(max_length=32)]
     players: Annotated[int, Field(ge=1, le=10)]
-    options: Annotated[dict[str, int | str], Field(max_length=10)] = {}
+    options: Annotated[
+        dict[Annotated[Text, Field(max_length=32)], int | Annotated[Text, Field(max_length=64)]],
+        Field(max_length=10),
+    ] = {}
     seats: Annotated[list[SeatSpec], Field(min_length=1, max_length=10)]
     name: Name = "Host"
     turn_seconds: Annotated[int, Field(ge=0, le=3600)] = 0  # 0: no turn clock
@@ -68,12 +73,12 @@ class Join(BaseModel):
 
 
 class Act(BaseModel):
-    action: Annotated[str, Field(min_length=1, max_length=200)]
+    action: Annotated[Text, Field(min_length=1, max_length=200)]
 
 
 class HandToBot(BaseModel):
     host_token: Token
-    bot: Annotated[str, Field(max_length=32)] = "greedy"
+    bot: Annotated[Text, Field(max_length=32)] = "greedy"
 
 
 class HostOnly(BaseModel):
@@ -82,7 +87,7 @@ class HostOnly(BaseModel):
 
 class ActMessage(BaseModel):
     type: Literal["act"]
-    action: Annotated[str, Field(min_length=1, max_length=200)]
+    action: Annotated[Text, Field(min_length=1, max_length=200)]
 
 
 @dataclass(eq=False)
@@ -129,6 +134,12 @@ class Connection:
             self.writer.cancel()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.ws.close(code=1013), timeout=1)
+
+
+def problem(error: dict[str, Any]) -> str:
+    """One validation error as 'field: what is wrong'."""
+    where = ".".join(str(part) for part in error.get("loc", ()) if part != "body") or "body"
+    return f"{where}: {error.get('msg')}"
 
 
 def without_clock(payload: dict[str, Any]) -> dict[str, Any]:
@@ -297,9 +308,17 @@ def create_app(
         analyst.shutdown(wait=False, cancel_futures=True)
 
     app = FastAPI(title="Merchantry", lifespan=lifespan)
+    app.add_middleware(BodyLimit)  # a huge body is refused before it is read
     app.state.service = service
     app.state.rooms = rooms
     app.state.runners = runners
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        """A malformed request: what is wrong, field by field, without echoing the input back (it may not
+        even be encodable, e.g. a lone surrogate)."""
+        problems = [problem(error) for error in exc.errors()]
+        return JSONResponse({"error": "; ".join(problems), "detail": problems}, status_code=422)
 
     @app.exception_handler(Refused)
     async def refused(request: Request, exc: Refused) -> JSONResponse:
@@ -484,13 +503,27 @@ def create_app(
     # --- live ---------------------------------------------------------------------------------------
 
     @app.websocket("/ws/tables/{table_id}")
-    async def live(ws: WebSocket, table_id: str, token: str | None = None) -> None:
-        await ws.accept()
+    async def live(ws: WebSocket, table_id: str) -> None:
+        """A table's live updates. The seat token comes in the X-Seat-Token header or, from a browser
+        (which cannot set headers), as the subprotocol "token.<token>" beside "merchantry": never in the
+        address, which access logs keep."""
+        offered = ws.scope.get("subprotocols") or []
+        await ws.accept(subprotocol="merchantry" if "merchantry" in offered else None)
+        if "token" in ws.query_params:
+            reason = (
+                "send the seat token in the X-Seat-Token header or a 'token.' subprotocol, not the address"
+            )
+            await ws.send_json({"type": "error", "reason": reason})
+            await ws.close(code=4400, reason="token in the address")
+            return
+        token = ws.headers.get("x-seat-token") or next(
+            (p.removeprefix("token.") for p in offered if p.startswith("token.")), None
+        )
         try:
             seat = service.seat_for_token(table_id, token)
         except Refused as exc:
             await ws.send_json({"type": "error", "reason": exc.reason})
-            await ws.close(code=4403)
+            await ws.close(code=4404 if exc.status == 404 else 4403, reason=exc.reason[:100])
             return
         conn = Connection(ws, seat, token if seat is not None else None)
         rooms.setdefault(table_id, set()).add(conn)
@@ -499,7 +532,13 @@ def create_app(
             await send_if_changed(table_id, conn)
             kick_bots(table_id)
             while not conn.dropped:
-                text = await ws.receive_text()
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:  # a binary frame
+                    conn.post({"type": "refused", "reason": "send text frames holding JSON, not binary ones"})
+                    continue
                 reply = await handle_message(table_id, conn, text)
                 if reply is not None:
                     conn.post(reply)  # after the updates already posted: replies keep their order
@@ -521,7 +560,7 @@ def create_app(
             return {"type": "refused", "reason": f"message too large (over {MAX_MESSAGE} bytes)"}
         try:
             message = ActMessage.model_validate(json.loads(text))
-        except (ValueError, TypeError):
+        except (ValueError, TypeError, RecursionError):  # RecursionError: JSON nested thousands deep
             return {"type": "refused", "reason": 'send {"type": "act", "action": "<move>"}'}
         if conn.seat is None:
             log.warning("refused an action from a spectator at table %s", table_id)

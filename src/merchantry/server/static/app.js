@@ -196,12 +196,17 @@ async function joinForm(tableId, seat, invite) {
     h("button", { type: "submit", class: "primary" }, t("join"))));
 }
 
+// Reconnects after a dropped connection wait longer each time (1 s, 2 s, 4 s ... 30 s) and stop for good
+// when the server refuses the table itself (4404: no such table; 4400: a malformed request)
+let reconnects = 0;
+
 function connect(tableId, token, area) {
   if (socket) socket.close();
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const url = `${scheme}://${location.host}/ws/tables/${tableId}${token ? `?token=${encodeURIComponent(token)}` : ""}`;
-  socket = new WebSocket(url);
+  // the seat token travels as a subprotocol, never in the address (addresses end up in logs)
+  socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${tableId}`, token ? ["merchantry", `token.${token}`] : ["merchantry"]);
   const mySocket = socket;
+  mySocket.onopen = () => { reconnects = 0; };
   const send = (action) => mySocket.send(JSON.stringify({ type: "act", action }));
   let drawn = Promise.resolve();
   mySocket.onmessage = (event) => {
@@ -221,8 +226,11 @@ function connect(tableId, token, area) {
       token = null;
     }
   };
-  mySocket.onclose = () => {
-    if (socket === mySocket && location.pathname === `/table/${tableId}`) setTimeout(() => connect(tableId, token, area), 1500);
+  mySocket.onclose = (event) => {
+    if (socket !== mySocket || location.pathname !== `/table/${tableId}`) return;
+    if (event.code === 4404 || event.code === 4400) { toast(event.reason || t("refused")); return; }
+    const wait = Math.min(30000, 1000 * 2 ** reconnects++) * (0.75 + Math.random() / 2);  // spread a storm out
+    setTimeout(() => connect(tableId, token, area), wait);
   };
 }
 
