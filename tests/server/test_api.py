@@ -345,3 +345,14 @@ def test_the_host_closes_an_abandoned_table_and_nobody_moves_there_any_more(clie
     assert lobby[table["id"]]["status"] == "closed"
     service = client.app.state.service
     assert service.bot_move(table["id"]) is False and service.clock(table["id"], 0.0) == {}
+
+
+def test_a_turn_clock_runs_only_while_the_game_is_played(client):
+    specs = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "greedy"}]
+    table = client.post(
+        "/api/tables", json={"game": "money", "players": 3, "seats": specs, "name": "Ann", "turn_seconds": 60}
+    ).json()
+    clocks = client.app.state.clocks
+    assert table["id"] not in clocks, "a table waiting for its players keeps no clock"
+    join_all(client, table)
+    assert table["id"] in clocks, "the clock starts with the game"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import time
 
 import pytest
 from sqlalchemy.exc import OperationalError
@@ -292,3 +293,21 @@ def test_a_connection_that_never_reads_does_not_hold_up_the_table(client):
 
 def payloads_now(client, table, token):
     return client.get(f"/api/tables/{table['id']}", headers=headers(token)).json()["view"]
+
+
+def test_bots_outlive_a_database_outage_and_finish_the_game(client, caplog):
+    """Every commit fails for a while (the database went away); the bots wait and try again, and once it
+    is back they play the game to its end without a person kicking them."""
+    service = client.app.state.service
+    table = new_table(client, game="grand_bazaar", seats=("bot", "bot"), bot="random")
+    service.sessions = FailingCommits(service.sessions)
+    time.sleep(1.5)  # several failed tries
+    stuck = client.get(f"/api/tables/{table['id']}").json()["table"]["status"]
+    service.sessions = service.sessions.real
+    deadline = time.time() + 60
+    while client.get(f"/api/tables/{table['id']}").json()["table"]["status"] != "finished":
+        assert time.time() < deadline, "the bots did not resume after the outage"
+        time.sleep(0.1)
+    assert stuck == "playing"
+    warnings = [r for r in caplog.records if "trying again" in r.getMessage()]
+    assert 1 <= len(warnings) <= 3, "an outage is said once (and every 20th failure), not at every try"

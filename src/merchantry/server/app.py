@@ -136,6 +136,26 @@ class Connection:
             await asyncio.wait_for(self.ws.close(code=1013), timeout=1)
 
 
+class Outage:
+    """Background work that meets a database outage: how long to wait before trying again (doubling from
+    0.5 s to 10 s), and a warning when it starts and every 20th failure, not one per try."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.failures = 0
+
+    def failed(self, reason: str) -> float:
+        self.failures += 1
+        if self.failures == 1 or self.failures % 20 == 0:
+            log.warning("%s: %s (failure %d; trying again)", self.what, reason, self.failures)
+        return float(min(10.0, 0.5 * 2 ** (self.failures - 1)))
+
+    def over(self) -> None:
+        if self.failures:
+            log.warning("%s: the database is back after %d failures", self.what, self.failures)
+        self.failures = 0
+
+
 def problem(error: dict[str, Any]) -> str:
     """One validation error as 'field: what is wrong'."""
     where = ".".join(str(part) for part in error.get("loc", ()) if part != "body") or "body"
@@ -253,8 +273,10 @@ def create_app(
             conn.post({"type": "revoked", "seat": seat, "reason": reason})
 
     async def run_bots(table_id: str) -> None:
-        """Bots play their turns one move at a time, with a pause so people can follow."""
+        """Bots play their turns one move at a time, with a pause so people can follow. A move the database
+        could not store is tried again after a growing pause (0.5 s up to 10 s): bots outlive an outage."""
         loop = asyncio.get_running_loop()
+        outage = Outage(f"bots at table {table_id}")
         try:
             while service.table(table_id).bot_to_act() is not None:
                 began = loop.time()
@@ -266,12 +288,19 @@ def create_app(
                 # pause people need to follow counts the thinking, so a bot never waits for nothing
                 action = await asyncio.to_thread(turn.think)
                 await asyncio.sleep(max(0.0, bot_delay - (loop.time() - began)))
-                async with lock_for(table_id):
-                    moved = service.play_bot_turn(table_id, turn, action)
+                try:
+                    async with lock_for(table_id):
+                        moved = service.play_bot_turn(table_id, turn, action)
+                except Refused as exc:
+                    if exc.status != 503:
+                        raise
+                    await asyncio.sleep(outage.failed(exc.reason))
+                    continue
+                outage.over()
                 if moved:
                     await broadcast(table_id)
-        except Refused as exc:  # e.g. the database refused the move: the next change kicks the bots again
-            log.warning("bots at table %s stopped: %s", table_id, exc.reason)
+        except Refused as exc:  # not the database: a move the rules refuse is a bug, said once
+            log.error("bots at table %s stopped: %s", table_id, exc.reason)
         finally:
             runners.pop(table_id, None)
 
@@ -280,12 +309,21 @@ def create_app(
             runners[table_id] = asyncio.create_task(run_bots(table_id))
 
     async def watch_clock(table_id: str) -> None:
-        """The optional turn clock: a bot plays the turn of a person whose time ran out."""
+        """The optional turn clock: a bot plays the turn of a person whose time ran out. It runs while the
+        game is played (not while a table waits for its players) and outlives a database outage."""
+        outage = Outage(f"the turn clock at table {table_id}")
         try:
-            while service.table(table_id).status != "finished":
+            while service.table(table_id).status == "playing":
                 await asyncio.sleep(CLOCK_TICK)
-                async with lock_for(table_id):
-                    played = service.play_timed_out_turns(table_id, time.monotonic())
+                try:
+                    async with lock_for(table_id):
+                        played = service.play_timed_out_turns(table_id, time.monotonic())
+                except Refused as exc:
+                    if exc.status != 503:
+                        raise
+                    await asyncio.sleep(outage.failed(exc.reason))
+                    continue
+                outage.over()
                 if played:
                     await broadcast(table_id)
                     kick_bots(table_id)
@@ -293,7 +331,8 @@ def create_app(
             clocks.pop(table_id, None)
 
     def start_clock(table_id: str) -> None:
-        if table_id not in clocks and service.table(table_id).turn_seconds:
+        table = service.table(table_id)
+        if table_id not in clocks and table.turn_seconds and table.status == "playing":
             clocks[table_id] = asyncio.create_task(watch_clock(table_id))
 
     @contextlib.asynccontextmanager
@@ -312,6 +351,7 @@ def create_app(
     app.state.service = service
     app.state.rooms = rooms
     app.state.runners = runners
+    app.state.clocks = clocks
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -405,7 +445,7 @@ def create_app(
             token = service.join(table_id, body.seat, body.invite, body.name)
         await broadcast(table_id)
         kick_bots(table_id)
-        start_clock(table_id)  # a table that waited through a restart gets its turn clock back
+        start_clock(table_id)  # the clock starts when the game does (the last seat taken)
         return {"seat": body.seat, "token": token}
 
     @app.post("/api/tables/{table_id}/act")
@@ -426,6 +466,7 @@ def create_app(
             await revoke(table_id, seat)
         await broadcast(table_id)
         kick_bots(table_id)
+        start_clock(table_id)  # the seat may have been the last one the game waited for
         return service.payload(table_id, None)
 
     @app.post("/api/tables/{table_id}/close")
