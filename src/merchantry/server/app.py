@@ -39,6 +39,7 @@ from merchantry.i18n import PLATFORM_LOCALES
 from merchantry.package import LANGUAGES
 from merchantry.server.db import open_database
 from merchantry.server.inputs import BodyLimit, Name, Text
+from merchantry.server.limits import Limits, RateWindow, TokenBucket
 from merchantry.server.tables import Refused, TableService
 
 log = logging.getLogger("merchantry.server")
@@ -46,6 +47,7 @@ STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 2048  # bytes of one websocket message
 OUTBOX = 64  # messages waiting for one connection before it counts as not reading
 CLOCK_TICK = 0.5  # seconds between looks at the turn clock
+DEFAULT_LIMITS = Limits()
 Token = Annotated[Text, Field(min_length=1, max_length=64)]
 
 
@@ -105,6 +107,8 @@ class Connection:
     outbox: asyncio.Queue[dict[str, Any]] = field(default_factory=lambda: asyncio.Queue(OUTBOX))
     dropped: bool = False
     writer: asyncio.Task[None] | None = None  # the task that sends the outbox, while connected
+    client: str = ""  # the address it came from (limits.sockets_per_client)
+    pace: TokenBucket = field(default_factory=lambda: TokenBucket(20.0, 40.0))  # messages it may send
 
     def becomes_spectator(self) -> None:
         self.seat, self.token, self.last_sent = None, None, None
@@ -223,10 +227,14 @@ def create_app(
     bot_delay: float = 0.8,
     hint_search: SearchConfig | None = None,
     analysis_search: SearchConfig | None = None,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> FastAPI:
     """`hint_search` and `analysis_search` replace the hard bot's recipe (tests make them quick); by
     default a hint is the hard bot's own search and an analysis searches each decision for at most 0.4 s."""
     service = TableService(open_database(database_url))
+    creations = RateWindow(limits.tables_per_minute)
+    joins = RateWindow(limits.joins_per_minute)
+    created_by: dict[str, str] = {}  # table id -> the client that created it (bot-only games per client)
     hinting: set[str] = set()  # tables with a hint being worked out: one at a time per table
     analyses: dict[str, Analysis] = {}
     analyst = ThreadPoolExecutor(max_workers=1, thread_name_prefix="analysis")  # one analysis at a time
@@ -330,6 +338,46 @@ def create_app(
         finally:
             clocks.pop(table_id, None)
 
+    async def forget_idle_tables() -> None:
+        """Every minute, tables nobody watches or plays leave memory (finished games above all)."""
+        while True:
+            await asyncio.sleep(60)
+            busy = {tid for tid, conns in rooms.items() if conns} | set(runners) | set(clocks)
+            service.forget_idle(busy, limits.idle_minutes * 60)
+
+    def client_of(request: Request | WebSocket) -> str:
+        return request.client.host if request.client else "unknown"
+
+    def bot_games_playing(client: str | None = None) -> int:
+        """Games of bots only whose bots are at work (for one client's tables, or all)."""
+        return sum(
+            1
+            for tid in runners
+            if all(s.kind == "bot" for s in service.table(tid).seats)
+            and (client is None or created_by.get(tid) == client)
+        )
+
+    def check_creation(request: Request, body: CreateTable) -> str:
+        """Refuse (429) a table over the client's limits; returns the client."""
+        client = client_of(request)
+        if not limits.enabled:
+            return client
+        if not creations.allow(client):
+            raise Refused(
+                429, f"too many tables created from your address: at most {limits.tables_per_minute} a minute"
+            )
+        if all(spec.kind == "bot" for spec in body.seats):
+            if bot_games_playing(client) >= limits.bot_games_per_client:
+                most = limits.bot_games_per_client
+                raise Refused(
+                    429, f"your address already has {most} games of bots only playing: wait for one"
+                )
+            if bot_games_playing() >= limits.bot_games:
+                raise Refused(
+                    429, "the server is playing as many games of bots only as it takes: try again later"
+                )
+        return client
+
     def start_clock(table_id: str) -> None:
         table = service.table(table_id)
         if table_id not in clocks and table.turn_seconds and table.status == "playing":
@@ -340,7 +388,9 @@ def create_app(
         for table_id in service.playing_table_ids():  # a restarted server resumes its bots and clocks
             kick_bots(table_id)
             start_clock(table_id)
+        sweeper = asyncio.create_task(forget_idle_tables())
         yield
+        sweeper.cancel()
         for task in [*runners.values(), *clocks.values()]:
             task.cancel()
         stopping.set()  # an analysis in progress stops at its next move
@@ -423,11 +473,13 @@ def create_app(
         return service.tables()
 
     @app.post("/api/tables", status_code=201)
-    async def create_table(body: CreateTable) -> dict[str, Any]:
+    async def create_table(request: Request, body: CreateTable) -> dict[str, Any]:
+        client = check_creation(request, body)
         seats = [spec.model_dump() for spec in body.seats]
         created = service.create(
             body.game, body.players, dict(body.options), seats, body.name, body.turn_seconds
         )
+        created_by[created["id"]] = client
         kick_bots(created["id"])
         start_clock(created["id"])
         return created
@@ -440,7 +492,11 @@ def create_app(
         return service.payload(table_id, seat)
 
     @app.post("/api/tables/{table_id}/join")
-    async def join(table_id: str, body: Join) -> dict[str, Any]:
+    async def join(request: Request, table_id: str, body: Join) -> dict[str, Any]:
+        if limits.enabled and not joins.allow(client_of(request)):
+            raise Refused(
+                429, f"too many seats taken from your address: at most {limits.joins_per_minute} a minute"
+            )
         async with lock_for(table_id):
             token = service.join(table_id, body.seat, body.invite, body.name)
         await broadcast(table_id)
@@ -566,7 +622,15 @@ def create_app(
             await ws.send_json({"type": "error", "reason": exc.reason})
             await ws.close(code=4404 if exc.status == 404 else 4403, reason=exc.reason[:100])
             return
-        conn = Connection(ws, seat, token if seat is not None else None)
+        client = client_of(ws)
+        open_here = sum(1 for conns in rooms.values() for c in conns if c.client == client)
+        if limits.enabled and open_here >= limits.sockets_per_client:
+            reason = f"too many connections from your address (at most {limits.sockets_per_client})"
+            await ws.send_json({"type": "error", "reason": reason})
+            await ws.close(code=1013, reason=reason[:100])
+            return
+        conn = Connection(ws, seat, token if seat is not None else None, client=client)
+        conn.pace = TokenBucket(limits.messages_per_second, 2 * limits.messages_per_second)
         rooms.setdefault(table_id, set()).add(conn)
         conn.writer = asyncio.create_task(conn.write())
         try:
@@ -579,6 +643,9 @@ def create_app(
                 text = message.get("text")
                 if text is None:  # a binary frame
                     conn.post({"type": "refused", "reason": "send text frames holding JSON, not binary ones"})
+                    continue
+                if limits.enabled and not conn.pace.allow():
+                    conn.post({"type": "refused", "reason": "too many messages: slow down"})
                     continue
                 reply = await handle_message(table_id, conn, text)
                 if reply is not None:

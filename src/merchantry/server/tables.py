@@ -79,6 +79,7 @@ class LiveTable:
         default_factory=list
     )  # (seat, moves played when its time ran out)
     players: dict[tuple[int, str], Any] = field(default_factory=dict)  # (seat, bot name) -> its bot
+    touched: float = field(default_factory=time.monotonic)  # when it was last asked for
 
     def bot_for(self, seat: int, name: str) -> Any:
         """The bot playing `seat`, kept for the whole game: a search bot plans a multi-step move once."""
@@ -285,7 +286,9 @@ class TableService:
     def table(self, table_id: str) -> LiveTable:
         """The live table, rebuilt from its record if this process has not seen it yet."""
         if table_id in self.live:
-            return self.live[table_id]
+            live = self.live[table_id]
+            live.touched = time.monotonic()
+            return live
         with self.sessions() as db:
             row = db.scalars(
                 select(TableRow)
@@ -385,6 +388,15 @@ class TableService:
     def _play_for(self, table: LiveTable, seat: int, bot_name: str) -> None:
         turn = self._turn_for(table, seat, bot_name)
         self.play_bot_turn(table.id, turn, turn.think())
+
+    def forget_idle(self, busy: set[str], idle_seconds: float) -> list[str]:
+        """Let tables nobody has asked for in `idle_seconds` leave memory (they are rebuilt from the database
+        when asked for again), except the `busy` ones (watched, or with bots or a clock at work)."""
+        cutoff = time.monotonic() - idle_seconds
+        gone = [tid for tid, live in self.live.items() if tid not in busy and live.touched <= cutoff]
+        for table_id in gone:
+            del self.live[table_id]
+        return gone
 
     # --- hints -------------------------------------------------------------------------------------------
 
