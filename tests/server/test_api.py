@@ -356,3 +356,19 @@ def test_a_turn_clock_runs_only_while_the_game_is_played(client):
     assert table["id"] not in clocks, "a table waiting for its players keeps no clock"
     join_all(client, table)
     assert table["id"] in clocks, "the clock starts with the game"
+
+
+def test_a_replay_step_is_worked_out_once(client, monkeypatch):
+    table = new_table(client, game="grand_bazaar", seats=("bot", "bot"), bot="random")
+    deadline = time.time() + 60
+    while client.get(f"/api/tables/{table['id']}").json()["table"]["status"] != "finished":
+        assert time.time() < deadline
+        time.sleep(0.05)
+    calls = []
+    real = records.replay
+    monkeypatch.setattr(records, "replay", lambda record, upto=None: calls.append(upto) or real(record, upto))
+    first = client.get(f"/api/tables/{table['id']}/replay?upto=5").json()
+    again = client.get(f"/api/tables/{table['id']}/replay?upto=5").json()
+    other_seat = client.get(f"/api/tables/{table['id']}/replay?upto=5&seat=1").json()
+    assert first == again and other_seat["seat"] == 1
+    assert calls == [5, 5], "the second request for a step was answered from the cache"

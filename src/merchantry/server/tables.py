@@ -12,6 +12,7 @@ import logging
 import random
 import secrets
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +34,7 @@ WAITING, PLAYING, FINISHED, CLOSED = (
     "finished",
     "closed",
 )  # closed: abandoned by its host
+REPLAY_CACHE = 512  # replay steps kept (a step of a finished game never changes)
 SEED_BITS = 128  # a shorter seed can be brute-forced from the cards revealed so far (ENGINE principle 2)
 
 
@@ -141,6 +143,7 @@ class TableService:
     def __init__(self, sessions: sessionmaker[DbSession]):
         self.sessions = sessions
         self.live: dict[str, LiveTable] = {}
+        self.replays: OrderedDict[tuple[str, int, int | None], dict[str, Any]] = OrderedDict()  # LRU
 
     # --- creating and joining -----------------------------------------------------------------------
 
@@ -515,11 +518,15 @@ class TableService:
             raise Refused(400, f"seat must be 0..{table.state.num_players - 1}, not {seat}")
         total = len(table.session.moves)
         upto = max(0, min(upto, total))
+        key = (table_id, upto, seat)
+        if key in self.replays:  # a finished game never changes: each step is worked out once
+            self.replays.move_to_end(key)
+            return self.replays[key]
         state = records.replay(table.session.record(), upto=upto)
         move = table.session.moves[upto - 1] if upto else None
         if table.round_starts is None:
             table.round_starts = round_starts(table.session.record())
-        return {
+        step = {
             "id": table.id,
             "game": table.game,
             "moves": total,
@@ -529,6 +536,10 @@ class TableService:
             "seat": seat,
             "view": state.view(seat),
         }
+        self.replays[key] = step
+        if len(self.replays) > REPLAY_CACHE:
+            self.replays.popitem(last=False)
+        return step
 
     def record(self, table_id: str) -> dict[str, Any]:
         table = self.table(table_id)
