@@ -46,6 +46,7 @@ log = logging.getLogger("merchantry.server")
 STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 2048  # bytes of one websocket message
 OUTBOX = 64  # messages waiting for one connection before it counts as not reading
+SEND_TIMEOUT = 10.0  # seconds one message may take to be sent before the connection counts as not reading
 CLOCK_TICK = 0.5  # seconds between looks at the turn clock
 DEFAULT_LIMITS = Limits()
 Token = Annotated[Text, Field(min_length=1, max_length=64)]
@@ -128,8 +129,9 @@ class Connection:
         try:
             while not self.dropped:
                 message = await self.outbox.get()
-                await self.ws.send_json(message)
-        except Exception:  # a closed socket: this connection is over
+                # a reader that takes longer than this for one message is not reading: drop it
+                await asyncio.wait_for(self.ws.send_json(message), timeout=SEND_TIMEOUT)
+        except Exception:  # a closed socket, or a send that timed out: this connection is over
             self.dropped = True
 
     async def close_dropped(self) -> None:
