@@ -18,9 +18,10 @@ import logging
 import random
 import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -282,6 +283,20 @@ def create_app(
             reason = f"the host gave seat {seat_label(seat)} to a bot: you are now watching as a spectator"
             conn.post({"type": "revoked", "seat": seat, "reason": reason})
 
+    async def through_outages(table_id: str, outage: Outage, work: Callable[[], bool]) -> bool:
+        """`work()` under the table's lock; False after a database outage (having waited before the next
+        try, longer each time)."""
+        try:
+            async with lock_for(table_id):
+                result = work()
+        except Refused as exc:
+            if exc.status != 503:
+                raise
+            await asyncio.sleep(outage.failed(exc.reason))
+            return False
+        outage.over()
+        return result
+
     async def run_bots(table_id: str) -> None:
         """Bots play their turns one move at a time, with a pause so people can follow. A move the database
         could not store is tried again after a growing pause (0.5 s up to 10 s): bots outlive an outage."""
@@ -298,15 +313,9 @@ def create_app(
                 # pause people need to follow counts the thinking, so a bot never waits for nothing
                 action = await asyncio.to_thread(turn.think)
                 await asyncio.sleep(max(0.0, bot_delay - (loop.time() - began)))
-                try:
-                    async with lock_for(table_id):
-                        moved = service.play_bot_turn(table_id, turn, action)
-                except Refused as exc:
-                    if exc.status != 503:
-                        raise
-                    await asyncio.sleep(outage.failed(exc.reason))
-                    continue
-                outage.over()
+                moved = await through_outages(
+                    table_id, outage, partial(service.play_bot_turn, table_id, turn, action)
+                )
                 if moved:
                     await broadcast(table_id)
         except Refused as exc:  # not the database: a move the rules refuse is a bug, said once
@@ -325,15 +334,9 @@ def create_app(
         try:
             while service.table(table_id).status == "playing":
                 await asyncio.sleep(CLOCK_TICK)
-                try:
-                    async with lock_for(table_id):
-                        played = service.play_timed_out_turns(table_id, time.monotonic())
-                except Refused as exc:
-                    if exc.status != 503:
-                        raise
-                    await asyncio.sleep(outage.failed(exc.reason))
-                    continue
-                outage.over()
+                played = await through_outages(
+                    table_id, outage, lambda: service.play_timed_out_turns(table_id, time.monotonic())
+                )
                 if played:
                     await broadcast(table_id)
                     kick_bots(table_id)
