@@ -372,3 +372,19 @@ def test_a_replay_step_is_worked_out_once(client, monkeypatch):
     other_seat = client.get(f"/api/tables/{table['id']}/replay?upto=5&seat=1").json()
     assert first == again and other_seat["seat"] == 1
     assert calls == [5, 5], "the second request for a step was answered from the cache"
+
+
+def test_a_restart_keeps_everyones_turn_clock(database_url):
+    specs = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "greedy"}]
+    with TestClient(create_app(database_url, bot_delay=0)) as client:
+        table = client.post(
+            "/api/tables",
+            json={"game": "money", "players": 3, "seats": specs, "name": "Ann", "turn_seconds": 60},
+        ).json()
+        tokens = join_all(client, table)
+        first = client.get(f"/api/tables/{table['id']}", headers=headers(tokens[0])).json()["table"]["clock"]
+        assert 59 <= first["0"] <= 60
+    time.sleep(1.5)
+    with TestClient(create_app(database_url, bot_delay=0)) as client:  # a new process: nothing in memory
+        after = client.get(f"/api/tables/{table['id']}", headers=headers(tokens[0])).json()["table"]["clock"]
+    assert after["0"] <= first["0"] - 1.2, "the restart did not give P1 a fresh turn"

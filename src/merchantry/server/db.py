@@ -13,7 +13,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, create_engine
+from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, create_engine
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship, sessionmaker
 
@@ -68,6 +68,9 @@ class SeatRow(Base):
     name: Mapped[str | None] = mapped_column(String(40), nullable=True)
     invite: Mapped[str] = mapped_column(String(32))
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # the turn clock: when this person's current turn began (seconds since the epoch), so that a restarted
+    # server keeps everyone's time; None when it is not their turn
+    turn_started: Mapped[float | None] = mapped_column(Float, nullable=True)
 
     table: Mapped[TableRow] = relationship(back_populates="seats")
 

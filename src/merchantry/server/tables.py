@@ -305,6 +305,11 @@ class TableService:
                 session.apply(move.seat, move.text)  # a stored move was accepted once: it replays
             seats = [seat_info(s) for s in row.seats]
             live = LiveTable(row.id, row.game, row.status, seats, session, row.result, row.turn_seconds or 0)
+            # the turn clock goes on where it was: stored wall-clock starts, as this process's monotonic time
+            started = {s.seat: s.turn_started for s in row.seats if s.turn_started is not None}
+            if started and live.turn_seconds:
+                offset = time.monotonic() - time.time()
+                live.clock_started = {seat: when + offset for seat, when in started.items()}
         self.live[table_id] = live
         return live
 
@@ -431,7 +436,22 @@ class TableService:
         started = table.clock_started or {}
         acting = [s for s in table.state.to_act() if table.seats[s].kind == "human"]
         table.clock_started = {s: started.get(s, now_seconds) for s in acting}
+        if set(started) != set(table.clock_started):
+            self._store_turn_starts(table, now_seconds)
         return {s: table.turn_seconds - (now_seconds - t) for s, t in table.clock_started.items()}
+
+    def _store_turn_starts(self, table: LiveTable, now_seconds: float) -> None:
+        """Write when each person's turn began (once per turn), so a restart keeps everyone's time. If the
+        database is away the clock runs on from memory."""
+        offset = time.time() - now_seconds
+        starts = {s: t + offset for s, t in (table.clock_started or {}).items()}
+        try:
+            with self.sessions() as db:
+                for row in db.scalars(select(SeatRow).where(SeatRow.table_id == table.id)):
+                    row.turn_started = starts.get(row.seat)
+                db.commit()
+        except SQLAlchemyError:
+            log.warning("could not store the turn clock of table %s", table.id)
 
     def play_timed_out_turns(self, table_id: str, now_seconds: float) -> bool:
         """A bot finishes the turn of every person whose time ran out; True if anything was played."""
