@@ -85,7 +85,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2, help="games per level and game (default 2)")
     parser.add_argument("--game", choices=games.names(), help="one game only")
     args = parser.parse_args()
-    console = Console()
+    console = Console(width=150)  # the table stays whole when written to a file
     console.print(
         f"{platform.node()} · {platform.processor() or platform.machine()} · {os.cpu_count()} cores · "
         f"Python {platform.python_version()}"

@@ -33,7 +33,7 @@ def main() -> None:
     parser.add_argument("--game", choices=games.names(), action="append", help="games (default: all)")
     parser.add_argument("--opponent", default="greedy")
     args = parser.parse_args()
-    console = Console()
+    console = Console(width=150)  # the table stays whole when written to a file
     console.print(
         f"{platform.node()} · {os.cpu_count()} cores · Python {platform.python_version()} · "
         f"{args.games} games each, {args.workers} workers, seed {args.seed}"
