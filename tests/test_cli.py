@@ -93,3 +93,27 @@ def test_options_reach_the_game(capsys):
         "max_rounds": 3,
         "removed_currencies": "EUR,JPY",
     }
+
+
+def test_analyze_game_judges_a_record_and_writes_its_analysis(tmp_path, capsys):
+    result = simulate.play_one("grand_bazaar", ["greedy", "random"], run_seed=4, index=0)
+    path = tmp_path / "game.json"
+    records.save(result.record, path)
+    out = tmp_path / "analysis.json"
+    code = cli.main(["analyze-game", str(path), "--iterations", "8", "--all", "--json", str(out)])
+    assert code == 0
+    text = capsys.readouterr().out
+    assert "every decision, by the hard bot" in text and "By seat" in text and "mean loss" in text
+    decisions = json.loads(out.read_text())
+    assert decisions and {d["seat"] for d in decisions} == {0, 1}
+    assert all(d["move"] <= len(result.record["moves"]) for d in decisions)
+    assert all(d["mark"] in (None, "inaccuracy", "mistake", "blunder") for d in decisions)
+
+
+def test_analyze_game_refuses_a_broken_record(tmp_path, capsys):
+    result = simulate.play_one("grand_bazaar", ["greedy", "random"], run_seed=4, index=0)
+    result.record["moves"][2][1] = "buy gold"
+    path = tmp_path / "broken.json"
+    records.save(result.record, path)
+    assert cli.main(["analyze-game", str(path), "--iterations", "4"]) != 0
+    assert "move 3" in capsys.readouterr().err
