@@ -6,6 +6,7 @@ import logging
 import time
 from datetime import UTC, datetime
 
+import pytest
 from fastapi.testclient import TestClient
 
 from merchantry import records
@@ -388,3 +389,13 @@ def test_a_restart_keeps_everyones_turn_clock(database_url):
     with TestClient(create_app(database_url, bot_delay=0)) as client:  # a new process: nothing in memory
         after = client.get(f"/api/tables/{table['id']}", headers=headers(tokens[0])).json()["table"]["clock"]
     assert after["0"] <= first["0"] - 1.2, "the restart did not give P1 a fresh turn"
+
+
+def test_a_second_server_on_one_sqlite_file_is_refused_and_may_start_once_the_first_stops(tmp_path):
+    url = f"sqlite:///{tmp_path / 'one.db'}"
+    with TestClient(create_app(url, bot_delay=0)) as first:
+        assert first.get("/api/games").status_code == 200
+        with pytest.raises(RuntimeError, match="SQLite serves one process"), TestClient(create_app(url)):
+            pass
+    with TestClient(create_app(url, bot_delay=0)) as again:  # the first one stopped: its lock is gone
+        assert again.get("/api/tables").status_code == 200

@@ -38,7 +38,7 @@ from merchantry.bots.levels import recipe
 from merchantry.engine import seat_label
 from merchantry.i18n import PLATFORM_LOCALES
 from merchantry.package import LANGUAGES
-from merchantry.server.db import open_database
+from merchantry.server.db import SingleProcess, open_database
 from merchantry.server.inputs import BodyLimit, Name, Text
 from merchantry.server.limits import Limits, RateWindow, TokenBucket
 from merchantry.server.tables import Refused, TableService
@@ -235,6 +235,7 @@ def create_app(
     """`hint_search` and `analysis_search` replace the hard bot's recipe (tests make them quick); by
     default a hint is the hard bot's own search and an analysis searches each decision for at most 0.4 s."""
     service = TableService(open_database(database_url))
+    single = SingleProcess(database_url)
     creations = RateWindow(limits.tables_per_minute)
     joins = RateWindow(limits.joins_per_minute)
     created_by: dict[str, str] = {}  # table id -> the client that created it (bot-only games per client)
@@ -390,6 +391,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        single.acquire()  # refuses to start beside another server on the same SQLite file
         for table_id in service.playing_table_ids():  # a restarted server resumes its bots and clocks
             kick_bots(table_id)
             start_clock(table_id)
@@ -399,6 +401,7 @@ def create_app(
         for task in [*runners.values(), *clocks.values()]:
             task.cancel()
         stopping.set()  # an analysis in progress stops at its next move
+        single.release()
         analyst.shutdown(wait=False, cancel_futures=True)
 
     app = FastAPI(title="Merchantry", lifespan=lifespan)

@@ -14,7 +14,7 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, create_engine
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship, sessionmaker
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -100,3 +100,38 @@ def migrate(engine: Engine) -> None:
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
+
+
+class SingleProcess:
+    """SQLite serves one process: a second server on the same file would keep its own tables in memory and
+    the two would diverge. The first server holds an exclusive lock on `<file>.lock` (the operating system
+    lets it go if the process dies, even by kill -9); a second one is refused with the reason. Other
+    databases need no lock."""
+
+    def __init__(self, url: str) -> None:
+        self.path: Path | None = None
+        parsed = make_url(url)
+        if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+            self.path = Path(f"{parsed.database}.lock")
+        self.handle: Any = None
+
+    def acquire(self) -> None:
+        if self.path is None:
+            return
+        import fcntl
+
+        handle = self.path.open("w")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.close()
+            raise RuntimeError(
+                f"another Merchantry server already serves {self.path.with_suffix('')}: SQLite serves one "
+                "process; for several, use PostgreSQL (--database-url postgresql+psycopg://...)"
+            ) from None
+        self.handle = handle
+
+    def release(self) -> None:
+        if self.handle is not None:
+            self.handle.close()  # closing the file lets the lock go
+            self.handle = None
