@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from merchantry import games, records
-from merchantry.bots.ismcts import Search, SearchConfig, SearchResult, searcher
+from merchantry.bots.ismcts import Search, SearchConfig, SearchResult, searcher, win_shares
 from merchantry.bots.levels import recipe
 from merchantry.engine import Action, State
 
@@ -88,8 +88,7 @@ def _value_after(
     after = state.clone()
     after.apply(seat, action)
     if after.is_over():
-        winners = after.winners()
-        return 1.0 / len(winners) if seat in winners else 0.0
+        return win_shares(after.winners(), after.num_players)[seat]
     return search.run(after.sample_hidden(seat, rng), seat, rng).value
 
 

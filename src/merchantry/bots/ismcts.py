@@ -247,10 +247,6 @@ def _greedy_policy(game_name: str) -> Callable[[State, int, random.Random], Acti
     return greedy.choose
 
 
-def _random_policy(world: State, seat: int, rng: random.Random) -> Action:
-    return rng.choice(world.legal_actions(seat))
-
-
 def searcher(game_name: str, config: SearchConfig) -> Search:
     """A search for `game_name` with its package's evaluation and the rollout policy `config` names."""
     from merchantry import games
@@ -258,7 +254,9 @@ def searcher(game_name: str, config: SearchConfig) -> Search:
     if config.rollout == "greedy":
         policy = _greedy_policy(game_name)
     elif config.rollout == "random":
-        policy = _random_policy
+        from merchantry.bots.random_bot import RandomBot
+
+        policy = RandomBot().choose
     else:
         raise ValueError(f"unknown rollout policy {config.rollout!r}: random or greedy")
     anchor = _greedy_policy(game_name) if config.anchor_margin is not None else None
