@@ -1,99 +1,250 @@
-"""Engine speed per game and player count: random playouts, clone() and apply().
+"""Engine speed and memory per game and player count, today's code beside a baseline in one run.
 
-    make bench            (or: .venv/bin/python benchmarks/bench_engine.py [--seconds S] [--game NAME])
+    make bench      (or: .venv/bin/python benchmarks/bench_engine.py [--baseline REV] [--seconds S]
+                         [--game NAME] [--players N])
 
-Random playouts pick uniformly among legal actions on the real state (no sampling, no bots), on one core.
-clone() and apply() are timed over the positions of those playouts. Figures vary with the machine and its
-load: compare rows of one run, and note the machine with any figure you quote.
+For every row, two fresh processes measure the same thing one after the other: the baseline (the source
+of git revision REV, unpacked to a temporary folder and put first on PYTHONPATH) and the working tree.
+Each measures, on one core, in CPU time (time.process_time, so another process's load counts less):
+
+- actions/s, games/s: uniformly random playouts on the real state (no bots, no sampling);
+- clone µs, sample_hidden µs, greedy µs: over positions taken every 50 actions from those playouts
+  (sample_hidden for the seat to act; greedy: the game's greedy bot choosing in a world sampled for it);
+- bytes/state: what one more clone of such a position costs in memory (tracemalloc), the log shared.
+
+With open_spiel installed (the `openspiel` extra), a last row plays OpenSpiel's `python_kuhn_poker` the
+same way (chance outcomes drawn uniformly), the yardstick of issue 12. The machine is noted at the top;
+compare rows of one run: these machines are noisy.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import platform
 import random
+import subprocess
+import sys
+import tarfile
+import tempfile
 import time
+import tracemalloc
+from io import BytesIO
+from pathlib import Path
+from typing import Any
 
-from rich.console import Console
-from rich.table import Table
+ROOT = Path(__file__).resolve().parent.parent
+# The code as it stood before the engine-speed work of issue 12 (2026-11-30).
+DEFAULT_BASELINE = "5c83aaa"
+POSITION_EVERY = 50
+MAX_POSITIONS = 400
 
-from merchantry import games
+
+# --- measuring, in a worker process -------------------------------------------------------------------
 
 
-def playouts(game_name: str, players: int, seconds: float) -> dict[str, float]:
+def measure(game_name: str, players: int, seconds: float) -> dict[str, float]:
+    from merchantry import games
+
     game = games.get(game_name)
     rng = random.Random(0)
     n_games = n_actions = 0
-    start = time.perf_counter()
     positions = []
-    while time.perf_counter() - start < seconds:
+    clock = time.process_time
+    start = clock()
+    while clock() - start < seconds:
         state = game.new_game(players=players, seed=n_games)
         while not state.is_over():
             seat = state.to_act()[0]
             state.apply(seat, rng.choice(state.legal_actions(seat)))
             n_actions += 1
-            if n_actions % 50 == 0 and len(positions) < 2000:
+            if n_actions % POSITION_EVERY == 0 and len(positions) < MAX_POSITIONS:
                 positions.append(state.clone())
         n_games += 1
-    elapsed = time.perf_counter() - start
+    elapsed = clock() - start
+    live = [state for state in positions if not state.is_over()]
     return {
-        "games_per_s": n_games / elapsed,
         "actions_per_s": n_actions / elapsed,
-        "actions_per_game": n_actions / max(1, n_games),
-        "clone_us": time_clone(positions),
-        "apply_us": time_apply(positions, rng),
+        "games_per_s": n_games / elapsed,
+        "clone_us": per_call_us(lambda: [state.clone() for state in live], len(live), repeats=20),
+        "sample_hidden_us": sample_hidden_us(live),
+        "greedy_us": greedy_us(game_name, live),
+        "bytes_per_state": bytes_per_clone(live),
     }
 
 
-def time_clone(positions: list) -> float:
-    repeats = 20
-    start = time.perf_counter()
+def per_call_us(run: Any, calls: int, repeats: int) -> float:
+    start = time.process_time()
     for _ in range(repeats):
-        for state in positions:
-            state.clone()
-    return (time.perf_counter() - start) / (repeats * len(positions)) * 1e6
+        run()
+    return (time.process_time() - start) / (repeats * calls) * 1e6
 
 
-def time_apply(positions: list, rng: random.Random) -> float:
-    """apply() alone: legal actions are picked and states cloned outside the timed section."""
-    trials = []
-    for state in positions:
-        if state.is_over():
-            continue
-        seat = state.to_act()[0]
-        for _ in range(10):
-            trials.append((state.clone(), seat, rng.choice(state.legal_actions(seat))))
-    start = time.perf_counter()
-    for state, seat, action in trials:
-        state.apply(seat, action)
-    return (time.perf_counter() - start) / len(trials) * 1e6
+def sample_hidden_us(live: list[Any]) -> float:
+    rng = random.Random(1)
+    pairs = [(state, state.to_act()[0]) for state in live]
+    return per_call_us(lambda: [state.sample_hidden(seat, rng) for state, seat in pairs], len(pairs), 5)
+
+
+def greedy_us(game_name: str, live: list[Any]) -> float:
+    from merchantry import bots
+
+    greedy = bots.get("greedy", game_name)
+    rng = random.Random(2)
+    trials = [(state.sample_hidden(state.to_act()[0], rng), state.to_act()[0]) for state in live[:100]]
+    return per_call_us(lambda: [greedy.choose(world, seat, rng) for world, seat in trials], len(trials), 2)
+
+
+def bytes_per_clone(live: list[Any]) -> float:
+    """Memory one more live state costs: clones of the middle third of the positions, kept alive."""
+    middle = live[len(live) // 3 : 2 * len(live) // 3] or live
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    kept = [state.clone() for state in middle for _ in range(10)]
+    after = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    return (after - before) / len(kept)
+
+
+def measure_kuhn(seconds: float) -> dict[str, float]:
+    """OpenSpiel's python_kuhn_poker, random playouts the same way (chance outcomes uniformly)."""
+    import open_spiel.python.games  # noqa: F401  (registers the Python games)
+    import pyspiel
+
+    game = pyspiel.load_game("python_kuhn_poker")
+    rng = random.Random(0)
+    n_games = n_actions = 0
+    clock = time.process_time
+    start = clock()
+    while clock() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                action = rng.choice(state.chance_outcomes())[0]
+            else:
+                action = rng.choice(state.legal_actions())
+            state.apply_action(action)
+            n_actions += 1
+        n_games += 1
+    elapsed = clock() - start
+    return {"actions_per_s": n_actions / elapsed, "games_per_s": n_games / elapsed}
+
+
+# --- running workers and printing the table ----------------------------------------------------------
+
+
+def unpack_baseline(revision: str, into: Path) -> Path:
+    """The baseline's package source (src/merchantry at `revision`) under `into`; returns the src folder."""
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", revision, "src/merchantry"], check=True, capture_output=True
+    ).stdout
+    with tarfile.open(fileobj=BytesIO(archive)) as tar:
+        tar.extractall(into, filter="data")
+    return into / "src"
+
+
+def run_worker(source: Path | None, *arguments: str) -> dict[str, float]:
+    environment = dict(os.environ)
+    environment["PYTHONPATH"] = str(source or ROOT / "src")
+    output = subprocess.run(
+        [sys.executable, __file__, "--worker", *arguments],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=environment,
+    ).stdout
+    result: dict[str, float] = json.loads(output)
+    return result
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return (
+        f"{platform.python_implementation()} {platform.python_version()}, {cpu}, "
+        f"{os.cpu_count()} cores, one used; CPU time"
+    )
+
+
+COLUMNS = (
+    ("actions_per_s", "actions/s", "{:,.0f}", True),
+    ("games_per_s", "games/s", "{:,.1f}", True),
+    ("clone_us", "clone µs", "{:.2f}", False),
+    ("sample_hidden_us", "sample_hidden µs", "{:.1f}", False),
+    ("greedy_us", "greedy µs", "{:,.0f}", False),
+    ("bytes_per_state", "bytes/state", "{:,.0f}", False),
+)
+
+
+def cell(column: tuple[str, str, str, bool], new: dict[str, float], old: dict | None) -> str:
+    key, _, form, higher_is_better = column
+    text = form.format(new[key])
+    if old is None or key not in old or not old[key] or not new[key]:
+        return text
+    ratio = new[key] / old[key] if higher_is_better else old[key] / new[key]
+    return f"{text} ({ratio:.1f}×)"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="playout time per row")
+    parser.add_argument("--seconds", type=float, default=3.0, help="playout CPU time per row and version")
     parser.add_argument("--game", action="append", help="only these games (default: all)")
+    parser.add_argument("--players", type=int, action="append", help="only these player counts")
+    parser.add_argument("--baseline", default=DEFAULT_BASELINE, help="git revision to compare with")
+    parser.add_argument("--no-baseline", action="store_true", help="measure today's code only")
+    parser.add_argument("--worker", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    table = Table(
-        title=f"Engine speed — {platform.python_implementation()} {platform.python_version()}, "
-        f"{platform.machine()}, {args.seconds:g} s per row, one core"
-    )
-    for column in ("game", "players", "games/s", "actions/s", "actions/game", "clone() µs", "apply() µs"):
-        table.add_column(column, justify="right")
-    for name in args.game or games.names():
-        game = games.get(name)
-        for players in range(game.min_players, game.max_players + 1):
-            row = playouts(name, players, args.seconds)
+    if args.worker:
+        if args.worker[0] == "kuhn":
+            print(json.dumps(measure_kuhn(float(args.worker[1]))))
+        else:
+            print(json.dumps(measure(args.worker[0], int(args.worker[1]), float(args.worker[2]))))
+        return
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from merchantry import games
+
+    with tempfile.TemporaryDirectory() as folder:
+        baseline = None if args.no_baseline else unpack_baseline(args.baseline, Path(folder))
+        against = "" if baseline is None else f"; (n×): today's code against {args.baseline}, same run"
+        table = Table(title=f"Engine speed — {machine()}, {args.seconds:g} s of playouts per row{against}")
+        for heading in ("game", "players", *(title for _, title, _, _ in COLUMNS)):
+            table.add_column(heading, justify="right")
+        for name in args.game or games.names():
+            game = games.get(name)
+            for players in range(game.min_players, game.max_players + 1):
+                if args.players and players not in args.players:
+                    continue
+                worker_args = (name, str(players), str(args.seconds))
+                old = None if baseline is None else run_worker(baseline, *worker_args)
+                new = run_worker(None, *worker_args)
+                table.add_row(name, str(players), *(cell(column, new, old) for column in COLUMNS))
+                if old is not None:
+                    table.add_row(
+                        "", "baseline", *(form.format(old[key]) for key, _, form, _ in COLUMNS), style="dim"
+                    )
+        try:
+            kuhn = run_worker(None, "kuhn", str(args.seconds))
+        except subprocess.CalledProcessError:
+            kuhn = None  # open_spiel is an optional extra
+        if kuhn is not None:
             table.add_row(
-                name,
-                str(players),
-                f"{row['games_per_s']:.1f}",
-                f"{row['actions_per_s']:,.0f}",
-                f"{row['actions_per_game']:.0f}",
-                f"{row['clone_us']:.2f}",
-                f"{row['apply_us']:.2f}",
+                "OpenSpiel python_kuhn_poker",
+                "2",
+                f"{kuhn['actions_per_s']:,.0f}",
+                f"{kuhn['games_per_s']:,.1f}",
+                *[""] * (len(COLUMNS) - 2),
             )
-    Console(width=120).print(table)
+        Console(width=160).print(table)
 
 
 if __name__ == "__main__":
