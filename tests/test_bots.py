@@ -10,6 +10,7 @@ import merchantry
 from merchantry import bots, simulate
 from merchantry.games import money
 from merchantry.games.byzanz.components import CODE_INDEX
+from merchantry.games.byzanz.rules import count
 from merchantry.games.grand_bazaar.components import PRICE_CARDS
 from tests.games.money_helpers import arrange, bid_round, hand_codes
 
@@ -121,9 +122,7 @@ def test_byzanz_greedy_takes_the_market_type_that_completes_a_set_and_discards_i
     state.market = [0] * len(state.market)
     for code in ("spice1", "cloth1", "wood2"):
         state.market[CODE_INDEX[code]] += 1
-    state.hands[1] = [0] * len(state.hands[1])
-    for code in ("spice4", "spice3"):
-        state.hands[1][CODE_INDEX[code]] += 1  # Abel picks first: the spice completes his set
+    state.hands[1] = count([CODE_INDEX["spice4"], CODE_INDEX["spice3"]])  # Abel picks first: spice is a set
     greedy = bots.get("greedy", "byzanz")
     assert str(bots.play_turn(state, 1, greedy, random.Random(0))) == "take spice"
 

@@ -11,13 +11,14 @@ import json
 import random
 from abc import ABC, abstractmethod
 from importlib import resources
-from typing import Any
+from typing import Any, TypeVar
 
 from merchantry.errors import IllegalAction, InvalidOption, InvalidRecord
 
 # An action is any immutable, hashable value whose str() is its canonical text notation.
 Action = Any
 JSON = Any
+T = TypeVar("T")
 
 
 def load_data(package: str, name: str) -> dict[str, Any]:
@@ -25,6 +26,12 @@ def load_data(package: str, name: str) -> dict[str, Any]:
     text = resources.files(package).joinpath("data", name).read_text(encoding="utf-8")
     data: dict[str, Any] = json.loads(text)
     return data
+
+
+def replace_at(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    """`items` with the one at `index` replaced: states keep small per-seat and per-card tables as tuples,
+    shared between clones, and replace them when they change (clone() then copies no table)."""
+    return items[:index] + (value,) + items[index + 1 :]
 
 
 def seat_label(seat: int) -> str:
@@ -95,7 +102,8 @@ class State(ABC):
 
         `action` may also be given as text notation; it is parsed with `game.parse_action`.
         """
-        self.check_seat(player)
+        if type(player) is not int or not 0 <= player < self.num_players:  # the common case, checked fast
+            self.check_seat(player)
         if isinstance(action, str):
             action = self.game.parse_action(self, player, action)
         if not self._is_legal(player, action):

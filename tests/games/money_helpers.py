@@ -35,14 +35,14 @@ def arrange(
     state = money.GAME.new_game(players=players, seed=0, **options)
     used: set[int] = set()
     hands = hands if hands is not None else [[] for _ in range(players)]
-    state.hands = [ids_for(h, used) for h in hands]
-    state.known = [[] for _ in range(players)]
-    state.market = [ids_for(right or [], used), ids_for(left or [], used)]
+    state.hands = [tuple(ids_for(h, used)) for h in hands]
+    state.known = [()] * players
+    state.market = [tuple(ids_for(right or [], used)), tuple(ids_for(left or [], used))]
     top = ids_for(deck or [], used)
     rest = [c for c in range(NUM_CARDS) if c not in used and CARD_CURRENCY[c] not in state.removed]
     if deck_size is not None:
         rest = rest[: max(0, deck_size - len(top))]
-    state.deck = rest + top[::-1]  # the top of the deck is the end of the list
+    state.deck = tuple(rest + top[::-1])  # the top of the deck is the end of the tuple
     state.initial_deck = len(state.deck)
     return state
 

@@ -44,22 +44,23 @@ def arrange(
         return out
 
     state.hands = [count(take(h)) for h in hands]
-    state.known = [[0] * NUM_CODES for _ in range(players)]
-    state.lot = take(lot)
+    state.known = [(0,) * NUM_CODES] * players
+    state.lot = tuple(take(lot))
     top = take(deck_top or [])
     rest = list(pool.elements())
-    state.removed = []
-    state.deck = rest + top[::-1]
-    state.offer_held = [0] * players
-    state.offer_stack = list(state.offers)
+    state.removed = ()
+    state.deck = tuple(rest + top[::-1])
+    offer_held = [0] * players
+    offer_stack = list(state.offers)
     for seat, offer in (offers_taken or {}).items():
-        state.offer_held[seat] = offer
-        state.offer_stack.remove(offer)
+        offer_held[seat] = offer
+        offer_stack.remove(offer)
+    state.offer_held, state.offer_stack = tuple(offer_held), tuple(offer_stack)
     assert len(state.lot) == state.offer_stack[-1], "the lot must match the top offer card"
     state.phase = AUCTION
-    state.in_auction = [held == 0 for held in state.offer_held]
-    state.bids = [[] for _ in range(players)]
-    state.confirmed = [0] * players
+    state.in_auction = tuple(held == 0 for held in state.offer_held)
+    state.bids = [()] * players
+    state.confirmed = (0,) * players
     state.high, state.high_bidder, state.first_passer = 0, -1, -1
     state.bid_turn = state.round_opener = opener
     assert check_cards(state)
@@ -129,7 +130,7 @@ def test_bz_s3_offer_stack_highest_on_top_and_left_of_dealer_opens():
     dealers = set()
     for seed in range(12):
         state = GAME.new_game(players=4, seed=seed)
-        assert len(state.lot) == 5 and state.offer_stack == [2, 3, 4, 5]
+        assert len(state.lot) == 5 and state.offer_stack == (2, 3, 4, 5)
         assert state.to_act() == [(state.dealer + 1) % 4]
         dealers.add(state.dealer)
     assert len(dealers) > 1  # the dealer is drawn from the seed
@@ -190,7 +191,7 @@ def test_bz_a3_the_lowest_offer_card_of_a_round_opens_the_next():
         if state.phase == MARKET and state.market_pos == 0:
             lowest = seat
         state.apply(seat, rng.choice([a for a in state.legal_actions(seat) if a.verb != "sell"]))
-    assert state.offer_held == [0, 0, 0, 0]
+    assert state.offer_held == (0, 0, 0, 0)
     assert state.round_opener == lowest and state.to_act() == [lowest]
 
 
@@ -278,12 +279,11 @@ def test_bz_a9_the_last_auction_has_no_bidding(players, lot_size):
     offers = sorted(SETUP[players]["offers"])
     assert offers[0] == lot_size
     state = GAME.new_game(players=players, seed=1)
-    for seat, offer in zip(range(1, players), offers[1:], strict=True):
-        state.offer_held[seat] = offer  # everyone but P1 has won an auction this round
-    state.offer_stack = [offers[0]]
+    state.offer_held = (0, *offers[1:])  # everyone but P1 has won an auction this round
+    state.offer_stack = (offers[0],)
     lot = ["cloth1", "wine2"][:lot_size]
-    state.deck += [CODE_INDEX[c] for c in reversed(lot)]  # the lot comes off the top
-    state.hands[0] = [0] * NUM_CODES
+    state.deck += tuple(CODE_INDEX[c] for c in reversed(lot))  # the lot comes off the top
+    state.hands[0] = (0,) * NUM_CODES
     state._start_auction(0)
     if lot_size == 2:  # 3-4 players: one card to the market, the other to the hand
         assert state.phase == LOT_CHOICE and legal(state, 0) == ["market cloth1", "market wine2"]
@@ -349,7 +349,7 @@ def test_bz_m2_leftovers_leave_the_game_and_offer_cards_are_stacked_again():
     act(state, 2, "take cloth")
     assert state.boxed[CODE_INDEX["olive1"]] == 1 and state.boxed[CODE_INDEX["grain2"]] == 1
     assert "Left in the market and removed: grain2 olive1" in log_lines(state.view(None))
-    assert state.offer_stack == [2, 3, 4, 5] and state.offer_held == [0, 0, 0, 0]
+    assert state.offer_stack == (2, 3, 4, 5) and state.offer_held == (0, 0, 0, 0)
 
 
 def test_bz_m3_a_new_round_while_the_deck_has_cards_else_the_end():
@@ -418,7 +418,7 @@ def test_bz_h1_over_seven_cards_the_player_must_discard_or_sell_first():
     assert set(legal(state, 0)) == {f"discard {c}" for c in set(hand(state, 0))}
     with pytest.raises(merchantry.IllegalAction, match="must first get down to 7"):
         state.apply(1, "pass")
-    lot_before = list(state.lot)
+    lot_before = state.lot
     act(state, 0, "discard wine1")
     assert state.lot == lot_before  # the game waits: no new lot yet
     act(state, 0, "discard olive1")

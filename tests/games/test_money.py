@@ -74,7 +74,7 @@ def test_mo_s1_currencies_removed_by_player_count(players, removed):
     for seed in range(20):
         state = GAME.new_game(players=players, seed=seed)
         assert len(state.removed) == removed
-        in_play = {CARD_CURRENCY[c] for c in state.deck + sum(state.hands, []) + sum(state.market, [])}
+        in_play = {CARD_CURRENCY[c] for c in (*state.deck, *sum(state.hands, ()), *sum(state.market, ()))}
         assert in_play.isdisjoint(state.removed)
         assert len(in_play - {None}) == 7 - removed
         seen.add(state.removed)
@@ -162,7 +162,7 @@ def test_mo_r1_every_player_bids_at_once_and_nobody_sees_a_bid_before_the_reveal
 def test_mo_r1_a_bid_may_hold_every_card_of_the_hand():
     state = four_player_table()
     seal(state, 0, ["EUR20", "EUR30", "USD60", "COIN", "BLUFF"])
-    assert state.hands[0] == []
+    assert state.hands[0] == ()
     bid_round_rest = [["GBP20"], ["AUD20"], ["BRL20"]]
     for p, cards in enumerate(bid_round_rest, 1):
         seal(state, p, cards)
@@ -229,7 +229,7 @@ def test_mo_r5_adding_a_duplicate_note_uses_the_lowest_serial_copy():
     state = arrange(hands=[["EUR20", "EUR20", "EUR20"], [], [], []])
     lowest = min(state.hands[0])
     state.apply(0, "add EUR20")
-    assert state.bids[0] == [lowest]
+    assert state.bids[0] == (lowest,)
     assert state.view(0)["hand_serials"] == sorted(c + 1 for c in state.hands[0])
 
 
@@ -325,7 +325,7 @@ def test_mo_e1_the_round_after_the_refill_that_empties_the_deck_is_the_last():
     state.apply(0, "take right")
     state.apply(1, "take left")
     # the refill needed 3 + 3 cards and the deck had 3: right is full, left keeps its 1 card
-    assert state.deck == [] and state.final_round
+    assert state.deck == () and state.final_round
     assert [len(g) for g in state.market] == [4, 1]
     assert "final round" in log_lines(state.view(None))[-1]
     assert not state.is_over()
@@ -344,7 +344,7 @@ def test_mo_e1_a_refill_that_uses_the_last_card_exactly_also_makes_the_last_roun
     )
     bid_round(state, [["EUR20"], [], [], []])
     state.apply(0, "take right")  # right: 1 card, takes the 3 cards left in the deck
-    assert state.final_round and state.deck == []
+    assert state.final_round and state.deck == ()
     assert [len(g) for g in state.market] == [4, 4]
 
 

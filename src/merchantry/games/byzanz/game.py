@@ -51,12 +51,12 @@ class ByzanzGame(Game):
         s.offers = tuple(int(v) for v in data["offers"])
         s.phase = PHASE_NAMES.index(data["phase"])
         for slot in _FLAT_LISTS:
-            setattr(s, slot, [_scalar(slot, v) for v in data[slot]])
+            setattr(s, slot, tuple(_scalar(slot, v) for v in data[slot]))
         for slot in _NESTED_LISTS:
             lists = [[int(v) for v in inner] for inner in data[slot]]
             if len(lists) != n:
                 raise InvalidRecord(f"not a Byzanz state: {slot} must have {n} entries")
-            setattr(s, slot, lists if slot in _COUNTED else [tuple(inner) for inner in lists])
+            setattr(s, slot, [tuple(inner) for inner in lists])
         s.maybe = [tuple((int(e), int(c)) for e, c in cards) for cards in data["maybe"]]
         if len(s.maybe) != n or any(not 0 <= c < NUM_CODES for cards in s.maybe for _, c in cards):
             raise InvalidRecord(f"not a Byzanz state: maybe must have {n} lists of (epoch, card) pairs")
@@ -70,9 +70,6 @@ class ByzanzGame(Game):
         if problem:
             raise InvalidRecord(f"not a Byzanz state: {problem}")
         return s
-
-
-_COUNTED = ("hands", "known")  # per-code counts, mutated in place; the others are tuples of cards
 
 
 def _scalar(slot: str, value: Any) -> int | bool:

@@ -8,10 +8,10 @@ sell before anything else happens (BZ-H1). After the last round everyone may sel
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations
 
-from merchantry.engine import JSON, EventLog, State, seat_label
+from merchantry.engine import JSON, EventLog, State, replace_at, seat_label
 from merchantry.games.byzanz.actions import (
     ADD,
     BID,
@@ -48,36 +48,54 @@ RESUME_NOTHING, RESUME_NEXT_AUCTION, RESUME_MARKET = range(3)
 FORMAT_VERSION = 2  # 2: no seed in the state; 'maybe' knowledge after discards
 
 
+# Each code's place in set order (actions.set_order), so that sorting cards sorts plain ints.
+_SET_RANK = tuple(sorted(range(NUM_CODES), key=set_order).index(c) for c in range(NUM_CODES))
+
+
 def card_names(codes: list[int] | tuple[int, ...]) -> list[str]:
     """Card ids -> names in set order, for views and log events."""
-    return [CODES[c] for c in sorted(codes, key=set_order)]
+    return [CODES[c] for c in sorted(codes, key=_SET_RANK.__getitem__)]
 
 
-def expand(counts: list[int]) -> list[int]:
+def expand(counts: list[int] | tuple[int, ...]) -> list[int]:
     """Per-code counts -> a list of codes."""
     return [code for code, n in enumerate(counts) if n for _ in range(n)]
 
 
-def count(codes: list[int]) -> list[int]:
+def count(codes: list[int] | tuple[int, ...]) -> tuple[int, ...]:
+    """A list of codes -> counts per code."""
     counts = [0] * NUM_CODES
     for code in codes:
         counts[code] += 1
-    return counts
+    return tuple(counts)
+
+
+_PER_TYPE = len(VALUES)
+_TYPE_STARTS = tuple(range(0, MERCHANT, _PER_TYPE))
 
 
 @lru_cache(maxsize=65536)
 def sellable_sets(hand: tuple[int, ...]) -> tuple[ByzanzAction, ...]:
-    """BZ-V1/BZ-V2: every distinct set of three the hand can sell (goods of one type, merchants as jokers)."""
-    merchants = hand[MERCHANT]
-    found: set[tuple[int, ...]] = set()
-    per_type = len(VALUES)
-    for t in range(len(TYPES)):
-        goods = [c for c in range(t * per_type, (t + 1) * per_type) for _ in range(min(hand[c], 3))]
-        if goods:
-            pool = goods + [MERCHANT] * min(merchants, 2)
-            found.update(combo for combo in combinations(pool, 3) if combo[0] != MERCHANT)
-    if merchants >= 3:
-        found.add((MERCHANT,) * 3)
+    """BZ-V1/BZ-V2: every distinct set of three the hand can sell (goods of one type, merchants as jokers),
+    sorted by their cards. Each type's sets depend on a few counts only, so they come from a small cache."""
+    jokers = min(hand[MERCHANT], 2)
+    found: tuple[ByzanzAction, ...] = ()
+    for start in _TYPE_STARTS:
+        counts = hand[start : start + _PER_TYPE]
+        if any(counts):
+            found += _sets_of_one_type(start, counts, jokers)
+    if hand[MERCHANT] >= 3:
+        found += (sell((MERCHANT,) * 3),)
+    return found
+
+
+@cache
+def _sets_of_one_type(start: int, counts: tuple[int, ...], jokers: int) -> tuple[ByzanzAction, ...]:
+    """The sets of the goods type whose codes begin at `start`, sorted: codes of one type sort below
+    other types' codes and the merchant's, so concatenating the types keeps the whole list sorted."""
+    goods = [start + i for i, n in enumerate(counts) for _ in range(min(n, 3))]
+    pool = goods + [MERCHANT] * jokers
+    found = {combo for combo in combinations(pool, 3) if combo[0] != MERCHANT}
     return tuple(sell(combo) for combo in sorted(found))
 
 
@@ -124,36 +142,35 @@ class ByzanzState(State):
     num_players: int
     offers: tuple[int, ...]  # offer cards in play (BZ-S2), ascending
     rounds: int
-    deck: list[int]  # face down, top card last (BZ-I2)
-    removed: list[int]  # removed unseen at setup (BZ-S2, BZ-I2)
-    hands: list[list[int]]  # counts per code
-    known: list[list[int]]  # counts per code every player is sure are in that hand (BZ-I1)
+    # Every table is a tuple, replaced when it changes, so that clones share them (issue 12).
+    deck: tuple[int, ...]  # face down, top card last (BZ-I2)
+    removed: tuple[int, ...]  # removed unseen at setup (BZ-S2, BZ-I2)
+    hands: list[tuple[int, ...]]  # counts per code
+    known: list[tuple[int, ...]]  # counts per code every player is sure are in that hand (BZ-I1)
     # Cards that entered a hand in public before a face-down discard: each (epoch, code) is in that hand or
     # among its discards from index `epoch` on (a discard cannot hold a card that arrived after it). BZ-I1.
     maybe: list[tuple[tuple[int, int], ...]]
-    bids: list[
-        tuple[int, ...]
-    ]  # cards face up in front of each player in this auction (tuples: shared by clones)
-    confirmed: list[int]  # value of each player's last confirmed bid
-    in_auction: list[bool]
+    bids: list[tuple[int, ...]]  # cards face up in front of each player in this auction
+    confirmed: tuple[int, ...]  # value of each player's last confirmed bid
+    in_auction: tuple[bool, ...]
     high: int
     high_bidder: int
     first_passer: int  # BZ-A8
     bid_turn: int
-    lot: list[int]
-    market: list[int]  # counts per code
-    offer_stack: list[int]  # ascending; the top (highest) is last
-    offer_held: list[int]  # offer card taken this round, 0 for none
+    lot: tuple[int, ...]
+    market: tuple[int, ...]  # counts per code
+    offer_stack: tuple[int, ...]  # ascending; the top (highest) is last
+    offer_held: tuple[int, ...]  # offer card taken this round, 0 for none
     round: int
     dealer: int
     round_opener: int
     chooser: int  # who puts a lot card into the market (BZ-A7, BZ-A9)
-    market_order: list[int]  # BZ-M1: seats by ascending offer card
+    market_order: tuple[int, ...]  # BZ-M1: seats by ascending offer card
     market_pos: int
     final_pos: int  # BZ-E1: index into the final selling order
     profits: list[tuple[int, ...]]  # profit cards per player (BZ-V1)
     discards: list[tuple[int, ...]]  # face-down discards per player (BZ-H1)
-    boxed: list[int]  # counts of cards that left the game in public view
+    boxed: tuple[int, ...]  # counts of cards that left the game in public view
     limit_player: int  # over the hand limit, -1 for nobody (BZ-H1)
     resume: int
     next_opener: int  # the last auction's winner, for BZ-A3
@@ -185,10 +202,49 @@ class ByzanzState(State):
         actions: list[ByzanzAction] = []
         if self.limit_player == player:
             actions = [DISCARD[c] for c in range(NUM_CODES) if hand[c]]
-        elif self.limit_player < 0 and player in self.to_act():
+        elif self.limit_player < 0 and player == self._actor():
             actions = self._turn_actions(player)
-        actions += sellable_sets(tuple(hand))  # BZ-V3: a free action for anyone, at any time
+        actions += sellable_sets(hand)  # BZ-V3: a free action for anyone, at any time
         return actions
+
+    def _actor(self) -> int:
+        """The one seat to_act() names while nobody is over the hand limit and the game runs."""
+        phase = self.phase
+        if phase == AUCTION:
+            return self.bid_turn
+        if phase == LOT_CHOICE:
+            return self.chooser
+        if phase == MARKET:
+            return self.market_order[self.market_pos]
+        return self.final_order()[self.final_pos]
+
+    def _is_legal(self, player: int, action: object) -> bool:
+        """`action in legal_actions(player)`, answered without building the list (apply asks every move)."""
+        if self.phase == OVER or type(action) is not ByzanzAction:
+            return action in self.legal_actions(player)
+        hand = self.hands[player]
+        verb = action.verb
+        if verb == "sell":
+            return action in sellable_sets(hand)
+        if self.limit_player >= 0:
+            return (
+                self.limit_player == player and verb == "discard" and _is_card_action(action, DISCARD, hand)
+            )
+        if player != self._actor():
+            return False
+        phase = self.phase
+        if phase == AUCTION:
+            if verb == "add":
+                return _is_card_action(action, ADD, hand) and action.codes[0] != MERCHANT
+            if verb == "bid":
+                return action == BID and self.bid_value(player) > self.high
+            return action == PASS
+        if phase == LOT_CHOICE:
+            codes = action.codes
+            return len(codes) == 1 and codes[0] in self.lot and action == TO_MARKET[codes[0]]
+        if phase == MARKET:
+            return action in self._turn_actions(player)
+        return action == DONE
 
     def _turn_actions(self, player: int) -> list[ByzanzAction]:
         if self.phase == AUCTION:
@@ -264,10 +320,10 @@ class ByzanzState(State):
         """A card leaves a hand in public view (sold or bid). Of the cards the others know about, the one
         that may have left is the newest: a sure card first, else the latest-arrived "maybe" card. That
         keeps exactly the worlds in which the card that left was any of them (BZ-I1)."""
-        self.hands[player][code] -= 1
+        self.hands[player] = _changed(self.hands[player], code, -1)
         known = self.known[player]
         if known[code]:
-            known[code] -= 1
+            self.known[player] = _changed(known, code, -1)
             return
         maybe = self.maybe[player]
         for index in range(len(maybe) - 1, -1, -1):
@@ -277,9 +333,13 @@ class ByzanzState(State):
 
     def _receive(self, player: int, codes: list[int]) -> None:
         """Cards enter a hand in public view (a lot, a market pick, a bid taken back): BZ-I1."""
+        if not codes:
+            return
+        hand, known = list(self.hands[player]), list(self.known[player])
         for code in codes:
-            self.hands[player][code] += 1
-            self.known[player][code] += 1
+            hand[code] += 1
+            known[code] += 1
+        self.hands[player], self.known[player] = tuple(hand), tuple(known)
 
     # --- selling and the hand limit (BZ-V1..V3, BZ-H1) -------------------------------------------------
 
@@ -290,7 +350,7 @@ class ByzanzState(State):
         rest = list(codes)
         rest.remove(profit)
         for code in rest:
-            self.boxed[code] += 1  # BZ-V1: the other two leave the game
+            self.boxed = _changed(self.boxed, code, 1)  # BZ-V1: the other two leave the game
         self.profits[player] = (*self.profits[player], profit)
         self.log = self.log.add(
             "sold", seat=player, cards=card_names(codes), profit=CODES[profit], points=profit_points(profit)
@@ -298,14 +358,14 @@ class ByzanzState(State):
         self._check_limit_resolved(player)
 
     def _discard(self, player: int, code: int) -> None:
-        self.hands[player][code] -= 1
+        self.hands[player] = _changed(self.hands[player], code, -1)
         # BZ-H1/BZ-I1: the discard is face down, so every card the others were sure of is now "in the hand
         # or among this player's discards from this one on" (epoch = the index this discard takes).
         epoch = len(self.discards[player])
         known = self.known[player]
         newly_unsure = tuple((epoch, c) for c in range(NUM_CODES) for _ in range(known[c]))
         self.maybe[player] = self.maybe[player] + newly_unsure
-        self.known[player] = [0] * NUM_CODES
+        self.known[player] = _NO_CARDS
         self.discards[player] = (*self.discards[player], code)
         self.log = self.log.add("discarded", seat=player)
         self.log = self.log.add("discarded_card", seat=player, card=CODES[code], audience=[player])
@@ -336,7 +396,7 @@ class ByzanzState(State):
 
     # --- auctions (BZ-A1..BZ-A9) ----------------------------------------------------------------------
 
-    def _next_clockwise(self, after: int, eligible: list[bool]) -> int:
+    def _next_clockwise(self, after: int, eligible: tuple[bool, ...]) -> int:
         for step in range(1, self.num_players + 1):
             seat = (after + step) % self.num_players
             if eligible[seat]:
@@ -346,15 +406,16 @@ class ByzanzState(State):
     def _start_auction(self, opener: int) -> None:
         """BZ-A2: the lot is as many cards as the top offer card shows."""
         size = self.offer_stack[-1]
-        self.lot = [self.deck.pop() for _ in range(size)]
-        eligible = [held == 0 for held in self.offer_held]
+        self.lot = self.deck[: -size - 1 : -1]  # drawn from the top, the end of the deck
+        self.deck = self.deck[:-size]
+        eligible = tuple(held == 0 for held in self.offer_held)
         if sum(eligible) == 1:
             self._last_auction(opener)
             return
         self.phase = AUCTION
         self.in_auction = eligible
         self.bids = [()] * self.num_players
-        self.confirmed = [0] * self.num_players
+        self.confirmed = (0,) * self.num_players
         self.high, self.high_bidder, self.first_passer = 0, -1, -1
         self.bid_turn = opener
         self.log = self.log.add("auction", offer=size, lot_cards=card_names(self.lot), seat=opener)
@@ -363,7 +424,8 @@ class ByzanzState(State):
         """BZ-A9: one eligible player, no bidding."""
         self.log = self.log.add("last_auction", seat=player, lot_cards=card_names(self.lot))
         if len(self.lot) == 1:  # 5-6 players: the single card goes to the market
-            self.market[self.lot.pop()] += 1
+            self.market = _changed(self.market, self.lot[0], 1)
+            self.lot = ()
             self._take_offer(player)
             self._next_auction()
         else:  # 3-4 players: two cards, one to the market, one to the hand
@@ -371,7 +433,8 @@ class ByzanzState(State):
             self.chooser = player
 
     def _confirm_bid(self, player: int) -> None:
-        self.confirmed[player] = self.high = self.bid_value(player)
+        self.high = self.bid_value(player)
+        self.confirmed = replace_at(self.confirmed, player, self.high)
         self.high_bidder = player
         self.log = self.log.add("bid", seat=player, value=self.high, cards=card_names(self.bids[player]))
         following = self._next_clockwise(player, self.in_auction)
@@ -385,7 +448,7 @@ class ByzanzState(State):
         returned = list(self.bids[player])
         self.bids[player] = ()
         self._receive(player, returned)
-        self.in_auction[player] = False
+        self.in_auction = replace_at(self.in_auction, player, False)
         if self.first_passer < 0:
             self.first_passer = player
         self.log = self.log.add("pass", seat=player)
@@ -400,16 +463,17 @@ class ByzanzState(State):
     def _win_with_bid(self, winner: int) -> None:
         """BZ-A7: the bid goes next to the market; the winner then puts one lot card into it."""
         for code in self.bids[winner]:
-            self.market[code] += 1
+            self.market = _changed(self.market, code, 1)
         self.log = self.log.add("won_lot", seat=winner, value=self.high, cards=card_names(self.bids[winner]))
         self.bids[winner] = ()
         self.phase = LOT_CHOICE
         self.chooser = winner
 
     def _lot_card_to_market(self, player: int, code: int) -> None:
-        self.lot.remove(code)
-        self.market[code] += 1
-        rest, self.lot = self.lot, []
+        rest = list(self.lot)
+        rest.remove(code)
+        self.lot = ()
+        self.market = _changed(self.market, code, 1)
         self._receive(player, rest)
         self.log = self.log.add("lot_card_to_market", seat=player, card=CODES[code], cards=card_names(rest))
         self._take_offer(player)
@@ -417,14 +481,15 @@ class ByzanzState(State):
 
     def _win_all_passed(self, winner: int) -> None:
         """BZ-A8: the first to pass takes the whole lot and puts nothing into the market."""
-        lot, self.lot = self.lot, []
+        lot, self.lot = list(self.lot), ()
         self._receive(winner, lot)
         self.log = self.log.add("all_passed", seat=winner, cards=card_names(lot))
         self._take_offer(winner)
         self._after_gain(winner, RESUME_NEXT_AUCTION)
 
     def _take_offer(self, player: int) -> None:
-        self.offer_held[player] = self.offer_stack.pop()
+        self.offer_held = replace_at(self.offer_held, player, self.offer_stack[-1])
+        self.offer_stack = self.offer_stack[:-1]
         self.next_opener = player
 
     def _next_auction(self) -> None:
@@ -432,14 +497,14 @@ class ByzanzState(State):
         if not self.offer_stack:
             self._start_market()
             return
-        eligible = [held == 0 for held in self.offer_held]
+        eligible = tuple(held == 0 for held in self.offer_held)
         self._start_auction(self._next_clockwise(self.next_opener, eligible))
 
     # --- the market (BZ-M1..BZ-M3) --------------------------------------------------------------------
 
     def _start_market(self) -> None:
         self.phase = MARKET
-        self.market_order = sorted(range(self.num_players), key=lambda p: self.offer_held[p])
+        self.market_order = tuple(sorted(range(self.num_players), key=lambda p: self.offer_held[p]))
         self.market_pos = 0
         self.log = self.log.add("market", cards=card_names(expand(self.market)))
         if not any(self.market):
@@ -447,8 +512,7 @@ class ByzanzState(State):
 
     def _take_from_market(self, player: int, goods_type: int) -> None:
         taken = [c for c in range(NUM_CODES) if CODE_TYPE[c] == goods_type for _ in range(self.market[c])]
-        for code in taken:
-            self.market[code] = 0
+        self.market = tuple(0 if CODE_TYPE[c] == goods_type else n for c, n in enumerate(self.market))
         self._receive(player, taken)
         self.log = self.log.add("market_pick", seat=player, cards=card_names(taken))
         self.market_pos += 1
@@ -463,12 +527,11 @@ class ByzanzState(State):
         leftovers = expand(self.market)
         if leftovers:
             self.log = self.log.add("leftovers_removed", cards=card_names(leftovers))
-        for code in leftovers:
-            self.boxed[code] += 1
-        self.market = [0] * NUM_CODES
+        self.boxed = tuple(boxed + market for boxed, market in zip(self.boxed, self.market, strict=True))
+        self.market = _NO_CARDS
         lowest = min(range(self.num_players), key=lambda p: self.offer_held[p])
-        self.offer_stack = list(self.offers)
-        self.offer_held = [0] * self.num_players
+        self.offer_stack = self.offers
+        self.offer_held = (0,) * self.num_players
         if self.deck:
             self.round += 1
             self._start_round(lowest)  # BZ-A3: the lowest offer card of the last round opens
@@ -525,14 +588,14 @@ class ByzanzState(State):
             "round_opener": self.round_opener,
             "deck": len(self.deck),
             "offers": list(self.offers),
-            "offer_stack": self.offer_stack[:],
+            "offer_stack": list(self.offer_stack),
             "lot": card_names(self.lot),
             "market": card_names(expand(self.market)),
             "to_act": self.to_act(),
             "hand_limit_player": self.limit_player if self.limit_player >= 0 else None,
             "auction": self._auction_view(),
             "chooser": self.chooser if self.phase == LOT_CHOICE else None,
-            "market_order": self.market_order[:] if self.phase == MARKET else None,
+            "market_order": list(self.market_order) if self.phase == MARKET else None,
             "seats": [
                 {
                     "seat": p,
@@ -589,18 +652,18 @@ class ByzanzState(State):
         new.next_opener = self.next_opener
         new.phase = self.phase
         new.log = self.log  # immutable, shared
-        new.deck = self.deck[:]
-        new.removed = self.removed[:]
-        new.confirmed = self.confirmed[:]
-        new.in_auction = self.in_auction[:]
-        new.lot = self.lot[:]
-        new.market = self.market[:]
-        new.offer_stack = self.offer_stack[:]
-        new.offer_held = self.offer_held[:]
-        new.market_order = self.market_order[:]
-        new.boxed = self.boxed[:]
-        new.hands = [h[:] for h in self.hands]
-        new.known = [k[:] for k in self.known]
+        new.deck = self.deck  # tuples: shared
+        new.removed = self.removed
+        new.confirmed = self.confirmed
+        new.in_auction = self.in_auction
+        new.lot = self.lot
+        new.market = self.market
+        new.offer_stack = self.offer_stack
+        new.offer_held = self.offer_held
+        new.market_order = self.market_order
+        new.boxed = self.boxed
+        new.hands = self.hands[:]  # the tuples inside are shared
+        new.known = self.known[:]
         new.maybe = self.maybe[:]  # tuples of pairs: immutable
         new.bids = self.bids[:]  # the inner tuples are immutable
         new.profits = self.profits[:]
@@ -614,7 +677,7 @@ class ByzanzState(State):
                 data[slot] = list(self.offers) if slot == "offers" else getattr(self, slot)
         data["phase"] = PHASE_NAMES[self.phase]
         for slot in _FLAT_LISTS:
-            data[slot] = getattr(self, slot)[:]
+            data[slot] = list(getattr(self, slot))
         for slot in _NESTED_LISTS:
             data[slot] = [list(inner) for inner in getattr(self, slot)]
         data["maybe"] = [[list(pair) for pair in cards] for cards in self.maybe]
@@ -629,21 +692,22 @@ class ByzanzState(State):
             self.check_seat(player)
         world = self.clone()
         others = [q for q in range(self.num_players) if q != player]
-        pool = world.deck + world.removed
+        pool = [*world.deck, *world.removed]
         for q in others:
             pool += self._unpinned_cards(q)
         rng.shuffle(pool)
-        world.deck, pool = pool[: len(world.deck)], pool[len(world.deck) :]
-        world.removed, pool = pool[: len(world.removed)], pool[len(world.removed) :]
+        world.deck, pool = tuple(pool[: len(world.deck)]), pool[len(world.deck) :]
+        world.removed, pool = tuple(pool[: len(world.removed)]), pool[len(world.removed) :]
         for q in others:
             held = self.hand_size(q)
             slots = _place_unsure_cards(self.maybe[q], len(self.discards[q]), held - sum(self.known[q]), rng)
-            world.hands[q] = self.known[q][:]
+            hand = list(self.known[q])
             for code in [c for (_, c), slot in zip(self.maybe[q], slots, strict=True) if slot < 0]:
-                world.hands[q][code] += 1
-            drawn = held - sum(world.hands[q])
+                hand[code] += 1
+            drawn = held - sum(hand)
             for code in pool[:drawn]:
-                world.hands[q][code] += 1
+                hand[code] += 1
+            world.hands[q] = tuple(hand)
             pool = pool[drawn:]
             discards = [-1] * len(self.discards[q])
             for (_, code), slot in zip(self.maybe[q], slots, strict=True):
@@ -706,6 +770,20 @@ def _still_placeable(
     return len(open_epochs) <= hidden_in_hand
 
 
+_NO_CARDS = (0,) * NUM_CODES
+
+
+def _changed(counts: tuple[int, ...], code: int, by: int) -> tuple[int, ...]:
+    """`counts` with one code's count changed by `by` (the tuples are shared between clones)."""
+    return counts[:code] + (counts[code] + by,) + counts[code + 1 :]
+
+
+def _is_card_action(action: ByzanzAction, table: tuple[ByzanzAction, ...], hand: tuple[int, ...]) -> bool:
+    """Whether `action` is the table's action for one card the hand holds."""
+    codes = action.codes
+    return len(codes) == 1 and 0 <= codes[0] < NUM_CODES and hand[codes[0]] > 0 and action == table[codes[0]]
+
+
 def _hand_order(code: int) -> tuple[int, int]:
     return (CODE_TYPE[code] if code != MERCHANT else len(TYPES), -CODE_VALUE[code])
 
@@ -753,30 +831,30 @@ def setup(state: ByzanzState, rng: random.Random) -> None:
     rng.shuffle(deck)
     state.hands = [count(deck[STARTING_HAND * p : STARTING_HAND * (p + 1)]) for p in range(n)]
     del deck[: STARTING_HAND * n]
-    state.removed = deck[: table["removed"]]
-    state.deck = deck[table["removed"] :]
+    state.removed = tuple(deck[: table["removed"]])
+    state.deck = tuple(deck[table["removed"] :])
     state.offers = tuple(sorted(table["offers"]))
     state.rounds = table["rounds"]
     assert len(state.deck) == state.rounds * sum(state.offers), "BZ-S2 deck arithmetic"
-    state.known = [[0] * NUM_CODES for _ in range(n)]
+    state.known = [_NO_CARDS] * n
     state.maybe = [()] * n
     state.bids = [()] * n
-    state.confirmed = [0] * n
-    state.in_auction = [False] * n
+    state.confirmed = (0,) * n
+    state.in_auction = (False,) * n
     state.high, state.high_bidder, state.first_passer, state.bid_turn = 0, -1, -1, -1
-    state.lot = []
-    state.market = [0] * NUM_CODES
-    state.offer_stack = list(state.offers)
-    state.offer_held = [0] * n
+    state.lot = ()
+    state.market = _NO_CARDS
+    state.offer_stack = state.offers
+    state.offer_held = (0,) * n
     state.round = 1
     state.dealer = rng.randrange(n)
     state.chooser = -1
-    state.market_order = []
+    state.market_order = ()
     state.market_pos = 0
     state.final_pos = 0
     state.profits = [()] * n
     state.discards = [()] * n
-    state.boxed = [0] * NUM_CODES
+    state.boxed = _NO_CARDS
     state.limit_player = -1
     state.resume = RESUME_NOTHING
     state.next_opener = -1
@@ -793,9 +871,9 @@ def check_cards(state: ByzanzState) -> bool:
         count(state.lot),
         state.market,
         state.boxed,
-        *(count(list(b)) for b in state.bids),
-        *(count(list(d)) for d in state.discards),
-        *(count(list(p)) for p in state.profits),
+        *(count(b) for b in state.bids),
+        *(count(d) for d in state.discards),
+        *(count(p) for p in state.profits),
     ]
     totals = [sum(place[c] for place in places) for c in range(NUM_CODES)]
     return totals == list(COPIES) and all(v >= 0 for place in places for v in place)

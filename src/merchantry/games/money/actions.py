@@ -31,6 +31,9 @@ SEAL = MoneyAction("bid")
 KEEP = MoneyAction("keep")
 ADD = {code: MoneyAction("add", code) for code in ALL_CODES + (BLUFF,)}
 REMOVE = {code: MoneyAction("remove", code) for code in ALL_CODES + (BLUFF,)}
+# The same, indexed by display rank (components.CARD_RANK): ADD_BY_RANK[CARD_RANK[card]] adds that card.
+ADD_BY_RANK = tuple(ADD[code] for code in ALL_CODES)
+REMOVE_BY_RANK = tuple(REMOVE[code] for code in ALL_CODES)
 TAKE_GROUP = (MoneyAction("take", "right"), MoneyAction("take", "left"))
 TAKE_BID = tuple(MoneyAction("take", seat_label(seat)) for seat in range(MAX_PLAYERS))
 

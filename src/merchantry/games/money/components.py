@@ -55,6 +55,10 @@ def display_key(code: str) -> int:
     return _DISPLAY_RANK[code]
 
 
+# Each card id's display rank: sorting ranks as plain ints sorts cards as display_key does, much faster.
+CARD_RANK: tuple[int, ...] = tuple(_DISPLAY_RANK[code] for code in CARD_CODES)
+
+
 def serial_of(card: int) -> str:
     """The printed-style serial of a card id: FRED 001 for id 0."""
     return f"FRED {card + 1:03d}"

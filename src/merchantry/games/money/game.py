@@ -68,7 +68,7 @@ class MoneyGame(Game):
         state.options = options
         state.deal_seed = seed
         state.match_index = 0
-        state.match_results = []
+        state.match_results = ()
         state.log = EventLog()
         deal(state, random.Random(f"money:{seed}:0"))
         return state
@@ -87,10 +87,10 @@ class MoneyGame(Game):
         s.options = options
         s.deal_seed = int(data["deal_seed"])
         s.match_index = int(data["match_index"])
-        s.match_results = [
+        s.match_results = tuple(
             (tuple(int(x) for x in r["scores"]), tuple(tuple(int(c) for c in h) for h in r["hands"]))
             for r in data["match_results"]
-        ]
+        )
         s.removed = tuple(str(c) for c in data["removed"])
         s.round = int(data["round"])
         s.phase = PHASE_NAMES.index(data["phase"])
@@ -103,7 +103,7 @@ class MoneyGame(Game):
         s.order = [int(x) for x in data["order"]]
         s.current = int(data["current"])
         s.market = _seat_lists(data["market"], 2)
-        s.deck = [int(c) for c in data["deck"]]
+        s.deck = tuple(int(c) for c in data["deck"])
         s.initial_deck = int(data["initial_deck"])
         s.final_round = bool(data["final_round"])
         s.log = EventLog.of(data["log"])
@@ -115,10 +115,10 @@ class MoneyGame(Game):
         return s
 
 
-def _seat_lists(value: JSON, count: int) -> list[list[int]]:
+def _seat_lists(value: JSON, count: int) -> list[tuple[int, ...]]:
     if not isinstance(value, list) or len(value) != count:
         raise InvalidRecord(f"expected {count} card lists, got {value!r:.60}")
-    return [[int(c) for c in cards] for cards in value]
+    return [tuple(int(c) for c in cards) for cards in value]
 
 
 def _check_cards(s: MoneyState) -> None:

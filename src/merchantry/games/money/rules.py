@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterable
 from typing import Any
 
 from merchantry.engine import JSON, EventLog, State, seat_label
 from merchantry.games.money.actions import (
     ADD,
+    ADD_BY_RANK,
     GROUP_NAMES,
     KEEP,
     LEFT,
     REMOVE,
+    REMOVE_BY_RANK,
     RIGHT,
     SEAL,
     TAKE_BID,
@@ -28,6 +31,7 @@ from merchantry.games.money.components import (
     BLUFF,
     CARD_CODES,
     CARD_CURRENCY,
+    CARD_RANK,
     CARD_VALUES,
     CURRENCIES,
     NUM_CARDS,
@@ -42,12 +46,18 @@ GROUP_SIZE = 4  # MO-S3 / MO-R8
 FORMAT_VERSION = 2  # 2: the game's seed is no longer part of the state
 
 
-def codes(cards: list[int]) -> list[str]:
+def codes(cards: Iterable[int]) -> list[str]:
     """Card ids -> codes, sorted for display."""
     return sorted((CARD_CODES[c] for c in cards), key=display_key)
 
 
-def bid_value(cards: list[int]) -> int:
+def without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
+    """`cards` less one `card` (card ids are unique), order kept."""
+    index = cards.index(card)
+    return cards[:index] + cards[index + 1 :]
+
+
+def bid_value(cards: tuple[int, ...] | list[int]) -> int:
     """MO-R3: the value of a bid is the sum of its face values."""
     return sum(CARD_VALUES[c] for c in cards)
 
@@ -90,20 +100,21 @@ class MoneyState(State):
     # replaces it with a value from its own rng (ENGINE principle 2). The game's seed is not kept at all.
     deal_seed: int
     match_index: int  # which game of the match (MO-E6 option) is being played, from 0
-    match_results: list[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]]  # (scores, hands) per game
+    match_results: tuple[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]], ...]  # (scores, hands) per game
     removed: tuple[str, ...]  # currencies out of this deal (MO-S1), public
     round: int
     phase: int
-    hands: list[list[int]]  # valued cards in hand (not in a bid); the bluff card is implicit
-    known: list[list[int]]  # cards everyone saw enter a hand and not yet seen leave it (MO-I1)
-    bids: list[list[int]]  # bidding: the sealed or building bid; exchange: the bid on the table
+    # Card containers are tuples, replaced when they change, so that clones share them (issue 12).
+    hands: list[tuple[int, ...]]  # valued cards in hand (not in a bid); the bluff card is implicit
+    known: list[tuple[int, ...]]  # cards everyone saw enter a hand and not yet seen leave it (MO-I1)
+    bids: list[tuple[int, ...]]  # bidding: the sealed or building bid; exchange: the bid on the table
     bluff_bid: list[bool]  # the bluff card is in the bid being built (MO-R2 returns it at the reveal)
     committed: list[bool]  # bid sealed this round
     acted: list[bool]  # exchange step: has acted, or sat out (MO-R2)
     order: list[int]  # MO-R4/MO-R5: seats with a bid, highest first
     current: int  # exchange step: who acts now
-    market: list[list[int]]  # [right group, left group]
-    deck: list[int]  # face down; the top card is the last element
+    market: list[tuple[int, ...]]  # [right group, left group]
+    deck: tuple[int, ...]  # face down; the top card is the last element
     initial_deck: int  # deck size after the deal, for progress estimates
     final_round: bool  # MO-E1: the deck ran out at the last refill
     log: EventLog  # public events only
@@ -124,12 +135,12 @@ class MoneyState(State):
         if self.phase == BIDDING:
             if self.committed[player]:
                 return []
-            in_hand = sorted({CARD_CODES[c] for c in self.hands[player]}, key=display_key)
-            actions = [ADD[code] for code in in_hand]
+            # codes in display order: each card's display rank, deduplicated, sorted as plain ints
+            actions = [ADD_BY_RANK[rank] for rank in sorted({CARD_RANK[c] for c in self.hands[player]})]
             if not self.bluff_bid[player]:
                 actions.append(ADD[BLUFF])
-            in_bid = sorted({CARD_CODES[c] for c in self.bids[player]}, key=display_key)
-            actions += [REMOVE[code] for code in in_bid]  # MO-R1: a bid is the player's until sealed
+            # MO-R1: a bid is the player's until sealed
+            actions += [REMOVE_BY_RANK[rank] for rank in sorted({CARD_RANK[c] for c in self.bids[player]})]
             if self.bluff_bid[player]:
                 actions.append(REMOVE[BLUFF])
             actions.append(SEAL)
@@ -141,6 +152,34 @@ class MoneyState(State):
             actions.append(KEEP)
             return actions
         return []
+
+    def _is_legal(self, player: int, action: object) -> bool:
+        """`action in legal_actions(player)`, answered without building the list (apply asks every move)."""
+        if type(action) is not MoneyAction:
+            return action in self.legal_actions(player)
+        verb, code = action
+        if self.phase == BIDDING:
+            if self.committed[player]:
+                return False
+            if verb == "add":
+                if code == BLUFF:
+                    return not self.bluff_bid[player]
+                return any(CARD_CODES[c] == code for c in self.hands[player])
+            if verb == "remove":
+                if code == BLUFF:
+                    return self.bluff_bid[player]
+                return any(CARD_CODES[c] == code for c in self.bids[player])
+            return action == SEAL
+        if self.phase != EXCHANGE or player != self.current:
+            return False
+        if action == KEEP:
+            return True
+        if action in TAKE_GROUP:
+            return bool(self.market[TAKE_GROUP.index(action)])
+        if action in TAKE_BID:
+            target = TAKE_BID.index(action)
+            return target != player and target in self.order and not self.acted[target]
+        return False
 
     def _why_illegal(self, player: int, action: MoneyAction) -> str:
         who = seat_label(player)
@@ -200,8 +239,8 @@ class MoneyState(State):
         # Of several identical notes, the one with the lowest serial goes in (docs/money.md, decisions).
         hand = self.hands[player]
         card = min(c for c in hand if CARD_CODES[c] == code)
-        hand.remove(card)
-        self.bids[player].append(card)
+        self.hands[player] = without(hand, card)
+        self.bids[player] += (card,)
 
     def _take_out_of_bid(self, player: int, code: str) -> None:
         """Undo an `add` before sealing: of several identical notes the one added last (the highest serial,
@@ -211,8 +250,8 @@ class MoneyState(State):
             return
         bid = self.bids[player]
         card = max(c for c in bid if CARD_CODES[c] == code)
-        bid.remove(card)
-        self.hands[player].append(card)
+        self.bids[player] = without(bid, card)
+        self.hands[player] += (card,)
 
     def _reveal(self) -> None:
         """MO-R1/MO-R2: all bids turn face up at once; bluff cards go home; empty bids sit out."""
@@ -222,10 +261,8 @@ class MoneyState(State):
         for p in range(self.num_players):
             self.bluff_bid[p] = False  # MO-R2: the bluff card goes back to its owner's hand
             bid = self.bids[p]
-            known = self.known[p]
-            for card in bid:
-                if card in known:
-                    known.remove(card)
+            if self.known[p]:  # card ids are unique: the bid's cards are no longer known to be in hand
+                self.known[p] = tuple(card for card in self.known[p] if card not in bid)
             if bid:
                 self.log = self.log.add("bid", seat=p, cards=codes(bid), value=bid_value(bid))
             else:
@@ -241,7 +278,7 @@ class MoneyState(State):
 
     # --- exchanging (MO-R6, MO-R7) ----------------------------------------------------------------
 
-    def _receive(self, player: int, cards: list[int]) -> None:
+    def _receive(self, player: int, cards: tuple[int, ...]) -> None:
         """Cards enter a hand in public view (MO-I1)."""
         self.hands[player] += cards
         self.known[player] += cards
@@ -250,7 +287,7 @@ class MoneyState(State):
         taken = self.market[group]
         left_behind = self.bids[player]
         self.market[group] = left_behind  # MO-R6.1: the bid takes the group's place, whatever its size
-        self.bids[player] = []
+        self.bids[player] = ()
         self._receive(player, taken)
         self.log = self.log.add(
             "took_group",
@@ -264,7 +301,7 @@ class MoneyState(State):
     def _take_bid(self, player: int, target: int) -> None:
         taken = self.bids[target]
         self.bids[target] = self.bids[player]  # MO-R6.2: own bid goes in front of the other player
-        self.bids[player] = []
+        self.bids[player] = ()
         self._receive(player, taken)
         self.log = self.log.add(
             "took_bid",
@@ -279,7 +316,7 @@ class MoneyState(State):
     def _take_own_bid_back(self, player: int) -> None:
         self.log = self.log.add("took_back", seat=player, cards=codes(self.bids[player]))
         self._receive(player, self.bids[player])  # MO-R6.3
-        self.bids[player] = []
+        self.bids[player] = ()
         self._done_acting(player)
 
     def _done_acting(self, player: int) -> None:
@@ -310,10 +347,10 @@ class MoneyState(State):
         added = []
         for group in (RIGHT, LEFT):
             cards = self.market[group]
-            count = 0
-            while len(cards) < GROUP_SIZE and self.deck:
-                cards.append(self.deck.pop())
-                count += 1
+            count = min(max(0, GROUP_SIZE - len(cards)), len(self.deck))
+            if count:  # the top of the deck (its end) first
+                self.market[group] = cards + self.deck[: -count - 1 : -1]
+                self.deck = self.deck[:-count]
             added.append(count)
         self.log = self.log.add("refilled", right=added[0], left=added[1], count=len(self.deck))
         if not self.deck:
@@ -324,7 +361,7 @@ class MoneyState(State):
     def _start_bidding(self) -> None:
         n = self.num_players
         self.phase = BIDDING
-        self.bids = [[] for _ in range(n)]
+        self.bids = [()] * n
         self.bluff_bid = [False] * n
         self.committed = [False] * n
         self.acted = [False] * n
@@ -332,7 +369,7 @@ class MoneyState(State):
 
     def _end_deal(self) -> None:
         scores = tuple(self.hand_score(p) for p in range(self.num_players))
-        self.match_results.append((scores, tuple(tuple(h) for h in self.hands)))
+        self.match_results = (*self.match_results, (scores, tuple(self.hands)))
         self.log = self.log.add("deal_scored", game=self.match_index + 1, scores=list(scores))
         if self.match_index + 1 < self.options["match_games"]:
             self.match_index += 1
@@ -432,20 +469,20 @@ class MoneyState(State):
         new.options = self.options
         new.deal_seed = self.deal_seed
         new.match_index = self.match_index
-        new.match_results = self.match_results[:]
+        new.match_results = self.match_results
         new.removed = self.removed
         new.round = self.round
         new.phase = self.phase
-        new.hands = [h[:] for h in self.hands]
-        new.known = [k[:] for k in self.known]
-        new.bids = [b[:] for b in self.bids]
+        new.hands = self.hands[:]  # the tuples inside are shared
+        new.known = self.known[:]
+        new.bids = self.bids[:]
         new.bluff_bid = self.bluff_bid[:]
         new.committed = self.committed[:]
         new.acted = self.acted[:]
         new.order = self.order[:]
         new.current = self.current
-        new.market = [self.market[0][:], self.market[1][:]]
-        new.deck = self.deck[:]
+        new.market = self.market[:]
+        new.deck = self.deck
         new.initial_deck = self.initial_deck
         new.final_round = self.final_round
         new.log = self.log  # immutable, shared
@@ -466,16 +503,16 @@ class MoneyState(State):
             "removed": list(self.removed),
             "round": self.round,
             "phase": PHASE_NAMES[self.phase],
-            "hands": [h[:] for h in self.hands],
-            "known": [k[:] for k in self.known],
-            "bids": [b[:] for b in self.bids],
+            "hands": [list(h) for h in self.hands],
+            "known": [list(k) for k in self.known],
+            "bids": [list(b) for b in self.bids],
             "bluff_bid": self.bluff_bid[:],
             "committed": self.committed[:],
             "acted": self.acted[:],
             "order": self.order[:],
             "current": self.current,
-            "market": [self.market[0][:], self.market[1][:]],
-            "deck": self.deck[:],
+            "market": [list(self.market[0]), list(self.market[1])],
+            "deck": list(self.deck),
             "initial_deck": self.initial_deck,
             "final_round": self.final_round,
             "log": self.log.events(),
@@ -492,22 +529,22 @@ class MoneyState(State):
             self.check_seat(player)
         world = self.clone()
         others = [q for q in range(self.num_players) if q != player]
-        pool = world.deck[:]
+        pool = list(world.deck)
         unknown_counts = []
         for q in others:
-            holding = world.hands[q] + (world.bids[q] if world.phase == BIDDING else [])
+            holding = world.hands[q] + (world.bids[q] if world.phase == BIDDING else ())
             unknown = list((Counter(holding) - Counter(world.known[q])).elements())
             pool += unknown
             unknown_counts.append(len(unknown))
-            world.hands[q] = world.known[q][:]
+            world.hands[q] = world.known[q]
             if world.phase == BIDDING:
-                world.bids[q] = []
+                world.bids[q] = ()
                 world.bluff_bid[q] = False
         rng.shuffle(pool)
         for q, count in zip(others, unknown_counts, strict=True):
-            world.hands[q] += pool[:count]
+            world.hands[q] += tuple(pool[:count])
             del pool[:count]
-        world.deck = pool
+        world.deck = tuple(pool)
         if world.phase == BIDDING:
             for q in others:
                 if world.committed[q]:
@@ -516,11 +553,11 @@ class MoneyState(State):
         return world
 
     def _draw_sealed_bid(self, player: int, rng: random.Random) -> None:
-        hand = self.hands[player]
+        hand = list(self.hands[player])
         rng.shuffle(hand)
         size = rng.randint(0, len(hand))
-        self.bids[player] = hand[:size]
-        del hand[:size]
+        self.bids[player] = tuple(hand[:size])
+        self.hands[player] = tuple(hand[size:])
         self.bluff_bid[player] = rng.random() < 0.5
 
 
@@ -535,11 +572,14 @@ def deal(state: MoneyState, rng: random.Random) -> None:
     cards = [c for c in range(NUM_CARDS) if CARD_CURRENCY[c] not in removed]
     rng.shuffle(cards)
     state.removed = removed
-    state.hands = [cards[HAND_SIZE * p : HAND_SIZE * (p + 1)] for p in range(n)]
-    state.known = [[] for _ in range(n)]
+    state.hands = [tuple(cards[HAND_SIZE * p : HAND_SIZE * (p + 1)]) for p in range(n)]
+    state.known = [()] * n
     del cards[: HAND_SIZE * n]
-    state.market = [[cards.pop() for _ in range(GROUP_SIZE)], [cards.pop() for _ in range(GROUP_SIZE)]]
-    state.deck = cards
+    state.market = [
+        tuple(cards.pop() for _ in range(GROUP_SIZE)),
+        tuple(cards.pop() for _ in range(GROUP_SIZE)),
+    ]
+    state.deck = tuple(cards)
     state.initial_deck = len(cards)
     state.round = 1
     state.final_round = False
