@@ -93,9 +93,9 @@ def test_grand_bazaar_greedy_sells_what_should_fall_and_buys_what_should_rise():
 
     state = grand_bazaar.GAME.new_game(players=2, seed=3)
     # leave only cards that push sapphire down and ruby up
-    state.deck = [c for c in state.deck if PRICE_CARDS[c][0] < 0 and PRICE_CARDS[c][1] > 0] or state.deck
-    state.gems[0] = [1, 0, 0]
-    state.stock[0] = 9
+    state.deck = tuple(c for c in state.deck if PRICE_CARDS[c][0] < 0 and PRICE_CARDS[c][1] > 0) or state.deck
+    state.gems = ((1, 0, 0), state.gems[1])
+    state.stock = (9, 10, 10)
     greedy = bots.get("greedy", "grand_bazaar")
     first = bots.play_turn(state, 0, greedy, random.Random(0))
     assert str(first) == "sell sapphire"

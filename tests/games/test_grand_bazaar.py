@@ -28,6 +28,18 @@ def game_with_top_card(players: int, card: tuple[int, int, int], seed: int = 0) 
     raise AssertionError("no seed reveals that card first")
 
 
+def arranged(state: BazaarState, **fields: object) -> BazaarState:
+    """The same position with some fields changed, rebuilt by from_dict (which checks that it adds up);
+    a dict changes only the seats it names."""
+    data = state.to_dict()
+    for name, value in fields.items():
+        if isinstance(value, dict):
+            data[name] = [value.get(seat, old) for seat, old in enumerate(data[name])]
+        else:
+            data[name] = value
+    return GAME.from_dict(data)
+
+
 def play_turn(state: BazaarState, *moves: str) -> None:
     for move in moves:
         state.apply(state.current, move)
@@ -43,7 +55,7 @@ def legal(state: BazaarState) -> list[str]:
 def test_gb_c1_three_gem_types_ten_cards_each_in_the_bazaar():
     state = GAME.new_game(players=3, seed=1)
     assert state.view(None)["gems"] == ["sapphire", "ruby", "emerald"]
-    assert state.stock == [10, 10, 10]
+    assert state.stock == (10, 10, 10)
 
 
 def test_gb_c2_every_price_starts_at_ten():
@@ -82,8 +94,8 @@ def test_gb_c4_amounts_are_whole_grands_and_the_bank_never_runs_out():
 
 def test_gb_s1_each_player_starts_with_30_grands_and_no_gems():
     state = GAME.new_game(players=5, seed=3)
-    assert state.cash == [30] * 5
-    assert state.gems == [[0, 0, 0]] * 5
+    assert state.cash == (30,) * 5
+    assert state.gems == ((0, 0, 0),) * 5
     assert len(state.deck) == 26 and len(state.revealed) == 1  # round 1's card is already turned
 
 
@@ -115,11 +127,11 @@ def test_gb_r1_round_r_is_opened_by_player_r_mod_n(players):
 def test_gb_r1_the_opener_reveals_the_top_card_and_every_price_moves():
     state = GAME.new_game(players=2, seed=5)
     top = state.deck[-1]
-    before = state.prices[:]
+    before = state.prices
     play_turn(state, "buy ruby", "done", "buy ruby", "done")
     assert state.round == 2 and state.current == 1
     assert state.revealed[-1] == top
-    assert state.prices == [p + c for p, c in zip(before, PRICE_CARDS[top], strict=True)]
+    assert list(state.prices) == [p + c for p, c in zip(before, PRICE_CARDS[top], strict=True)]
 
 
 def test_gb_r2_players_trade_in_turn_clockwise_from_the_first_player():
@@ -144,34 +156,28 @@ def test_gb_r3_every_turn_must_buy_at_least_one_gem():
 
 
 def test_gb_r4_never_more_than_four_gems_sell_first_then_buy():
-    state = GAME.new_game(players=2, seed=8)
-    state.gems[0] = [2, 2, 0]
-    state.stock = [8, 8, 10]
+    state = arranged(GAME.new_game(players=2, seed=8), gems={0: [2, 2, 0]}, stock=[8, 8, 10])
     assert "buy emerald" not in legal(state)
     with pytest.raises(merchantry.IllegalAction, match="sell one before buying"):
         state.apply(0, "buy emerald")
     play_turn(state, "sell sapphire", "buy emerald")
-    assert state.gems[0] == [1, 2, 1]
+    assert state.gems[0] == (1, 2, 1)
     assert "buy ruby" not in legal(state)  # four again
 
 
 def test_gb_r5_cannot_buy_without_the_cash_or_from_an_empty_stock():
     state = GAME.new_game(players=2, seed=9)
-    state.cash[0] = state.prices[RUBY] - 1
+    state = arranged(state, cash={0: state.prices[RUBY] - 1})
     assert "buy ruby" not in legal(state)
     with pytest.raises(merchantry.IllegalAction, match="costs"):
         state.apply(0, "buy ruby")
-    state.cash[0] = 100
-    state.stock[EMERALD] = 0
-    state.gems[1][EMERALD] = 10
+    state = arranged(state, cash={0: 100}, stock=[10, 10, 0], gems={1: [0, 0, 10]})
     with pytest.raises(merchantry.IllegalAction, match="no emerald left"):
         state.apply(0, "buy emerald")
 
 
 def test_gb_r6_cannot_sell_then_buy_back_or_buy_then_sell_the_same_gem():
-    state = GAME.new_game(players=2, seed=10)
-    state.gems[0] = [1, 0, 0]
-    state.stock[SAPPHIRE] = 9
+    state = arranged(GAME.new_game(players=2, seed=10), gems={0: [1, 0, 0]}, stock=[9, 10, 10])
     play_turn(state, "sell sapphire")
     with pytest.raises(merchantry.IllegalAction, match="cannot buy it back"):
         state.apply(0, "buy sapphire")
@@ -190,14 +196,13 @@ def test_gb_r7_a_turn_is_single_buys_and_sells_ended_by_done():
     state = GAME.new_game(players=2, seed=11)
     assert legal(state) == ["buy sapphire", "buy ruby", "buy emerald"]
     play_turn(state, "buy ruby", "buy ruby")
-    assert state.current == 0 and state.gems[0] == [0, 2, 0]
+    assert state.current == 0 and state.gems[0] == (0, 2, 0)
     play_turn(state, "done")
     assert state.current == 1
 
 
 def test_gb_r7_when_no_sales_could_make_a_buy_possible_the_turn_ends_without_one():
-    state = GAME.new_game(players=2, seed=12)
-    state.cash[0] = 0
+    state = arranged(GAME.new_game(players=2, seed=12), cash={0: 0})
     assert legal(state) == ["done"]
     play_turn(state, "done")
     assert state.current == 1
@@ -205,10 +210,7 @@ def test_gb_r7_when_no_sales_could_make_a_buy_possible_the_turn_ends_without_one
 
 
 def test_gb_r7_done_waits_while_a_sale_would_still_allow_a_buy():
-    state = GAME.new_game(players=2, seed=13)
-    state.cash[0] = 0
-    state.gems[0] = [0, 1, 0]
-    state.stock[RUBY] = 9
+    state = arranged(GAME.new_game(players=2, seed=13), cash={0: 0}, gems={0: [0, 1, 0]}, stock=[10, 9, 10])
     # selling the ruby pays for a sapphire or an emerald: a buy is still possible, so no "done" yet
     assert legal(state) == ["sell ruby"]
     play_turn(state, "sell ruby")
@@ -216,10 +218,7 @@ def test_gb_r7_done_waits_while_a_sale_would_still_allow_a_buy():
 
 
 def test_gb_r7_selling_the_only_buyable_gem_type_ends_the_obligation():
-    state = GAME.new_game(players=2, seed=14)
-    state.gems[0] = [0, 4, 0]
-    state.stock = [0, 6, 0]
-    state.gems[1] = [10, 0, 10]
+    state = arranged(GAME.new_game(players=2, seed=14), gems=[[0, 4, 0], [10, 0, 10]], stock=[0, 6, 0])
     # the only gem for sale is ruby, and a sold ruby cannot be bought back: no buy can ever happen
     assert legal(state) == ["sell ruby", "done"]
 
@@ -232,7 +231,7 @@ def test_gb_r3_gb_r7_selling_the_gems_that_allow_a_buy_does_not_dodge_it():
     state = GAME.from_dict(
         {**start, "gems": [[0, 0, 1], *others], "cash": [10] + [30] * 6, "stock": [0, 0, 9]}
     )
-    assert state.current == 0 and state.prices == [10, 10, 10]
+    assert state.current == 0 and state.prices == (10, 10, 10)
     assert legal(state) == ["buy emerald"]
     with pytest.raises(merchantry.IllegalAction, match="buy first"):
         state.apply(0, "sell emerald")
@@ -268,11 +267,11 @@ def test_gb_e1_after_27_rounds_prices_are_ten_and_gems_cash_out_at_ten():
     rng = random.Random(15)
     while not (state.round == 27 and state.turn == 2 and "done" in legal(state)):
         state.apply(state.current, rng.choice(state.legal_actions(state.current)))
-    cash, gems = state.cash[:], [sum(g) for g in state.gems]
+    cash, gems = state.cash, [sum(g) for g in state.gems]
     assert any(gems)
     state.apply(state.current, "done")  # the last turn of the last round
-    assert state.is_over() and state.prices == [10, 10, 10] and state.deck == []
-    assert state.cash == [c + 10 * g for c, g in zip(cash, gems, strict=True)]
+    assert state.is_over() and state.prices == (10, 10, 10) and state.deck == ()
+    assert list(state.cash) == [c + 10 * g for c, g in zip(cash, gems, strict=True)]
     assert state.scores() == [float(c) for c in state.cash]
 
 
@@ -290,14 +289,14 @@ def test_gb_e2_most_grands_wins_and_tied_players_share_rank_and_win():
 
 def test_gb_x1_first_card_plus_one_minus_one_zero():
     state = game_with_top_card(3, (1, -1, 0))
-    assert state.prices == [11, 9, 10]
+    assert state.prices == (11, 9, 10)
 
 
 def test_gb_x2_after_all_27_cards_every_price_is_ten():
     for seed in range(5):
         state = GAME.new_game(players=2, seed=seed)
         finish(state, random.Random(seed))
-        assert state.prices == [10, 10, 10]
+        assert state.prices == (10, 10, 10)
         assert state.price_history()[-1] == [10, 10, 10] and len(state.revealed) == 27
 
 

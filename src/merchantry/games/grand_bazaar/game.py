@@ -34,17 +34,17 @@ class GrandBazaarGame(Game):
     def _from_dict(self, data: dict[str, JSON], n: int) -> BazaarState:
         s = BazaarState.__new__(BazaarState)
         s.num_players = n
-        s.deck = [int(c) for c in data["deck"]]
+        s.deck = tuple(int(c) for c in data["deck"])
         s.revealed = tuple(int(c) for c in data["revealed"])
-        s.prices = [int(p) for p in data["prices"]]
-        s.stock = [int(x) for x in data["stock"]]
-        s.gems = [[int(x) for x in hand] for hand in data["gems"]]
-        s.cash = [int(c) for c in data["cash"]]
+        s.prices = tuple(int(p) for p in data["prices"])
+        s.stock = tuple(int(x) for x in data["stock"])
+        s.gems = tuple(tuple(int(x) for x in hand) for hand in data["gems"])
+        s.cash = tuple(int(c) for c in data["cash"])
         s.round = int(data["round"])
         s.turn = int(data["turn"])
         s.current = int(data["current"])
-        s.bought = [bool(x) for x in data["bought"]]
-        s.sold = [bool(x) for x in data["sold"]]
+        s.bought = tuple(bool(x) for x in data["bought"])
+        s.sold = tuple(bool(x) for x in data["sold"])
         s.bought_any = bool(data["bought_any"])
         s.over = bool(data["over"])
         s.log = EventLog.of(data["log"])
@@ -55,9 +55,9 @@ class GrandBazaarGame(Game):
 def _check(s: BazaarState) -> None:
     """The numbers must describe a game that could have been played."""
     n, kinds = s.num_players, len(GEMS)
-    if sorted(s.deck + list(s.revealed)) != list(range(len(PRICE_CARDS))):
+    if sorted(s.deck + s.revealed) != list(range(len(PRICE_CARDS))):
         raise InvalidRecord("not a Grand Bazaar state: deck and revealed cards are not the 27 price cards")
-    if s.round != len(s.revealed) or s.prices != s.price_history()[-1]:
+    if s.round != len(s.revealed) or list(s.prices) != s.price_history()[-1]:
         raise InvalidRecord("not a Grand Bazaar state: prices do not follow the revealed cards")
     if len(s.gems) != n or len(s.cash) != n or any(len(hand) != kinds for hand in s.gems):
         raise InvalidRecord(f"not a Grand Bazaar state: gems and cash must be given for {n} players")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from merchantry.engine import JSON, EventLog, State, seat_label
+from merchantry.engine import JSON, EventLog, State, replace_at, seat_label
 from merchantry.games.grand_bazaar.actions import BUY, DONE, SELL, BazaarAction
 from merchantry.games.grand_bazaar.components import (
     FINAL_GEM_VALUE,
@@ -24,11 +24,13 @@ from merchantry.games.grand_bazaar.components import (
 )
 
 GEM_RANGE = range(len(GEMS))
+NO_FLAGS: tuple[bool, ...] = (False,) * len(GEMS)
 FORMAT_VERSION = 2  # 2: the game's seed is no longer part of the state
 
 
 class BazaarState(State):
-    """A position of Grand Bazaar: flat lists of ints, cheap to clone (principle 4)."""
+    """A position of Grand Bazaar: tuples of ints, replaced when they change, so that `clone` copies no
+    table (principle 4, issue 12)."""
 
     __slots__ = (
         "num_players",
@@ -49,17 +51,17 @@ class BazaarState(State):
     )
 
     num_players: int
-    deck: list[int]  # unrevealed price cards, the top one last (GB-I1: the only secret)
+    deck: tuple[int, ...]  # unrevealed price cards, the top one last (GB-I1: the only secret)
     revealed: tuple[int, ...]  # price cards in the order they were revealed (public)
-    prices: list[int]  # per gem
-    stock: list[int]  # gem cards left in the bazaar, per gem
-    gems: list[list[int]]  # per player, per gem
-    cash: list[int]  # grands per player
+    prices: tuple[int, ...]  # per gem
+    stock: tuple[int, ...]  # gem cards left in the bazaar, per gem
+    gems: tuple[tuple[int, ...], ...]  # per player, per gem
+    cash: tuple[int, ...]  # grands per player
     round: int  # 1..27
     turn: int  # how many players have finished their turn this round
     current: int  # seat whose turn it is
-    bought: list[bool]  # per gem, during the current turn (GB-R6)
-    sold: list[bool]
+    bought: tuple[bool, ...]  # per gem, during the current turn (GB-R6)
+    sold: tuple[bool, ...]
     bought_any: bool  # GB-R3
     over: bool
     log: EventLog
@@ -75,9 +77,25 @@ class BazaarState(State):
     def legal_actions(self, player: int) -> list[BazaarAction]:
         if self.over or player != self.current:
             return []
-        actions = [BUY[g] for g in GEM_RANGE if self._can_buy(player, g)]
-        must_buy = self._must_buy(player)
-        actions += [SELL[g] for g in GEM_RANGE if self._may_sell(player, g, must_buy)]
+        # _can_buy, _must_buy and _may_sell for every gem at once: random playouts spend their time here
+        hand, cash, prices, stock, bought, sold = (
+            self.gems[player],
+            self.cash[player],
+            self.prices,
+            self.stock,
+            self.bought,
+            self.sold,
+        )
+        if sum(hand) < GEM_LIMIT:
+            actions = [BUY[g] for g in GEM_RANGE if stock[g] > 0 and cash >= prices[g] and not sold[g]]
+        else:
+            actions = []
+        must_buy = not self.bought_any and _buy_still_possible(cash, hand, prices, stock, bought, sold)
+        for g in GEM_RANGE:
+            if hand[g] == 0 or bought[g]:
+                continue
+            if not must_buy or _buy_still_possible(cash + prices[g], hand, prices, stock, bought, sold, g):
+                actions.append(SELL[g])
         if not must_buy:
             actions.append(DONE)
         return actions
@@ -97,7 +115,9 @@ class BazaarState(State):
 
     def _must_buy(self, player: int) -> bool:
         """GB-R3/GB-R7: no buy yet this turn, and some sequence of sales still allows one."""
-        return not self.bought_any and self._buy_still_possible(player)
+        return not self.bought_any and _buy_still_possible(
+            self.cash[player], self.gems[player], self.prices, self.stock, self.bought, self.sold
+        )
 
     def _may_sell(self, player: int, gem: int, must_buy: bool) -> bool:
         """GB-R6, and before a required buy no sale that would make every buy impossible (GB-R7)."""
@@ -114,34 +134,13 @@ class BazaarState(State):
     def _can_sell(self, player: int, gem: int) -> bool:
         return self.gems[player][gem] > 0 and not self.bought[gem]  # GB-R6
 
-    def _buy_still_possible(self, player: int) -> bool:
-        """GB-R7: could some sequence of sales from here make a buy possible?
-
-        To buy gem g the best a player can do is sell every other gem that may still be sold (never g
-        itself, which would forbid buying it), which raises the most cash and frees the most room."""
-        hand = self.gems[player]
-        for gem in GEM_RANGE:
-            if self.stock[gem] == 0 or self.sold[gem]:
-                continue
-            others = [h for h in GEM_RANGE if h != gem]
-            cash = self.cash[player] + sum(hand[h] * self.prices[h] for h in others if not self.bought[h])
-            held = hand[gem] + sum(hand[h] for h in others if self.bought[h])
-            if cash >= self.prices[gem] and held < GEM_LIMIT:
-                return True
-        return False
-
     def _sale_blocks_every_buy(self, player: int, gem: int) -> bool:
-        """GB-R3/GB-R7: a player who can still buy may not sell their way out of buying. Judged by making
-        the sale, looking, and undoing it (three numbers and a flag)."""
-        sold_before = self.sold[gem]
-        self.cash[player] += self.prices[gem]
-        self.gems[player][gem] -= 1
-        self.sold[gem] = True
-        blocked = not self._buy_still_possible(player)
-        self.cash[player] -= self.prices[gem]
-        self.gems[player][gem] += 1
-        self.sold[gem] = sold_before
-        return blocked
+        """GB-R3/GB-R7: a player who can still buy may not sell their way out of buying. Judged on the
+        position right after the sale."""
+        cash = self.cash[player] + self.prices[gem]
+        return not _buy_still_possible(
+            cash, self.gems[player], self.prices, self.stock, self.bought, self.sold, gem
+        )
 
     def _why_illegal(self, player: int, action: BazaarAction) -> str:
         if self.over:
@@ -170,19 +169,22 @@ class BazaarState(State):
 
     def _apply(self, player: int, action: BazaarAction) -> None:
         gem = action.gem
-        if action.verb == "buy":
-            self.cash[player] -= self.prices[gem]
-            self.stock[gem] -= 1
-            self.gems[player][gem] += 1
-            self.bought[gem] = True
-            self.bought_any = True
-            self.log = self.log.add("bought", seat=player, gem=GEMS[gem], price=self.prices[gem])
-        elif action.verb == "sell":
-            self.cash[player] += self.prices[gem]
-            self.stock[gem] += 1
-            self.gems[player][gem] -= 1
-            self.sold[gem] = True
-            self.log = self.log.add("sold", seat=player, gem=GEMS[gem], price=self.prices[gem])
+        if action.verb in ("buy", "sell"):
+            price = self.prices[gem]
+            step = 1 if action.verb == "buy" else -1  # gems into the player's hand
+            hand, cash, stock, gems = self.gems[player], self.cash, self.stock, self.gems
+            # replace_at, written out: this runs on every move
+            self.cash = cash[:player] + (cash[player] - step * price,) + cash[player + 1 :]
+            self.stock = stock[:gem] + (stock[gem] - step,) + stock[gem + 1 :]
+            hand = hand[:gem] + (hand[gem] + step,) + hand[gem + 1 :]
+            self.gems = gems[:player] + (hand,) + gems[player + 1 :]
+            if step > 0:
+                self.bought = replace_at(self.bought, gem, True)
+                self.bought_any = True
+                self.log = self.log.add("bought", seat=player, gem=GEMS[gem], price=price)
+            else:
+                self.sold = replace_at(self.sold, gem, True)
+                self.log = self.log.add("sold", seat=player, gem=GEMS[gem], price=price)
         else:
             if not self.bought_any:
                 self.log = self.log.add("could_not_buy", seat=player)
@@ -195,8 +197,7 @@ class BazaarState(State):
         return (self.round - 1) % self.num_players
 
     def _end_turn(self) -> None:
-        self.bought = [False] * len(GEMS)
-        self.sold = [False] * len(GEMS)
+        self.bought = self.sold = NO_FLAGS
         self.bought_any = False
         self.turn += 1
         if self.turn < self.num_players:
@@ -211,10 +212,12 @@ class BazaarState(State):
         """GB-R1: the round's first player reveals the top price card and every price moves."""
         self.turn = 0
         self.current = self.opener()
-        card = self.deck.pop()
+        card = self.deck[-1]
+        self.deck = self.deck[:-1]
         self.revealed = (*self.revealed, card)
-        for gem, change in enumerate(PRICE_CARDS[card]):
-            self.prices[gem] += change
+        self.prices = tuple(
+            price + change for price, change in zip(self.prices, PRICE_CARDS[card], strict=True)
+        )
         self.log = self.log.add(
             "price_card",
             round=self.round,
@@ -226,10 +229,11 @@ class BazaarState(State):
 
     def _cash_out(self) -> None:
         """GB-E1: every gem in hand is worth 10 grands at the end."""
-        for player in range(self.num_players):
-            self.cash[player] += FINAL_GEM_VALUE * sum(self.gems[player])
+        self.cash = tuple(
+            cash + FINAL_GEM_VALUE * sum(gems) for cash, gems in zip(self.cash, self.gems, strict=True)
+        )
         self.over = True
-        self.log = self.log.add("game_over", scores=self.cash[:])
+        self.log = self.log.add("game_over", scores=list(self.cash))
 
     def scores(self) -> list[float]:
         """Grands in hand (public); final after the cash-out (GB-E2)."""
@@ -256,13 +260,13 @@ class BazaarState(State):
             "current": None if self.over else self.current,
             "to_act": self.to_act(),
             "gems": list(GEMS),
-            "prices": self.prices[:],
+            "prices": list(self.prices),
             "price_history": self.price_history(),
             "revealed": [list(PRICE_CARDS[c]) for c in self.revealed],
             "remaining_cards": [list(card) for card in remaining],
-            "stock": self.stock[:],
+            "stock": list(self.stock),
             "holdings": [
-                {"seat": p, "gems": self.gems[p][:], "cash": self.cash[p]} for p in range(self.num_players)
+                {"seat": p, "gems": list(self.gems[p]), "cash": self.cash[p]} for p in range(self.num_players)
             ],
             "turn": {
                 "bought": [GEMS[g] for g in GEM_RANGE if self.bought[g]],
@@ -289,17 +293,17 @@ class BazaarState(State):
     def clone(self) -> BazaarState:
         new = BazaarState.__new__(BazaarState)
         new.num_players = self.num_players
-        new.deck = self.deck[:]
-        new.revealed = self.revealed  # immutable
-        new.prices = self.prices[:]
-        new.stock = self.stock[:]
-        new.gems = [g[:] for g in self.gems]
-        new.cash = self.cash[:]
+        new.deck = self.deck  # tuples: shared
+        new.revealed = self.revealed
+        new.prices = self.prices
+        new.stock = self.stock
+        new.gems = self.gems
+        new.cash = self.cash
         new.round = self.round
         new.turn = self.turn
         new.current = self.current
-        new.bought = self.bought[:]
-        new.sold = self.sold[:]
+        new.bought = self.bought
+        new.sold = self.sold
         new.bought_any = self.bought_any
         new.over = self.over
         new.log = self.log  # immutable, shared
@@ -310,17 +314,17 @@ class BazaarState(State):
             "game": "grand_bazaar",
             "version": FORMAT_VERSION,
             "players": self.num_players,
-            "deck": self.deck[:],
+            "deck": list(self.deck),
             "revealed": list(self.revealed),
-            "prices": self.prices[:],
-            "stock": self.stock[:],
-            "gems": [g[:] for g in self.gems],
-            "cash": self.cash[:],
+            "prices": list(self.prices),
+            "stock": list(self.stock),
+            "gems": [list(g) for g in self.gems],
+            "cash": list(self.cash),
             "round": self.round,
             "turn": self.turn,
             "current": self.current,
-            "bought": self.bought[:],
-            "sold": self.sold[:],
+            "bought": list(self.bought),
+            "sold": list(self.sold),
             "bought_any": self.bought_any,
             "over": self.over,
             "log": self.log.events(),
@@ -331,24 +335,56 @@ class BazaarState(State):
         if player is not None:
             self.check_seat(player)
         world = self.clone()
-        rng.shuffle(world.deck)
+        deck = list(world.deck)
+        rng.shuffle(deck)
+        world.deck = tuple(deck)
         return world
 
 
 def setup(state: BazaarState, rng: random.Random) -> None:
     """GB-S1: prices at 10, gems in the bazaar, the price cards shuffled, 30 grands each; then round 1."""
     n = state.num_players
-    state.deck = list(range(len(PRICE_CARDS)))
-    rng.shuffle(state.deck)
+    deck = list(range(len(PRICE_CARDS)))
+    rng.shuffle(deck)
+    state.deck = tuple(deck)
     state.revealed = ()
-    state.prices = [START_PRICE] * len(GEMS)
-    state.stock = [GEM_CARDS_PER_TYPE] * len(GEMS)
-    state.gems = [[0] * len(GEMS) for _ in range(n)]
-    state.cash = [START_CASH] * n
+    state.prices = (START_PRICE,) * len(GEMS)
+    state.stock = (GEM_CARDS_PER_TYPE,) * len(GEMS)
+    state.gems = ((0,) * len(GEMS),) * n
+    state.cash = (START_CASH,) * n
     state.round = 1
-    state.bought = [False] * len(GEMS)
-    state.sold = [False] * len(GEMS)
+    state.bought = state.sold = NO_FLAGS
     state.bought_any = False
     state.over = False
     state.log = EventLog()
     state._open_round()
+
+
+def _buy_still_possible(
+    cash: int,
+    hand: tuple[int, ...],
+    prices: tuple[int, ...],
+    stock: tuple[int, ...],
+    bought: tuple[bool, ...],
+    sold: tuple[bool, ...],
+    sale: int = -1,
+) -> bool:
+    """GB-R7: could some sequence of sales from here make a buy possible? With `sale`, judged as if one
+    gem of that type had just been sold (`cash` already counts its price).
+
+    To buy gem g the best a player can do is sell every other gem that may still be sold (never g
+    itself, which would forbid buying it), which raises the most cash and frees the most room."""
+    for gem in GEM_RANGE:
+        if stock[gem] == 0 or sold[gem] or gem == sale:
+            continue
+        money, held = cash, hand[gem]
+        for other in GEM_RANGE:
+            if other != gem:
+                count = hand[other] - 1 if other == sale else hand[other]
+                if bought[other]:
+                    held += count
+                else:
+                    money += count * prices[other]
+        if money >= prices[gem] and held < GEM_LIMIT:
+            return True
+    return False
