@@ -15,7 +15,14 @@ from merchantry.games.samarkand.components import (
     NUM_GOODS,
     TILES_PER_FAMILY,
 )
-from merchantry.games.samarkand.rules import FORMAT_VERSION, PHASES, SERIALISED, SamarkandState, setup
+from merchantry.games.samarkand.rules import (
+    FORMAT_VERSION,
+    PHASES,
+    SERIALISED,
+    SamarkandState,
+    routes_of,
+    setup,
+)
 
 
 class SamarkandGame(Game):
@@ -44,6 +51,8 @@ class SamarkandGame(Game):
             setattr(s, field, _typed(data[field]))
         s.log = EventLog.of(data["log"])
         _check(s)
+        s.camels = tuple(s.camels)
+        s.routes = routes_of(s.camels, len(s.domain_tiles))
         return s
 
 

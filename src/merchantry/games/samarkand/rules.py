@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 
-from merchantry.engine import JSON, EventLog, State, seat_label
+from merchantry.engine import JSON, EventLog, State, replace_at, seat_label
 from merchantry.games.samarkand.actions import (
     CAMEL,
     DISCARD,
@@ -75,6 +75,7 @@ class SamarkandState(State):
         "treasury",
         "camels_left",
         "camels",
+        "routes",
         "met",
         "stack",
         "goods_markers",
@@ -108,7 +109,8 @@ class SamarkandState(State):
     removed_tiles: list[int]  # 2 players: tiles drawn for unmarried families, out of the game (SK-2P3)
     treasury: list[int]  # per family (SK-C2)
     camels_left: list[int]  # per family, on its domain
-    camels: list[int]  # per space, a bit per family whose camel stands there (SK-T4: at most 2 bits)
+    camels: tuple[int, ...]  # per space, a bit per family whose camel stands there (SK-T4: at most 2 bits)
+    routes: list[tuple[int, ...]]  # per family, the spaces its camels stand on (derived from camels)
     met: list[int]  # per family, a bit per family it has had a relationship with (SK-R2)
     stack: list[int]  # per family, relationship markers left on its domain (SK-C2)
     goods_markers: list[int]  # per seat (SK-G1)
@@ -218,12 +220,11 @@ class SamarkandState(State):
         bit = 1 << family
         found: set[int] = set()
         camels = self.camels
-        for space in SPACES:
-            if camels[space] & bit:
-                for other in ADJACENT[space]:
-                    mask = camels[other]
-                    if not mask & bit and not mask & (mask - 1):
-                        found.add(other)
+        for space in self.routes[family]:
+            for other in ADJACENT[space]:
+                mask = camels[other]
+                if not mask & bit and not mask & (mask - 1):
+                    found.add(other)
         return sorted(found)
 
     def _why_illegal(self, player: int, action: SamarkandAction) -> str:
@@ -369,7 +370,8 @@ class SamarkandState(State):
         """Place one camel of the expanding family and resolve it fully (SK-T5): goods, relationships."""
         family, player = self.family, self.current
         before = self.camels[space]
-        self.camels[space] = before | (1 << family)
+        self.camels = replace_at(self.camels, space, before | (1 << family))
+        self.routes[family] = (*self.routes[family], space)
         self.camels_left[family] -= 1
         self.camels_placed += 1
         self.log = self._add(
@@ -608,7 +610,8 @@ class SamarkandState(State):
         new.removed_tiles = self.removed_tiles[:]
         new.treasury = self.treasury[:]
         new.camels_left = self.camels_left[:]
-        new.camels = self.camels[:]
+        new.camels = self.camels  # a tuple: shared
+        new.routes = self.routes[:]
         new.met = self.met[:]
         new.stack = self.stack[:]
         new.goods_markers = self.goods_markers[:]
@@ -665,11 +668,17 @@ class SamarkandState(State):
         return world
 
 
-SERIALISED = tuple(f for f in SamarkandState.__slots__ if f not in ("num_players", "log"))  # to_dict's fields
+# to_dict's fields: all but the player count, the log (written apart) and what is derived from the others
+SERIALISED = tuple(f for f in SamarkandState.__slots__ if f not in ("num_players", "log", "routes"))
+
+
+def routes_of(camels: tuple[int, ...], families: int) -> list[tuple[int, ...]]:
+    """Per family, the spaces holding one of its camels."""
+    return [tuple(s for s, mask in enumerate(camels) if mask & (1 << f)) for f in range(families)]
 
 
 def _plain(value: object) -> JSON:
-    if isinstance(value, list):
+    if isinstance(value, list | tuple):
         return [_plain(v) for v in value]
     return value
 
@@ -705,9 +714,11 @@ def setup(state: SamarkandState, rng: random.Random) -> None:
     state.removed_tiles = []
     state.treasury = [0] * families
     state.camels_left = [CAMELS_PER_FAMILY - 1] * families
-    state.camels = [0] * len(MAP.spaces)
+    camels = [0] * len(MAP.spaces)
     for family in MAP.families:
-        state.camels[family.start] = 1 << family.index
+        camels[family.start] = 1 << family.index
+    state.camels = tuple(camels)
+    state.routes = routes_of(state.camels, families)
     state.met = [0] * families
     state.stack = [MARKERS_PER_FAMILY] * families
     state.goods_markers = [0] * n
