@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import tracemalloc
 
 import pytest
 
@@ -308,3 +309,32 @@ def test_deepcopy_is_clone_and_independent(name):
         seat = copied.to_act()[0]
         copied.apply(seat, copied.legal_actions(seat)[0])
         assert copied.to_dict() != state.to_dict()
+
+
+def clone_bytes(state: State, copies: int = 50) -> float:
+    """Memory one more live clone of `state` costs (tracemalloc), averaged over `copies` kept alive."""
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    kept = [state.clone() for _ in range(copies)]
+    after = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    assert len(kept) == copies
+    return (after - before) / copies
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_a_cloned_state_does_not_grow_with_its_log(name):
+    """Issue 12: the log is shared between clones, never copied or kept as text, so a clone late in a game
+    costs about what one early in the game costs, however many events the log holds."""
+    game = games.get(name)
+    state = game.new_game(players=game.min_players, seed=3)
+    rng = random.Random(3)
+    walk = random_walk(state, rng)
+    for _ in range(5):
+        next(walk)
+    early, early_events = clone_bytes(state), len(state.to_dict()["log"])
+    for _ in walk:
+        pass
+    late, late_events = clone_bytes(state), len(state.to_dict()["log"])
+    assert late_events > 10 * max(1, early_events)
+    assert late < 1.5 * early + 256, f"a clone costs {early:.0f} bytes early and {late:.0f} at the end"
