@@ -202,7 +202,7 @@ def test_sk_t2_a_hand_at_the_limit_marries_without_drawing():
     set_hand(d, 0, [1, 2, 3, 4, 5, 6])
     state = build(d)
     state.apply(0, "marry egypt")
-    assert state.hands[0] == [1, 2, 3, 4, 5, 6] and state.current == 1
+    assert state.hands[0] == (1, 2, 3, 4, 5, 6) and state.current == 1
 
 
 def test_sk_t2_an_empty_deck_is_refilled_from_the_shuffled_discards_and_then_what_exists_is_drawn():
@@ -364,7 +364,7 @@ def test_sk_g1_the_active_player_may_sell_their_own_card():
     state = _goods_setup(holder=0)
     state.apply(0, f"expand levant {sid(goods_space(12))}")
     state.apply(0, "sell 12")
-    assert state.sold[0] == [12] and state.money[0] == 13 and state.phase == "act"
+    assert state.sold[0] == (12,) and state.money[0] == 13 and state.phase == "act"
 
 
 def test_sk_g1_an_offer_is_asked_even_when_nobody_holds_the_card():
@@ -652,7 +652,7 @@ def test_sk_i1_hands_are_hidden_their_sizes_public():
     state = GAME.new_game(players=3, seed=4)
     spectators, mine = state.view(None), state.view(1)
     assert spectators["hand"] is None and all(s["hand"] is None for s in spectators["seats"])
-    assert [c["good"] for c in mine["hand"]] == state.hands[1]
+    assert [c["good"] for c in mine["hand"]] == list(state.hands[1])
     assert mine["seats"][0]["hand"] is None and mine["seats"][0]["hand_size"] == 2
 
 
@@ -679,7 +679,7 @@ def test_sk_i1_final_hands_are_shown_to_everyone():
     for _ in range(3):
         state.apply(state.current, "pass")
     view = state.view(None)
-    assert [[c["good"] for c in s["hand"]] for s in view["seats"]] == state.hands
+    assert [[c["good"] for c in s["hand"]] for s in view["seats"]] == [list(hand) for hand in state.hands]
     assert view["breakdown"][0]["total"] == view["scores"][0]
 
 
@@ -725,7 +725,7 @@ def test_sk_c3_thirty_three_goods_cards_and_markers():
     view = state.view(None)
     cards = sum(s["hand_size"] for s in view["seats"]) + view["deck_size"] + view["discard_size"]
     assert cards == 33
-    assert sorted([g for hand in state.hands for g in hand] + state.deck) == list(range(1, 34))
+    assert sorted([g for hand in state.hands for g in hand] + list(state.deck)) == list(range(1, 34))
     goods_spaces = [s for s in MAP.spaces if s.kind == "goods"]
     assert sorted(s.good for s in goods_spaces) == list(range(1, 34))  # one marker on each
 

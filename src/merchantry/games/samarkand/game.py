@@ -50,8 +50,11 @@ class SamarkandGame(Game):
         for field in SERIALISED:
             setattr(s, field, _typed(data[field]))
         s.log = EventLog.of(data["log"])
+        for field in ("deck", "discards", "discarders", "bag", "removed_tiles", "camels"):
+            setattr(s, field, tuple(getattr(s, field)))
+        for field in ("hands", "sold", "tiles_held"):  # per seat
+            setattr(s, field, [tuple(values) for values in getattr(s, field)])
         _check(s)
-        s.camels = tuple(s.camels)
         s.routes = routes_of(s.camels, len(s.domain_tiles))
         return s
 
@@ -78,7 +81,12 @@ def _check(s: SamarkandState) -> None:
     per_family = (s.domain_tiles, s.treasury, s.camels_left, s.met, s.stack)
     if any(len(values) != families for values in per_family) or any(len(t) != families for t in s.tiles_held):
         fail(f"family values must be given for {families} families")
-    cards = [g for hand in s.hands for g in hand] + [g for sold in s.sold for g in sold] + s.deck + s.discards
+    cards = [
+        *(g for hand in s.hands for g in hand),
+        *(g for sold in s.sold for g in sold),
+        *s.deck,
+        *s.discards,
+    ]
     if sorted(cards) != list(range(1, NUM_GOODS + 1)):
         fail(f"hands, sold cards, deck and discards are not the {NUM_GOODS} goods cards")
     if len(s.discarders) != len(s.discards) or any(not 0 <= p < n for p in s.discarders):

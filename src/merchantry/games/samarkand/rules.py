@@ -97,16 +97,17 @@ class SamarkandState(State):
 
     num_players: int
     money: list[int]  # dirhams per seat (SK-S3)
-    hands: list[list[int]]  # goods cards per seat, sorted (hidden, SK-I1)
-    sold: list[list[int]]  # goods cards sold face up per seat (SK-G1; still count toward the hand limit)
-    deck: list[int]  # face-down goods cards, the top one last (hidden)
-    discards: list[int]  # the face-down discard pile (hidden), in the order discarded
-    discarders: list[int]  # who discarded each card of the pile (public: everyone saw them discard)
+    # Card piles and per-seat tables are tuples, replaced when they change, so that clones share them.
+    hands: list[tuple[int, ...]]  # goods cards per seat, sorted (hidden, SK-I1)
+    sold: list[tuple[int, ...]]  # goods cards sold face up per seat (SK-G1; count toward the hand limit)
+    deck: tuple[int, ...]  # face-down goods cards, the top one last (hidden)
+    discards: tuple[int, ...]  # the face-down discard pile (hidden), in the order discarded
+    discarders: tuple[int, ...]  # who discarded each card of the pile (public: everyone saw them discard)
     random_seed: int  # the state's random stream for reshuffles and the bag (redrawn in sampled worlds)
-    tiles_held: list[list[int]]  # per seat, per family: family tiles held (SK-T1)
+    tiles_held: list[tuple[int, ...]]  # per seat, per family: family tiles held (SK-T1)
     domain_tiles: list[int]  # per family: tiles still on its domain
-    bag: list[int]  # 2 players: families of the tiles in the bag (SK-2P1), hidden order
-    removed_tiles: list[int]  # 2 players: tiles drawn for unmarried families, out of the game (SK-2P3)
+    bag: tuple[int, ...]  # 2 players: families of the tiles in the bag (SK-2P1), hidden order
+    removed_tiles: tuple[int, ...]  # 2 players: tiles drawn for unmarried families, out of the game (SK-2P3)
     treasury: list[int]  # per family (SK-C2)
     camels_left: list[int]  # per family, on its domain
     camels: tuple[int, ...]  # per space, a bit per family whose camel stands there (SK-T4: at most 2 bits)
@@ -319,7 +320,9 @@ class SamarkandState(State):
         self.money[player] -= cost
         self.treasury[family] += cost
         self.domain_tiles[family] -= 1
-        self.tiles_held[player][family] += 1
+        self.tiles_held[player] = replace_at(
+            self.tiles_held[player], family, self.tiles_held[player][family] + 1
+        )
         self.married = True
         drawn: list[int] = []
         if self.hand_size(player) < self.hand_limit():
@@ -328,7 +331,7 @@ class SamarkandState(State):
             "married", seat=player, family=MAP.families[family].name, cost=cost, count=len(drawn)
         )
         if drawn:
-            self.hands[player] = sorted(self.hands[player] + drawn)
+            self.hands[player] = tuple(sorted(self.hands[player] + tuple(drawn)))
             names = [good_name(g) for g in drawn]
             self.log = self._add("drew_cards", seat=player, cards=names, audience=[player])
             self.phase = "discard"
@@ -344,10 +347,12 @@ class SamarkandState(State):
             if not self.deck:
                 if not self.discards:
                     break
-                self.deck, self.discards, self.discarders = self.discards, [], []
-                self._random().shuffle(self.deck)
+                deck = list(self.discards)
+                self._random().shuffle(deck)
+                self.deck, self.discards, self.discarders = tuple(deck), (), ()
                 self.log = self._add("reshuffled", count=len(self.deck))
-            drawn.append(self.deck.pop())
+            drawn.append(self.deck[-1])
+            self.deck = self.deck[:-1]
         return drawn
 
     def _random(self) -> random.Random:
@@ -357,9 +362,9 @@ class SamarkandState(State):
         return stream
 
     def _discard(self, player: int, good: int) -> None:
-        self.hands[player].remove(good)
-        self.discards.append(good)
-        self.discarders.append(player)
+        self.hands[player] = _without(self.hands[player], good)
+        self.discards += (good,)
+        self.discarders += (player,)
         self.discarded += 1
         self.log = self._add("discarded", seat=player)
         self.log = self._add("you_discarded", seat=player, good_name=good_name(good), audience=[player])
@@ -423,8 +428,8 @@ class SamarkandState(State):
 
     def _sell(self, player: int, good: int) -> None:
         """SK-G1: the card goes face up in front of its owner for 3 dirhams."""
-        self.hands[player].remove(good)
-        self.sold[player].append(good)
+        self.hands[player] = _without(self.hands[player], good)
+        self.sold[player] += (good,)
         self.money[player] += SALE_PRICE
         self.log = self._add("sold", seat=player, good=good, good_name=good_name(good))
         self._close_offer()
@@ -466,13 +471,14 @@ class SamarkandState(State):
         if not self.bag:
             return
         index = self._random().randrange(len(self.bag))
-        family = self.bag.pop(index)
+        family = self.bag[index]
+        self.bag = self.bag[:index] + self.bag[index + 1 :]
         name = MAP.families[family].name
         if any(held[family] for held in self.tiles_held):
             self.domain_tiles[family] += 1
             self.log = self._add("tile_returned", seat=self.current, family=name)
         else:
-            self.removed_tiles.append(family)
+            self.removed_tiles += (family,)
             self.log = self._add("tile_removed", seat=self.current, family=name)
 
     def _end_reason(self) -> str:
@@ -578,7 +584,7 @@ class SamarkandState(State):
             "seat": seat,
             "money": self.money[seat],
             "hand_size": len(self.hands[seat]),
-            "sold": self.sold[seat][:],
+            "sold": list(self.sold[seat]),
             "tiles": [MAP.families[f].name for f in FAMILIES for _ in range(self.tiles_held[seat][f])],
             "goods_markers": self.goods_markers[seat],
             "relation_markers": self.relation_markers[seat],
@@ -598,16 +604,16 @@ class SamarkandState(State):
         new = SamarkandState.__new__(SamarkandState)
         new.num_players = self.num_players
         new.money = self.money[:]
-        new.hands = [hand[:] for hand in self.hands]
-        new.sold = [cards[:] for cards in self.sold]
-        new.deck = self.deck[:]
-        new.discards = self.discards[:]
-        new.discarders = self.discarders[:]
+        new.hands = self.hands[:]  # the tuples inside are shared
+        new.sold = self.sold[:]
+        new.deck = self.deck
+        new.discards = self.discards
+        new.discarders = self.discarders
         new.random_seed = self.random_seed
-        new.tiles_held = [held[:] for held in self.tiles_held]
+        new.tiles_held = self.tiles_held[:]
         new.domain_tiles = self.domain_tiles[:]
-        new.bag = self.bag[:]
-        new.removed_tiles = self.removed_tiles[:]
+        new.bag = self.bag
+        new.removed_tiles = self.removed_tiles
         new.treasury = self.treasury[:]
         new.camels_left = self.camels_left[:]
         new.camels = self.camels  # a tuple: shared
@@ -652,24 +658,34 @@ class SamarkandState(State):
             self.check_seat(player)
         world = self.clone()
         world.random_seed = rng.getrandbits(64)
-        rng.shuffle(world.bag)
+        bag = list(world.bag)
+        rng.shuffle(bag)
+        world.bag = tuple(bag)
         hidden_hands = [] if self.over else [p for p in range(self.num_players) if p != player]
-        unseen = [g for p in hidden_hands for g in self.hands[p]] + self.deck
+        unseen = [g for p in hidden_hands for g in self.hands[p]] + list(self.deck)
         unseen += [g for g, who in zip(self.discards, self.discarders, strict=True) if who != player]
         rng.shuffle(unseen)
         for p in hidden_hands:
             size = len(self.hands[p])
-            world.hands[p], unseen = sorted(unseen[:size]), unseen[size:]
-        world.deck, unseen = unseen[: len(self.deck)], unseen[len(self.deck) :]
-        world.discards = [
-            g if who == player else unseen.pop()
-            for g, who in zip(self.discards, self.discarders, strict=True)
-        ]
+            world.hands[p], unseen = tuple(sorted(unseen[:size])), unseen[size:]
+        world.deck, unseen = tuple(unseen[: len(self.deck)]), unseen[len(self.deck) :]
+        world.discards = tuple(
+            [
+                g if who == player else unseen.pop()
+                for g, who in zip(self.discards, self.discarders, strict=True)
+            ]
+        )
         return world
 
 
 # to_dict's fields: all but the player count, the log (written apart) and what is derived from the others
 SERIALISED = tuple(f for f in SamarkandState.__slots__ if f not in ("num_players", "log", "routes"))
+
+
+def _without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
+    """`cards` less one `card`, order kept."""
+    index = cards.index(card)
+    return cards[:index] + cards[index + 1 :]
 
 
 def routes_of(camels: tuple[int, ...], families: int) -> list[tuple[int, ...]]:
@@ -700,18 +716,20 @@ def setup(state: SamarkandState, rng: random.Random) -> None:
     """SK-S1..S4 and, with 2 players, SK-2P1."""
     n = state.num_players
     families = len(MAP.families)
-    state.deck = list(range(1, NUM_GOODS + 1))
-    rng.shuffle(state.deck)
-    state.hands = [sorted(state.deck.pop() for _ in range(START_HAND)) for _ in range(n)]
-    state.sold = [[] for _ in range(n)]
-    state.discards, state.discarders = [], []
+    deck = list(range(1, NUM_GOODS + 1))
+    rng.shuffle(deck)
+    state.hands = [tuple(sorted(deck.pop() for _ in range(START_HAND))) for _ in range(n)]
+    state.deck = tuple(deck)
+    state.sold = [()] * n
+    state.discards, state.discarders = (), ()
     state.money = [START_MONEY] * n
-    state.tiles_held = [[0] * families for _ in range(n)]
+    state.tiles_held = [(0,) * families] * n
     on_domain = 1 if n == 2 else TILES_PER_FAMILY
     state.domain_tiles = [on_domain] * families
-    state.bag = [f for f in range(families) for _ in range(TILES_PER_FAMILY - on_domain)]
-    rng.shuffle(state.bag)
-    state.removed_tiles = []
+    bag = [f for f in range(families) for _ in range(TILES_PER_FAMILY - on_domain)]
+    rng.shuffle(bag)
+    state.bag = tuple(bag)
+    state.removed_tiles = ()
     state.treasury = [0] * families
     state.camels_left = [CAMELS_PER_FAMILY - 1] * families
     camels = [0] * len(MAP.spaces)
