@@ -34,6 +34,12 @@ def replace_at(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     return items[:index] + (value,) + items[index + 1 :]
 
 
+def without(items: tuple[T, ...], item: T) -> tuple[T, ...]:
+    """`items` less its first `item`, order kept (the tuple counterpart of list.remove)."""
+    index = items.index(item)
+    return items[:index] + items[index + 1 :]
+
+
 def seat_label(seat: int) -> str:
     """How a seat is written for people and in action notation: seat 0 is "P1"."""
     return f"P{seat + 1}"

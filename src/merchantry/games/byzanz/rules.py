@@ -775,7 +775,7 @@ _NO_CARDS = (0,) * NUM_CODES
 
 def _changed(counts: tuple[int, ...], code: int, by: int) -> tuple[int, ...]:
     """`counts` with one code's count changed by `by` (the tuples are shared between clones)."""
-    return counts[:code] + (counts[code] + by,) + counts[code + 1 :]
+    return replace_at(counts, code, counts[code] + by)
 
 
 def _is_card_action(action: ByzanzAction, table: tuple[ByzanzAction, ...], hand: tuple[int, ...]) -> bool:

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from merchantry.engine import JSON, EventLog, State, seat_label
+from merchantry.engine import JSON, EventLog, State, seat_label, without
 from merchantry.games.money.actions import (
     ADD,
     ADD_BY_RANK,
@@ -49,12 +49,6 @@ FORMAT_VERSION = 2  # 2: the game's seed is no longer part of the state
 def codes(cards: Iterable[int]) -> list[str]:
     """Card ids -> codes, sorted for display."""
     return sorted((CARD_CODES[c] for c in cards), key=display_key)
-
-
-def without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
-    """`cards` less one `card` (card ids are unique), order kept."""
-    index = cards.index(card)
-    return cards[:index] + cards[index + 1 :]
 
 
 def bid_value(cards: tuple[int, ...] | list[int]) -> int:

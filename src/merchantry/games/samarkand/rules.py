@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 
-from merchantry.engine import JSON, EventLog, State, replace_at, seat_label
+from merchantry.engine import JSON, EventLog, State, replace_at, seat_label, without
 from merchantry.games.samarkand.actions import (
     CAMEL,
     DISCARD,
@@ -362,7 +362,7 @@ class SamarkandState(State):
         return stream
 
     def _discard(self, player: int, good: int) -> None:
-        self.hands[player] = _without(self.hands[player], good)
+        self.hands[player] = without(self.hands[player], good)
         self.discards += (good,)
         self.discarders += (player,)
         self.discarded += 1
@@ -428,7 +428,7 @@ class SamarkandState(State):
 
     def _sell(self, player: int, good: int) -> None:
         """SK-G1: the card goes face up in front of its owner for 3 dirhams."""
-        self.hands[player] = _without(self.hands[player], good)
+        self.hands[player] = without(self.hands[player], good)
         self.sold[player] += (good,)
         self.money[player] += SALE_PRICE
         self.log = self._add("sold", seat=player, good=good, good_name=good_name(good))
@@ -680,12 +680,6 @@ class SamarkandState(State):
 
 # to_dict's fields: all but the player count, the log (written apart) and what is derived from the others
 SERIALISED = tuple(f for f in SamarkandState.__slots__ if f not in ("num_players", "log", "routes"))
-
-
-def _without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
-    """`cards` less one `card`, order kept."""
-    index = cards.index(card)
-    return cards[:index] + cards[index + 1 :]
 
 
 def routes_of(camels: tuple[int, ...], families: int) -> list[tuple[int, ...]]:
