@@ -74,6 +74,24 @@ def test_the_search_finds_the_only_winning_move_and_knows_it_wins():
     assert result.iterations == 2000
 
 
+def test_with_an_opponent_model_the_others_play_by_the_policy_inside_the_tree():
+    """opponents="policy": from 6, +2 loses against best play but wins against an opponent who always adds
+    1 (8, 9, then our +1 reaches 10): the search must value it by the model."""
+
+    def adds_one(world: State, seat: int, rng: random.Random) -> Action:
+        return 1
+
+    modelled = Search(SearchConfig(iterations=500, opponents="policy"), adds_one, None)
+    result = modelled.run(RaceToTen(total=6), 0, random.Random(1))
+    values = {a.action: a.value for a in result.actions}
+    assert values[2] > 0.9 and values[1] > 0.9  # both win against this opponent
+    searched = Search(SearchConfig(iterations=500), adds_one, None)
+    result = searched.run(RaceToTen(total=6), 0, random.Random(1))
+    assert {a.action: a.value for a in result.actions}[2] < 0.5
+    with pytest.raises(ValueError, match="opponents"):
+        Search(SearchConfig(opponents="nobody"), adds_one, None)
+
+
 def test_the_search_stops_at_its_time_budget_even_with_iterations_left():
     search = Search(SearchConfig(iterations=10**9, seconds=0.05), random_policy, None)
     assert 1 <= search.run(RaceToTen(), 0, random.Random(1)).iterations < 10**9

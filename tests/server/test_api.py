@@ -262,17 +262,17 @@ def test_the_turn_clock_lets_a_bot_play_a_turn_that_times_out(client):
     )
     table = response.json()
     tokens = join_all(client, table)
-    service = client.app.state.service
+    service, run = client.app.state.service, client.app.state.in_database  # beside the server's own clock
     start = time.monotonic()
-    clock = service.clock(table["id"], start)
+    clock = run(service.clock, table["id"], start)
     assert set(clock) == {0, 1} and all(0 < left <= 30 for left in clock.values())
     client.post(f"/api/tables/{table['id']}/act", json={"action": "bid"}, headers=headers(tokens[0]))
-    assert not service.play_timed_out_turns(table["id"], start + 10)  # time is not up yet
-    assert service.play_timed_out_turns(table["id"], start + 31)  # P2 ran out of time: a bot seals for P2
-    assert [1, "bid"] in service.table(table["id"]).session.moves  # the bot sealed P2's bid
+    assert not run(service.play_timed_out_turns, table["id"], start + 10)  # time is not up yet
+    assert run(service.play_timed_out_turns, table["id"], start + 31)  # P2 ran out of time: a bot seals
+    moves = run(service.table, table["id"]).session.moves
+    assert [1, "bid"] in moves  # the bot sealed P2's bid
     payload = client.get(f"/api/tables/{table['id']}", headers=headers(tokens[1])).json()
     assert payload["table"]["turn_seconds"] == 30
-    moves = service.table(table["id"]).session.moves
     first_for_p2 = next(i for i, (seat, _) in enumerate(moves) if seat == 1)
     assert payload["table"]["timeouts"] == [
         {"seat": 1, "after_moves": first_for_p2}

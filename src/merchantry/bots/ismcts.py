@@ -55,6 +55,10 @@ class SearchConfig:
     # since the root, `gain_scale` points = a reward of 1 (blind to the others: see docs/bots.md)
     reward: str = "win"
     gain_scale: float = 20.0
+    # "search": every seat's decisions are searched, each maximising its own reward; "policy": only the
+    # searching seat's are, the others play by the rollout policy inside the tree too (an opponent model:
+    # the tree spends every iteration on the seat's own choices; see docs/bots.md)
+    opponents: str = "search"
 
 
 @dataclass
@@ -131,6 +135,9 @@ class Search:
         self.evaluate = evaluate
         self.anchor = anchor  # the move kept unless the search clearly beats it (see anchor_margin)
         self.base: list[float] = []  # each seat's standing at the root, for the "gain" reward
+        if config.opponents not in ("search", "policy"):
+            raise ValueError(f"unknown opponents {config.opponents!r}: search or policy")
+        self.modelled = config.opponents == "policy"
 
     def run(self, world: State, seat: int, rng: random.Random) -> SearchResult:
         config = self.config
@@ -154,14 +161,16 @@ class Search:
         expanded = False
         while not world.is_over() and not expanded:
             actor = acting_seat(world, seat)
-            if len(world.to_act()) > 1 and actor != seat:
-                action = self.policy(world, actor, rng)  # a simultaneous choice we cannot see: not searched
-            else:
+            searched = actor == seat or not (self.modelled or len(world.to_act()) > 1)
+            if searched:
                 action = self.select(node, actor, world.legal_actions(actor), rng)
+            else:  # another seat's choice by the opponent model, or a simultaneous one we cannot see
+                action = self.policy(world, actor, rng)
             child = node.children.get((actor, action))
             if child is None:
                 child = node.children[actor, action] = Node(mover=actor)
-                expanded = True
+                # with an opponent model, a modelled step costs no expansion: descend to the next choice
+                expanded = searched or not self.modelled
             world.apply(actor, action)
             path.append(child)
             node = child

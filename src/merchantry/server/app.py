@@ -23,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from functools import partial
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import FastAPI, Header, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -50,6 +50,7 @@ OUTBOX = 64  # messages waiting for one connection before it counts as not readi
 SEND_TIMEOUT = 10.0  # seconds one message may take to be sent before the connection counts as not reading
 CLOCK_TICK = 0.5  # seconds between looks at the turn clock
 DEFAULT_LIMITS = Limits()
+Result = TypeVar("Result")
 Token = Annotated[Text, Field(min_length=1, max_length=64)]
 
 
@@ -242,6 +243,10 @@ def create_app(
     hinting: set[str] = set()  # tables with a hint being worked out: one at a time per table
     analyses: dict[str, Analysis] = {}
     analyst = ThreadPoolExecutor(max_workers=1, thread_name_prefix="analysis")  # one analysis at a time
+    # every call of the service (the database and the tables in memory) runs in this one thread: the event
+    # loop goes on accepting connections and sending while a commit waits for the disk, and the service
+    # stays single-threaded as it was written
+    database = ThreadPoolExecutor(max_workers=1, thread_name_prefix="database")
     stopping = threading.Event()
     locks: dict[str, asyncio.Lock] = {}
     rooms: dict[str, set[Connection]] = {}  # live connections per table
@@ -252,28 +257,38 @@ def create_app(
     def lock_for(table_id: str) -> asyncio.Lock:
         return locks.setdefault(table_id, asyncio.Lock())
 
-    async def send_if_changed(table_id: str, conn: Connection) -> None:
-        """Send a connection its payload if that differs from what it last got: a seat must not learn that
+    async def db(work: Callable[..., Result], *args: Any) -> Result:
+        """`work(*args)` in the database thread (see `database`), without holding up the event loop."""
+        return await asyncio.get_running_loop().run_in_executor(database, partial(work, *args))
+
+    def post_if_changed(conn: Connection, payload: dict[str, Any]) -> None:
+        """Post a connection its payload if that differs from what it last got: a seat must not learn that
         something happened which its view does not show (another seat adding a card to a sealed bid)."""
-        payload = service.payload(table_id, conn.seat)
         compared = without_clock(payload)
         if compared == conn.last_sent:
             return
         conn.last_sent = compared
         conn.post(payload)
 
+    def payloads_for(table_id: str, seats: set[int | None]) -> dict[int | None, dict[str, Any]]:
+        return {seat: service.payload(table_id, seat) for seat in seats}
+
     async def broadcast(table_id: str) -> None:
         """Post every connection at the table its own seat's payload, where it changed; never waits for a
         connection to read (see Connection)."""
         room = rooms.get(table_id, set())
+        payloads = await db(payloads_for, table_id, {conn.seat for conn in room})
         for conn in list(room):
-            if not conn.dropped:
-                await send_if_changed(table_id, conn)
+            if not conn.dropped and conn.seat in payloads:
+                post_if_changed(conn, payloads[conn.seat])
             if conn.dropped:  # it did not read: let it go (its own handler closes it)
                 room.discard(conn)
                 task = asyncio.create_task(conn.close_dropped())
                 closing.add(task)
                 task.add_done_callback(closing.discard)
+
+    def players_at(table_id: str) -> int:
+        return int(service.table(table_id).state.num_players)
 
     async def revoke(table_id: str, seat: int) -> None:
         """A seat handed to a bot: its former holder's open connections turn into spectators, told why."""
@@ -289,7 +304,7 @@ def create_app(
         try, longer each time)."""
         try:
             async with lock_for(table_id):
-                result = work()
+                result = await db(work)
         except Refused as exc:
             if exc.status != 503:
                 raise
@@ -304,10 +319,10 @@ def create_app(
         loop = asyncio.get_running_loop()
         outage = Outage(f"bots at table {table_id}")
         try:
-            while service.table(table_id).bot_to_act() is not None:
+            while await db(bot_to_act, table_id) is not None:
                 began = loop.time()
                 async with lock_for(table_id):
-                    turn = service.next_bot_turn(table_id)
+                    turn = await db(service.next_bot_turn, table_id)
                 if turn is None:
                     break
                 # a search bot thinks for up to seconds: in a thread, so the server goes on serving; the
@@ -324,23 +339,30 @@ def create_app(
         finally:
             runners.pop(table_id, None)
 
-    def kick_bots(table_id: str) -> None:
-        if table_id not in runners and service.table(table_id).bot_to_act() is not None:
+    def bot_to_act(table_id: str) -> int | None:
+        return service.table(table_id).bot_to_act()
+
+    async def kick_bots(table_id: str) -> None:
+        # runners is checked again after the wait: another kick may have started them meanwhile
+        if table_id not in runners and await db(bot_to_act, table_id) is not None and table_id not in runners:
             runners[table_id] = asyncio.create_task(run_bots(table_id))
+
+    def status_of(table_id: str) -> str:
+        return service.table(table_id).status
 
     async def watch_clock(table_id: str) -> None:
         """The optional turn clock: a bot plays the turn of a person whose time ran out. It runs while the
         game is played (not while a table waits for its players) and outlives a database outage."""
         outage = Outage(f"the turn clock at table {table_id}")
         try:
-            while service.table(table_id).status == "playing":
+            while await db(status_of, table_id) == "playing":
                 await asyncio.sleep(CLOCK_TICK)
                 played = await through_outages(
                     table_id, outage, lambda: service.play_timed_out_turns(table_id, time.monotonic())
                 )
                 if played:
                     await broadcast(table_id)
-                    kick_bots(table_id)
+                    await kick_bots(table_id)
         finally:
             clocks.pop(table_id, None)
 
@@ -349,21 +371,20 @@ def create_app(
         while True:
             await asyncio.sleep(60)
             busy = {tid for tid, conns in rooms.items() if conns} | set(runners) | set(clocks)
-            service.forget_idle(busy, limits.idle_minutes * 60)
+            await db(service.forget_idle, busy, limits.idle_minutes * 60)
 
     def client_of(request: Request | WebSocket) -> str:
         return request.client.host if request.client else "unknown"
 
-    def bot_games_playing(client: str | None = None) -> int:
-        """Games of bots only whose bots are at work (for one client's tables, or all)."""
-        return sum(
-            1
-            for tid in runners
-            if all(s.kind == "bot" for s in service.table(tid).seats)
-            and (client is None or created_by.get(tid) == client)
-        )
+    def bots_only(table_ids: list[str]) -> list[str]:
+        return [tid for tid in table_ids if all(s.kind == "bot" for s in service.table(tid).seats)]
 
-    def check_creation(request: Request, body: CreateTable) -> str:
+    async def bot_games_playing(client: str | None = None) -> int:
+        """Games of bots only whose bots are at work (for one client's tables, or all)."""
+        playing = await db(bots_only, list(runners))
+        return sum(1 for tid in playing if client is None or created_by.get(tid) == client)
+
+    async def check_creation(request: Request, body: CreateTable) -> str:
         """Refuse (429) a table over the client's limits; returns the client."""
         client = client_of(request)
         if not limits.enabled:
@@ -373,28 +394,31 @@ def create_app(
                 429, f"too many tables created from your address: at most {limits.tables_per_minute} a minute"
             )
         if all(spec.kind == "bot" for spec in body.seats):
-            if bot_games_playing(client) >= limits.bot_games_per_client:
+            if await bot_games_playing(client) >= limits.bot_games_per_client:
                 most = limits.bot_games_per_client
                 raise Refused(
                     429, f"your address already has {most} games of bots only playing: wait for one"
                 )
-            if bot_games_playing() >= limits.bot_games:
+            if await bot_games_playing() >= limits.bot_games:
                 raise Refused(
                     429, "the server is playing as many games of bots only as it takes: try again later"
                 )
         return client
 
-    def start_clock(table_id: str) -> None:
+    def needs_clock(table_id: str) -> bool:
         table = service.table(table_id)
-        if table_id not in clocks and table.turn_seconds and table.status == "playing":
+        return bool(table.turn_seconds) and table.status == "playing"
+
+    async def start_clock(table_id: str) -> None:
+        if table_id not in clocks and await db(needs_clock, table_id) and table_id not in clocks:
             clocks[table_id] = asyncio.create_task(watch_clock(table_id))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         single.acquire()  # refuses to start beside another server on the same SQLite file
-        for table_id in service.playing_table_ids():  # a restarted server resumes its bots and clocks
-            kick_bots(table_id)
-            start_clock(table_id)
+        for table_id in await db(service.playing_table_ids):  # a restarted server resumes bots and clocks
+            await kick_bots(table_id)
+            await start_clock(table_id)
         sweeper = asyncio.create_task(forget_idle_tables())
         yield
         sweeper.cancel()
@@ -403,10 +427,14 @@ def create_app(
         stopping.set()  # an analysis in progress stops at its next move
         single.release()
         analyst.shutdown(wait=False, cancel_futures=True)
+        database.shutdown(wait=True)
 
     app = FastAPI(title="Merchantry", lifespan=lifespan)
     app.add_middleware(BodyLimit)  # a huge body is refused before it is read
     app.state.service = service
+    # a service call from outside the server (tests, tools), in the database thread: one at a time with
+    # the server's own, never beside them
+    app.state.in_database = lambda work, *args: database.submit(work, *args).result()
     app.state.rooms = rooms
     app.state.runners = runners
     app.state.clocks = clocks
@@ -478,26 +506,26 @@ def create_app(
 
     @app.get("/api/tables")
     async def list_tables() -> list[dict[str, Any]]:
-        return service.tables()
+        return await db(service.tables)
 
     @app.post("/api/tables", status_code=201)
     async def create_table(request: Request, body: CreateTable) -> dict[str, Any]:
-        client = check_creation(request, body)
+        client = await check_creation(request, body)
         seats = [spec.model_dump() for spec in body.seats]
-        created = service.create(
-            body.game, body.players, dict(body.options), seats, body.name, body.turn_seconds
+        created = await db(
+            service.create, body.game, body.players, dict(body.options), seats, body.name, body.turn_seconds
         )
         created_by[created["id"]] = client
-        kick_bots(created["id"])
-        start_clock(created["id"])
+        await kick_bots(created["id"])
+        await start_clock(created["id"])
         return created
 
     @app.get("/api/tables/{table_id}")
     async def table_view(
         table_id: str, x_seat_token: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
-        seat = service.seat_for_token(table_id, x_seat_token)
-        return service.payload(table_id, seat)
+        seat = await db(service.seat_for_token, table_id, x_seat_token)
+        return await db(service.payload, table_id, seat)
 
     @app.post("/api/tables/{table_id}/join")
     async def join(request: Request, table_id: str, body: Join) -> dict[str, Any]:
@@ -506,39 +534,39 @@ def create_app(
                 429, f"too many seats taken from your address: at most {limits.joins_per_minute} a minute"
             )
         async with lock_for(table_id):
-            token = service.join(table_id, body.seat, body.invite, body.name)
+            token = await db(service.join, table_id, body.seat, body.invite, body.name)
         await broadcast(table_id)
-        kick_bots(table_id)
-        start_clock(table_id)  # the clock starts when the game does (the last seat taken)
+        await kick_bots(table_id)
+        await start_clock(table_id)  # the clock starts when the game does (the last seat taken)
         return {"seat": body.seat, "token": token}
 
     @app.post("/api/tables/{table_id}/act")
     async def act(table_id: str, body: Act, x_seat_token: Annotated[str, Header()]) -> dict[str, Any]:
         async with lock_for(table_id):  # the token is checked under the lock: a seat handed over stays so
-            seat = service.seat_for_token(table_id, x_seat_token)
+            seat = await db(service.seat_for_token, table_id, x_seat_token)
             if seat is None:
                 raise Refused(403, "spectators cannot act")
-            service.act(table_id, seat, body.action)
+            await db(service.act, table_id, seat, body.action)
         await broadcast(table_id)
-        kick_bots(table_id)
-        return service.payload(table_id, seat)
+        await kick_bots(table_id)
+        return await db(service.payload, table_id, seat)
 
     @app.post("/api/tables/{table_id}/seats/{seat}/bot")
     async def seat_to_bot(table_id: str, seat: int, body: HandToBot) -> dict[str, Any]:
         async with lock_for(table_id):
-            service.hand_to_bot(table_id, body.host_token, seat, body.bot)
+            await db(service.hand_to_bot, table_id, body.host_token, seat, body.bot)
             await revoke(table_id, seat)
         await broadcast(table_id)
-        kick_bots(table_id)
-        start_clock(table_id)  # the seat may have been the last one the game waited for
-        return service.payload(table_id, None)
+        await kick_bots(table_id)
+        await start_clock(table_id)  # the seat may have been the last one the game waited for
+        return await db(service.payload, table_id, None)
 
     @app.post("/api/tables/{table_id}/close")
     async def close_table(table_id: str, body: HostOnly) -> dict[str, Any]:
         async with lock_for(table_id):
-            service.close(table_id, body.host_token)
+            await db(service.close, table_id, body.host_token)
         await broadcast(table_id)
-        return service.payload(table_id, None)
+        return await db(service.payload, table_id, None)
 
     @app.get("/api/tables/{table_id}/replay")
     async def replay(
@@ -546,21 +574,21 @@ def create_app(
         upto: Annotated[int, Query(ge=0, le=100_000)] = 0,
         seat: Annotated[int | None, Query(ge=0, le=16)] = None,
     ) -> dict[str, Any]:
-        return service.replay(table_id, upto, seat)
+        return await db(service.replay, table_id, upto, seat)
 
     @app.post("/api/tables/{table_id}/hint")
     async def ask_hint(table_id: str, x_seat_token: Annotated[str, Header()]) -> dict[str, Any]:
         """What the hard bot would play for the asking seat, from that seat's sampled worlds only."""
         async with lock_for(table_id):
-            seat = service.seat_for_token(table_id, x_seat_token)
+            seat = await db(service.seat_for_token, table_id, x_seat_token)
             if seat is None:
                 raise Refused(403, "spectators get no hints")
-            position = service.hint_position(table_id, seat)
+            position = await db(service.hint_position, table_id, seat)
         if table_id in hinting:
             raise Refused(429, "a hint is already being worked out at this table: wait for it")
         hinting.add(table_id)
         try:
-            game = service.table(table_id).game
+            game = (await db(service.table, table_id)).game
             config = hint_search or recipe(game, "hard")
             rng = random.Random()
             advice = await asyncio.to_thread(hint, position, seat, game, rng, config)
@@ -568,8 +596,8 @@ def create_app(
             hinting.discard(table_id)
         return advice.to_dict()
 
-    def analysis_of(table_id: str) -> Analysis:
-        record = service.record(table_id)  # 409 until the game is over
+    async def analysis_of(table_id: str) -> Analysis:
+        record = await db(service.record, table_id)  # 409 until the game is over
         if table_id not in analyses:
             job = analyses[table_id] = Analysis(total=len(record["moves"]))
             config = analysis_search or replace(recipe(record["game"], "hard"), seconds=0.4)
@@ -592,18 +620,19 @@ def create_app(
     @app.post("/api/tables/{table_id}/analysis", status_code=202)
     async def start_analysis(table_id: str) -> dict[str, Any]:
         """Start (or look at) a finished game's computer analysis; GET the same address for progress."""
-        return analysis_of(table_id).to_dict(service.table(table_id).state.num_players)
+        analysis = await analysis_of(table_id)
+        return analysis.to_dict(await db(players_at, table_id))
 
     @app.get("/api/tables/{table_id}/analysis")
     async def get_analysis(table_id: str) -> dict[str, Any]:
         if table_id not in analyses:
-            service.record(table_id)
+            await db(service.record, table_id)
             raise Refused(404, "no analysis of this game yet: ask for one with POST")
-        return analyses[table_id].to_dict(service.table(table_id).state.num_players)
+        return analyses[table_id].to_dict(await db(players_at, table_id))
 
     @app.get("/api/tables/{table_id}/record")
     async def record(table_id: str) -> dict[str, Any]:
-        return service.record(table_id)
+        return await db(service.record, table_id)
 
     # --- live ---------------------------------------------------------------------------------------
 
@@ -625,7 +654,7 @@ def create_app(
             (p.removeprefix("token.") for p in offered if p.startswith("token.")), None
         )
         try:
-            seat = service.seat_for_token(table_id, token)
+            seat = await db(service.seat_for_token, table_id, token)
         except Refused as exc:
             await ws.send_json({"type": "error", "reason": exc.reason})
             await ws.close(code=4404 if exc.status == 404 else 4403, reason=exc.reason[:100])
@@ -642,8 +671,8 @@ def create_app(
         rooms.setdefault(table_id, set()).add(conn)
         conn.writer = asyncio.create_task(conn.write())
         try:
-            await send_if_changed(table_id, conn)
-            kick_bots(table_id)
+            post_if_changed(conn, await db(service.payload, table_id, conn.seat))
+            await kick_bots(table_id)
             while not conn.dropped:
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect":
@@ -664,10 +693,11 @@ def create_app(
             rooms.get(table_id, set()).discard(conn)
             conn.writer.cancel()
 
-    def holds_its_seat(table_id: str, conn: Connection) -> bool:
+    async def holds_its_seat(table_id: str, conn: Connection) -> bool:
         """Every action is checked against the seat's holder now, not at connect time."""
         try:
-            return conn.seat is not None and service.seat_for_token(table_id, conn.token) == conn.seat
+            holder = await db(service.seat_for_token, table_id, conn.token)
+            return conn.seat is not None and holder == conn.seat
         except Refused:
             return False
 
@@ -683,14 +713,14 @@ def create_app(
             return {"type": "refused", "reason": "spectators cannot act"}
         try:
             async with lock_for(table_id):
-                if not holds_its_seat(table_id, conn):
+                if not await holds_its_seat(table_id, conn):
                     conn.becomes_spectator()
                     return {"type": "refused", "reason": "this seat is no longer yours: you are watching"}
-                service.act(table_id, conn.seat, message.action)
+                await db(service.act, table_id, conn.seat, message.action)
         except Refused as exc:
             return {"type": "refused", "reason": exc.reason}
         await broadcast(table_id)
-        kick_bots(table_id)
+        await kick_bots(table_id)
         return None
 
     return app

@@ -54,6 +54,9 @@ class SeatInfo:
     bot: str | None
     name: str | None
     joined: bool
+    # the seat's token, hashed (None: nobody holds it); kept with the live table, which is reloaded
+    # whenever a seat changes hands, so a move's token check needs no query
+    token_hash: str | None = field(default=None, repr=False)
 
     def public(self) -> dict[str, Any]:
         return {
@@ -126,7 +129,7 @@ def all_seated(rows: list[SeatRow]) -> bool:
 
 
 def seat_info(row: SeatRow) -> SeatInfo:
-    return SeatInfo(row.seat, row.kind, row.bot, row.name, bool(row.token_hash))
+    return SeatInfo(row.seat, row.kind, row.bot, row.name, bool(row.token_hash), row.token_hash)
 
 
 def check_bot(name: str | None, game: str) -> None:
@@ -269,11 +272,9 @@ class TableService:
         if not token:
             return None
         digest = token_hash(token)
-        with self.sessions() as db:
-            rows = db.scalars(select(SeatRow).where(SeatRow.table_id == table_id)).all()
-            for row in rows:
-                if row.token_hash and secrets.compare_digest(row.token_hash, digest):
-                    return int(row.seat)
+        for info in table.seats:
+            if info.token_hash and secrets.compare_digest(info.token_hash, digest):
+                return info.seat
         log.warning("refused a forged or stale seat token at table %s", table.id)
         raise Refused(403, "this seat token is not valid at this table")
 

@@ -3,35 +3,29 @@
 The 27 price cards are public knowledge and so is which have been revealed, so the bot knows each gem's
 expected move next round: the mean change over the cards left (GB-C3). It sells what it expects to
 fall, buys what it expects to rise, and when it must buy (GB-R3) buys the gem with the best prospect.
-It reads only its seat's view.
+It reads only what is public (prices, its gems, the cards left as a set): it is handed a world sampled for
+its seat, and asks it for these directly rather than building a whole view (a search's rollouts call it
+hundreds of times per iteration).
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from merchantry.engine import State
 from merchantry.games.grand_bazaar.actions import BUY, DONE, SELL, BazaarAction
-
-
-def expected_moves(view: dict[str, Any]) -> list[float]:
-    """Mean change per gem over the unrevealed price cards (0 once none are left)."""
-    remaining = view["remaining_cards"]
-    if not remaining:
-        return [0.0] * len(view["gems"])
-    return [sum(card[g] for card in remaining) / len(remaining) for g in range(len(view["gems"]))]
+from merchantry.games.grand_bazaar.rules import BazaarState
 
 
 class GrandBazaarGreedyBot:
     name = "greedy"
 
     def choose(self, world: State, seat: int, rng: random.Random) -> BazaarAction:
-        view = world.view(seat)
+        assert isinstance(world, BazaarState)
         legal: set[BazaarAction] = set(world.legal_actions(seat))
-        moves = expected_moves(view)
-        gems = view["holdings"][seat]["gems"]
-        must_buy = not view["turn"]["bought"]
+        moves = world.expected_moves()
+        gems = world.gems[seat]
+        must_buy = not any(world.bought)
         # sell what is expected to fall
         for g in sorted(range(len(moves)), key=lambda g: moves[g]):
             if moves[g] < 0 and SELL[g] in legal:

@@ -279,6 +279,14 @@ class BazaarState(State):
         }
         return view
 
+    def expected_moves(self) -> tuple[float, ...]:
+        """Each gem's mean change over the price cards not yet revealed (0 once none are left): public,
+        because which cards are left is (GB-I1 hides only their order). For bots, without a whole view."""
+        deck = self.deck
+        if not deck:
+            return (0.0,) * len(GEMS)
+        return tuple(sum(PRICE_CARDS[c][g] for c in deck) / len(deck) for g in GEM_RANGE)
+
     def price_history(self) -> list[list[int]]:
         """Prices after each revealed card, starting from the opening prices."""
         prices = [START_PRICE] * len(GEMS)

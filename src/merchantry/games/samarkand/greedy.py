@@ -15,7 +15,7 @@ sampled for its seat, like every bot.
 from __future__ import annotations
 
 import random
-from collections import deque
+from functools import lru_cache
 
 from merchantry.engine import State
 from merchantry.games.samarkand.actions import SamarkandAction
@@ -28,19 +28,25 @@ HORIZON = 6  # routes further than this many camels count for nothing
 
 def distances(state: SamarkandState, family: int) -> dict[int, int]:
     """Camels `family` still needs to reach each space it could stand on (1 = next to its route)."""
+    return _distances(state.camels, family)
+
+
+@lru_cache(maxsize=4096)
+def _distances(camels: tuple[int, ...], family: int) -> dict[int, int]:
+    # cached by the map itself: most actions a bot weighs (a marriage, a sale) leave the map as it was,
+    # and a search meets the same maps again and again (the result is shared: callers only read it)
     bit = 1 << family
-    route = [s for s, mask in enumerate(state.camels) if mask & bit]
-    seen = dict.fromkeys(route, 0)
-    queue = deque(route)
-    while queue:
-        space = queue.popleft()
-        if seen[space] >= HORIZON:
-            continue
-        for other in ADJACENT[space]:
-            mask = state.camels[other]
-            if other not in seen and not mask & (mask - 1):  # a full space blocks the way (SK-T4)
-                seen[other] = seen[space] + 1
-                queue.append(other)
+    frontier = [space for space, mask in enumerate(camels) if mask & bit]
+    seen = dict.fromkeys(frontier, 0)
+    for steps in range(1, HORIZON + 1):  # breadth first, a ring of spaces per step
+        ring = []
+        for space in frontier:
+            for other in ADJACENT[space]:
+                mask = camels[other]
+                if other not in seen and not mask & (mask - 1):  # a full space blocks the way (SK-T4)
+                    seen[other] = steps
+                    ring.append(other)
+        frontier = ring
     return seen
 
 
