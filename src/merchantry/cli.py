@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import time
@@ -356,10 +357,27 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
     from merchantry.server.app import create_app
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    # a websocket message over 64 KiB is refused by the server itself (close 1009), before it is read whole
+    settings: dict[str, Any] = {"host": args.host, "port": args.port, "log_level": "info"}
+    settings["ws_max_size"] = 64 * 1024
+    if args.workers > 1:
+        from merchantry.server.db import open_database
+
+        if not args.database_url.startswith("postgresql"):
+            console.print(
+                "[red]several workers need PostgreSQL (--database-url postgresql+psycopg://...)[/red]"
+            )
+            return 2
+        open_database(args.database_url)  # the schema is upgraded once, before the workers start
+        os.environ["MERCHANTRY_DATABASE_URL"] = args.database_url
+        os.environ["MERCHANTRY_BOT_DELAY"] = str(args.bot_delay)
+        console.print(f"Merchantry at http://{args.host}:{args.port}/ ({args.workers} processes)")
+        factory = "merchantry.server.app:app_from_environment"
+        uvicorn.run(factory, factory=True, workers=args.workers, **settings)
+        return 0
     app = create_app(args.database_url, bot_delay=args.bot_delay)
     console.print(f"Merchantry at http://{args.host}:{args.port}/ (database {args.database_url})")
-    # a websocket message over 64 KiB is refused by the server itself (close 1009), before it is read whole
-    uvicorn.run(app, host=args.host, port=args.port, log_level="info", ws_max_size=64 * 1024)
+    uvicorn.run(app, **settings)
     return 0
 
 
@@ -452,6 +470,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--database-url", default="sqlite:///merchantry.db", help="SQLAlchemy URL (PostgreSQL too)"
     )
     serve.add_argument("--bot-delay", type=float, default=0.8, help="seconds a bot waits before each move")
+    serve.add_argument(
+        "--workers", type=int, default=1, help="server processes sharing the port (PostgreSQL only)"
+    )
     serve.set_defaults(run=cmd_serve)
 
     lst = sub.add_parser("games", help="list the games, their options and bots")

@@ -31,7 +31,12 @@ def database_url(request, tmp_path):
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'merchantry.db'}"
         return
-    # a throwaway database per test on the CI's PostgreSQL server
+    yield from postgres_database()
+
+
+def postgres_database():
+    """A throwaway database on the CI's PostgreSQL server, dropped afterwards."""
+    assert POSTGRES_URL
     name = f"merchantry_test_{uuid.uuid4().hex[:10]}"
     admin = create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:

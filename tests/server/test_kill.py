@@ -13,12 +13,12 @@ from sqlalchemy import create_engine, text
 
 from tests.server.test_browser import free_port
 
-SERVE = [sys.executable, "-m", "merchantry.cli", "serve", "--bot-delay", "0"]
+SERVE = [sys.executable, "-m", "merchantry.cli", "serve"]
 
 
-def start(port: int, database_url: str) -> subprocess.Popen:
+def start(port: int, database_url: str, bot_delay: float = 0) -> subprocess.Popen:
     process = subprocess.Popen(
-        [*SERVE, "--port", str(port), "--database-url", database_url],
+        [*SERVE, "--port", str(port), "--database-url", database_url, "--bot-delay", str(bot_delay)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,

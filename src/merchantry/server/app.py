@@ -38,10 +38,11 @@ from merchantry.bots.levels import recipe
 from merchantry.engine import seat_label
 from merchantry.i18n import PLATFORM_LOCALES
 from merchantry.package import LANGUAGES
+from merchantry.server.cluster import SWEEP_SECONDS, cluster_for
 from merchantry.server.db import SingleProcess, open_database
 from merchantry.server.inputs import BodyLimit, Name, Text
 from merchantry.server.limits import Limits, RateWindow, TokenBucket
-from merchantry.server.tables import Refused, TableService
+from merchantry.server.tables import SEATS_CHANGED, Refused, TableService
 
 log = logging.getLogger("merchantry.server")
 STATIC = Path(__file__).parent / "static"
@@ -235,7 +236,9 @@ def create_app(
 ) -> FastAPI:
     """`hint_search` and `analysis_search` replace the hard bot's recipe (tests make them quick); by
     default a hint is the hard bot's own search and an analysis searches each decision for at most 0.4 s."""
-    service = TableService(open_database(database_url))
+    sessions = open_database(database_url)
+    cluster = cluster_for(sessions.kw["bind"], database_url)  # other processes on the same database
+    service = TableService(sessions, cluster)
     single = SingleProcess(database_url)
     creations = RateWindow(limits.tables_per_minute)
     joins = RateWindow(limits.joins_per_minute)
@@ -286,6 +289,11 @@ def create_app(
                 task = asyncio.create_task(conn.close_dropped())
                 closing.add(task)
                 task.add_done_callback(closing.discard)
+
+    def keep(task: asyncio.Task[None]) -> None:
+        """Hold a background task until it is done (the loop keeps only a weak reference)."""
+        closing.add(task)
+        task.add_done_callback(closing.discard)
 
     def players_at(table_id: str) -> int:
         return int(service.table(table_id).state.num_players)
@@ -338,14 +346,26 @@ def create_app(
             log.error("bots at table %s stopped: %s", table_id, exc.reason)
         finally:
             runners.pop(table_id, None)
+            await release_if_over(table_id)
 
     def bot_to_act(table_id: str) -> int | None:
         return service.table(table_id).bot_to_act()
 
+    async def owns(table_id: str) -> bool:
+        """This process runs the table's bots and clock (with several processes, one owns each table)."""
+        return not cluster.several or await db(cluster.claim, table_id)
+
     async def kick_bots(table_id: str) -> None:
-        # runners is checked again after the wait: another kick may have started them meanwhile
-        if table_id not in runners and await db(bot_to_act, table_id) is not None and table_id not in runners:
+        if table_id in runners or await db(bot_to_act, table_id) is None or not await owns(table_id):
+            return
+        if table_id not in runners:  # (another kick may have started them while this one waited)
             runners[table_id] = asyncio.create_task(run_bots(table_id))
+
+    async def release_if_over(table_id: str) -> None:
+        """A table no longer played needs no owner: let another process's sweep not find it either."""
+        with contextlib.suppress(Exception):
+            if cluster.several and await db(status_of, table_id) != "playing":
+                await db(cluster.release, table_id)
 
     def status_of(table_id: str) -> str:
         return service.table(table_id).status
@@ -365,6 +385,7 @@ def create_app(
                     await kick_bots(table_id)
         finally:
             clocks.pop(table_id, None)
+            await release_if_over(table_id)
 
     async def forget_idle_tables() -> None:
         """Every minute, tables nobody watches or plays leave memory (finished games above all)."""
@@ -410,8 +431,35 @@ def create_app(
         return bool(table.turn_seconds) and table.status == "playing"
 
     async def start_clock(table_id: str) -> None:
-        if table_id not in clocks and await db(needs_clock, table_id) and table_id not in clocks:
+        if table_id in clocks or not await db(needs_clock, table_id) or not await owns(table_id):
+            return
+        if table_id not in clocks:
             clocks[table_id] = asyncio.create_task(watch_clock(table_id))
+
+    async def heard(table_id: str, moves: int) -> None:
+        """Another process changed a table: connections here see it; bots and clock go on if owned here."""
+        if await db(service.catch_up, table_id, moves):
+            await broadcast(table_id)
+        if table_id in cluster.owned:
+            await kick_bots(table_id)
+            await start_clock(table_id)
+
+    async def take_over_orphans() -> None:
+        """Tables whose owning process died get a new owner here (their bots and clock go on)."""
+        outage = Outage("looking for tables without an owner")
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                taken = await db(cluster.orphans)
+            except Exception as exc:  # the database is away: look again later
+                await asyncio.sleep(outage.failed(str(exc)))
+                continue
+            outage.over()
+            for table_id in taken:
+                log.info("took over the bots and clock of table %s", table_id)
+                await db(service.catch_up, table_id, SEATS_CHANGED)  # rebuilt from the database
+                await kick_bots(table_id)
+                await start_clock(table_id)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -420,13 +468,24 @@ def create_app(
             await kick_bots(table_id)
             await start_clock(table_id)
         sweeper = asyncio.create_task(forget_idle_tables())
+        background = [sweeper]
+        if cluster.several:
+            loop = asyncio.get_running_loop()
+
+            def notice(table_id: str, moves: int) -> None:  # in the listening thread
+                loop.call_soon_threadsafe(lambda: keep(asyncio.create_task(heard(table_id, moves))))
+
+            cluster.listen(notice)
+            background.append(asyncio.create_task(take_over_orphans()))
         yield
-        sweeper.cancel()
+        for task in background:
+            task.cancel()
         for task in [*runners.values(), *clocks.values()]:
             task.cancel()
         stopping.set()  # an analysis in progress stops at its next move
         single.release()
         analyst.shutdown(wait=False, cancel_futures=True)
+        await db(cluster.stop)  # its locks go: the other processes take its tables over
         database.shutdown(wait=True)
 
     app = FastAPI(title="Merchantry", lifespan=lifespan)
@@ -724,3 +783,12 @@ def create_app(
         return None
 
     return app
+
+
+def app_from_environment() -> FastAPI:
+    """The app of one of `merchantry serve --workers N`'s processes (uvicorn builds one per process)."""
+    import os
+
+    return create_app(
+        os.environ["MERCHANTRY_DATABASE_URL"], bot_delay=float(os.environ.get("MERCHANTRY_BOT_DELAY", "0.8"))
+    )

@@ -16,14 +16,15 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session as DbSession
 from sqlalchemy.orm import selectinload, sessionmaker
 
 from merchantry import bots, games, records
 from merchantry.engine import seat_label
 from merchantry.errors import IllegalAction
+from merchantry.server.cluster import Solo
 from merchantry.server.db import MoveRow, SeatRow, TableRow, now, token_hash
 
 log = logging.getLogger("merchantry.server")
@@ -34,8 +35,13 @@ WAITING, PLAYING, FINISHED, CLOSED = (
     "finished",
     "closed",
 )  # closed: abandoned by its host
+SEATS_CHANGED = -1  # a change notice for a table whose seats or status changed (not a move)
 REPLAY_CACHE = 512  # replay steps kept (a step of a finished game never changes)
 SEED_BITS = 128  # a shorter seed can be brute-forced from the cards revealed so far (ENGINE principle 2)
+
+
+class StaleTable(Exception):
+    """Another server process stored this table's next move first: this one's copy is behind."""
 
 
 class Refused(Exception):
@@ -143,8 +149,9 @@ def check_bot(name: str | None, game: str) -> None:
 class TableService:
     """Creates tables, seats people, applies moves and lets bots play; storage through SQLAlchemy."""
 
-    def __init__(self, sessions: sessionmaker[DbSession]):
+    def __init__(self, sessions: sessionmaker[DbSession], cluster: Solo | None = None):
         self.sessions = sessions
+        self.cluster = cluster or Solo()  # the other server processes on the same database, if any
         self.live: dict[str, LiveTable] = {}
         self.replays: OrderedDict[tuple[str, int, int | None], dict[str, Any]] = OrderedDict()  # LRU
 
@@ -196,6 +203,7 @@ class TableService:
                     seats=rows,
                 )
             )
+            self.cluster.announce(db, table_id, 0)
             db.commit()
         self.live.pop(table_id, None)
         return {
@@ -222,6 +230,7 @@ class TableService:
             assert table is not None
             if table.status == WAITING and all_seated(table.seats):
                 table.status = PLAYING
+            self.cluster.announce(db, table_id, SEATS_CHANGED)
             db.commit()
         self.live.pop(table_id, None)  # reload seats and status
         return token
@@ -244,6 +253,7 @@ class TableService:
             assert table_row is not None
             if table_row.status == WAITING and all_seated(table_row.seats):
                 table_row.status = PLAYING
+            self.cluster.announce(db, table_id, SEATS_CHANGED)
             db.commit()
         self.live.pop(table_id, None)
 
@@ -260,6 +270,7 @@ class TableService:
             row = db.get(TableRow, table_id)
             assert row is not None
             row.status = CLOSED
+            self.cluster.announce(db, table_id, SEATS_CHANGED)
             db.commit()
         table.status = CLOSED
         table.clock_started = None
@@ -344,7 +355,34 @@ class TableService:
     # --- playing ----------------------------------------------------------------------------------------
 
     def act(self, table_id: str, seat: int, text: str) -> None:
-        """Apply a move for a seat, commit it, and only then make it the table's state."""
+        """Apply a move for a seat, commit it, and only then make it the table's state. If another process
+        stored a move first, catch up and judge the move again on the table as it now is."""
+        try:
+            self._act(table_id, seat, text)
+        except StaleTable:
+            self.live.pop(table_id, None)
+        except Refused:
+            if not self._behind(table_id):
+                raise
+            self.live.pop(table_id, None)  # judged on a copy another process had moved past
+        else:
+            return
+        try:
+            self._act(table_id, seat, text)
+        except StaleTable:
+            raise Refused(409, "the table moved on while your move was made: look again") from None
+
+    def _behind(self, table_id: str) -> bool:
+        """The copy in memory lacks moves the database has (another process stored them)."""
+        live = self.live.get(table_id)
+        if live is None:
+            return False
+        with self.sessions() as db:
+            stored = db.scalar(select(func.count()).select_from(MoveRow).where(MoveRow.table_id == table_id))
+            status = db.scalar(select(TableRow.status).where(TableRow.id == table_id))
+        return bool(stored != len(live.session.moves) or status != live.status)
+
+    def _act(self, table_id: str, seat: int, text: str) -> None:
         table = self.table(table_id)
         if table.status == WAITING:
             waiting = ", ".join(seat_label(s) for s in table.waiting_for())
@@ -386,7 +424,11 @@ class TableService:
             return False
         trial = table.state.clone()
         trial.apply(turn.seat, action)
-        self._commit_move(table, turn.seat, str(action), trial)
+        try:
+            self._commit_move(table, turn.seat, str(action), trial)
+        except StaleTable:  # another process played first: catch up, then the bot thinks again
+            self.live.pop(table_id, None)
+            return False
         return True
 
     def _turn_for(self, table: LiveTable, seat: int, bot_name: str) -> BotTurn:
@@ -397,6 +439,16 @@ class TableService:
     def _play_for(self, table: LiveTable, seat: int, bot_name: str) -> None:
         turn = self._turn_for(table, seat, bot_name)
         self.play_bot_turn(table.id, turn, turn.think())
+
+    def catch_up(self, table_id: str, moves: int) -> bool:
+        """Another process changed the table (it now has `moves` moves, or its seats changed): the copy in
+        memory, if any, is dropped, to be rebuilt from the database when next asked for. True if this
+        process held a copy that was behind (its connections are to be told)."""
+        live = self.live.get(table_id)
+        if live is None or (moves != SEATS_CHANGED and len(live.session.moves) >= moves):
+            return False
+        del self.live[table_id]
+        return True
 
     def forget_idle(self, busy: set[str], idle_seconds: float) -> list[str]:
         """Let tables nobody has asked for in `idle_seconds` leave memory (they are rebuilt from the database
@@ -487,7 +539,10 @@ class TableService:
                     row = db.get(TableRow, table.id)
                     assert row is not None
                     row.status, row.finished_at, row.result = FINISHED, now(), result
+                self.cluster.announce(db, table.id, number)
                 db.commit()
+        except IntegrityError:  # move `number` is taken: another process stored it (the key serialises)
+            raise StaleTable(table.id) from None
         except SQLAlchemyError:
             log.exception("could not store move %s of table %s", number, table.id)
             raise Refused(503, "the move could not be saved, so it was not made: please try again") from None

@@ -1,0 +1,180 @@
+"""Several server processes on one PostgreSQL (server/cluster.py): one truth, every move seen everywhere,
+and a process killed mid-game is taken over by another."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import threading
+import time
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+from merchantry.server.db import open_database
+from merchantry.server.tables import Refused, TableService
+from tests.server.conftest import POSTGRES_URL, postgres_database
+from tests.server.test_browser import free_port
+from tests.server.test_kill import start
+
+needs_postgres = pytest.mark.skipif(not POSTGRES_URL, reason="MERCHANTRY_TEST_POSTGRES_URL not set")
+
+
+def test_a_move_made_on_a_stale_copy_is_judged_again_on_the_table_as_it_is(tmp_path):
+    """Two services on one database, as two processes are: the one whose copy is behind stores nothing
+    over the other's move (the move number is the key); it catches up and judges the move again."""
+    sessions = open_database(f"sqlite:///{tmp_path / 'two.db'}")
+    first, second = TableService(sessions), TableService(sessions)
+    seats = [{"kind": "human"}, {"kind": "human"}]
+    created = first.create("grand_bazaar", 2, {}, seats, "Ann")
+    invite = created["invites"][0]["invite"]
+    second_token = second.join(created["id"], 1, invite, "Bea")
+    table_id = created["id"]
+    for service in (first, second):
+        service.table(table_id)  # both hold a copy
+    first.act(table_id, 0, "buy sapphire")
+    first.act(table_id, 0, "done")  # now seat 1's turn; the second's copy still says seat 0's
+    assert second.seat_for_token(table_id, second_token) == 1
+    second.act(table_id, 1, "buy ruby")  # illegal on the stale copy (seat 0's turn): caught up, legal
+    assert second.table(table_id).session.moves[-1] == [1, "buy ruby"]
+    with pytest.raises(Refused, match="turn"):
+        second.act(table_id, 0, "buy emerald")  # illegal on the table as it is: refused
+    # legal on the first's stale copy too, which would store it as move 3: taken, so caught up, then 4
+    first.act(table_id, 1, "buy emerald")
+    second.live.clear()
+    assert second.table(table_id).session.moves == [
+        [0, "buy sapphire"],
+        [0, "done"],
+        [1, "buy ruby"],
+        [1, "buy emerald"],
+    ]
+
+
+@pytest.fixture
+def two_servers():  # (used only by tests marked needs_postgres)
+    """Two server processes on one fresh database: their base addresses and processes."""
+    for database_url in postgres_database():
+        processes = []
+        try:
+            for _ in range(2):  # one after the other: the first upgrades the schema
+                port = free_port()
+                # bots wait a little before each move, so a process can be killed while they are to move
+                server = start(port, database_url, bot_delay=0.2)
+                processes.append((f"http://127.0.0.1:{port}", server))
+            yield processes
+        finally:
+            for _, process in processes:
+                if process.poll() is None:
+                    os.killpg(process.pid, signal.SIGTERM)
+                    process.wait(timeout=30)
+
+
+class Watcher:
+    """A spectator's websocket on one process, keeping the length of every log it is sent."""
+
+    def __init__(self, base: str, table_id: str) -> None:
+        self.logs: list[list] = []
+        self.status = ""
+        self.url = base.replace("http://", "ws://") + f"/ws/tables/{table_id}"
+        self.thread = threading.Thread(target=self.read, daemon=True)
+        self.thread.start()
+        wait_for(lambda: self.status)
+
+    def read(self) -> None:
+        with connect(self.url) as socket:
+            for text in socket:
+                message = json.loads(text)
+                if message["type"] == "state":
+                    self.logs.append(message["view"]["log"])
+                    self.status = message["table"]["status"]
+                if self.status == "finished":
+                    return
+
+
+def create(base: str, seats: list[dict]) -> dict:
+    body = {"game": "grand_bazaar", "players": len(seats), "seats": seats, "name": "Ann"}
+    response = httpx.post(f"{base}/api/tables", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def move_once(base: str, table_id: str, token: str, rng: random.Random) -> str:
+    """One random legal move for the token's seat through `base`, if it is that seat's turn there; returns
+    the table's status. A process that has not heard of the last move yet may refuse: that is retried."""
+    payload = httpx.get(f"{base}/api/tables/{table_id}", headers={"X-Seat-Token": token}).json()
+    if payload["legal"]:
+        reply = httpx.post(
+            f"{base}/api/tables/{table_id}/act",
+            json={"action": rng.choice(payload["legal"])},
+            headers={"X-Seat-Token": token},
+        )
+        assert reply.status_code in (200, 409), reply.text
+    else:
+        time.sleep(0.01)
+    return str(payload["table"]["status"])
+
+
+def wait_for(condition, seconds: float = 30) -> None:
+    deadline = time.time() + seconds
+    while not condition():
+        assert time.time() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+@needs_postgres
+def test_players_on_two_processes_share_one_game_and_see_every_move_in_order(two_servers):
+    (base_a, _), (base_b, _) = two_servers
+    table = create(base_a, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "greedy"}])
+    invite = table["invites"][0]
+    joined = httpx.post(
+        f"{base_b}/api/tables/{table['id']}/join", json={"seat": 1, "invite": invite["invite"], "name": "Bea"}
+    )
+    assert joined.status_code == 200, joined.text
+    players = [(base_a, table["token"]), (base_b, joined.json()["token"])]  # seat 1 plays through B
+    watchers = [Watcher(base_a, table["id"]), Watcher(base_b, table["id"])]
+    rng = random.Random(4)
+    deadline = time.time() + 120
+    status = "playing"
+    while status == "playing":
+        assert time.time() < deadline, "the game did not end"
+        for base, token in players:
+            status = move_once(base, table["id"], token, rng)
+    wait_for(lambda: all(w.status == "finished" for w in watchers))
+    records = [httpx.get(f"{base}/api/tables/{table['id']}/record").json() for base in (base_a, base_b)]
+    assert records[0] == records[1], "both processes tell the same game"
+    assert {seat for seat, _ in records[0]["moves"]} == {0, 1, 2}
+    for watcher in watchers:
+        assert watcher.logs[-1] == watchers[0].logs[-1], "every spectator saw the game to its end"
+        for earlier, later in zip(watcher.logs, watcher.logs[1:], strict=False):
+            assert later[: len(earlier)] == earlier, "an update lost or reordered an event"
+
+
+@needs_postgres
+def test_a_process_killed_while_its_bots_are_to_move_is_taken_over_by_the_other(two_servers):
+    """B owns the bots of a table (it answered the human's moves); it dies while they are to move, so no
+    request reaches A: A must find the table without an owner and play its bots on."""
+    (base_a, _), (base_b, process_b) = two_servers
+    bots = {"kind": "bot", "bot": "greedy"}
+    table = create(base_b, [{"kind": "human"}, bots, bots])
+    token = table["token"]
+    url = f"/api/tables/{table['id']}"
+    rng = random.Random(5)
+    for _ in range(200):  # the human's first turn through B, ended by "done": the bots are to move
+        payload = httpx.get(base_b + url, headers={"X-Seat-Token": token}).json()
+        legal = payload["legal"]
+        action = "done" if "done" in legal else rng.choice(legal)
+        httpx.post(f"{base_b}{url}/act", json={"action": action}, headers={"X-Seat-Token": token})
+        if action == "done":
+            break
+    os.killpg(process_b.pid, signal.SIGKILL)  # no shutdown: its locks go with its connections
+    process_b.wait(timeout=10)
+    wait_for(lambda: httpx.get(base_a + url, headers={"X-Seat-Token": token}).json()["legal"], seconds=60)
+    deadline = time.time() + 120
+    while move_once(base_a, table["id"], token, rng) == "playing":
+        assert time.time() < deadline, "the bots did not go on after their process died"
+    final = httpx.get(f"{base_a}{url}/record").json()
+    bot_moves = [seat for seat, _ in final["moves"] if seat != 0]
+    assert len(bot_moves) > 50, "the bots played the game out through A"
