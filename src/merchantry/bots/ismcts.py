@@ -59,6 +59,10 @@ class SearchConfig:
     # searching seat's are, the others play by the rollout policy inside the tree too (an opponent model:
     # the tree spends every iteration on the seat's own choices; see docs/bots.md)
     opponents: str = "search"
+    # "tree": ISMCTS as above; "flat": every legal move judged on the same `iterations` sampled worlds,
+    # each played out by the rollout policy from the same random stream (common random numbers: two moves
+    # are compared on identical futures, so a small real difference is not lost in the noise)
+    method: str = "tree"
 
 
 @dataclass
@@ -256,6 +260,37 @@ def _greedy_policy(game_name: str) -> Callable[[State, int, random.Random], Acti
     return greedy.choose
 
 
+class FlatSearch(Search):
+    """Flat Monte Carlo with common random numbers: no tree; each world is played out once per legal move
+    of the searching seat, from the same random stream, and the move with the best mean reward is played.
+    Where the game's greedy bot is already good, this is policy improvement over it (the rollout policy)
+    that a tree search, with every world different, cannot measure within its budget (docs/bots.md)."""
+
+    def run(self, world: State, seat: int, rng: random.Random) -> SearchResult:
+        legal = world.legal_actions(seat)
+        if seat not in world.to_act() or not legal:
+            return super().run(world, seat, rng)  # nothing to choose here: the tree search's estimate
+        config = self.config
+        deadline = time.perf_counter() + config.seconds if config.seconds else math.inf
+        self.base = self.judge(world) if config.reward == "gain" else []
+        rewards = [0.0] * len(legal)
+        wins = [0.0] * len(legal)
+        done = 0
+        while done < config.iterations and (done == 0 or time.perf_counter() < deadline):
+            sampled = world.sample_hidden(seat, rng)
+            stream = rng.getrandbits(64)
+            for i, action in enumerate(legal):
+                trial = sampled.clone()
+                trial.apply(seat, action)
+                reward, won = self.rollout(trial, random.Random(stream))
+                rewards[i] += reward[seat]
+                wins[i] += won[seat]
+            done += 1
+        order = sorted(range(len(legal)), key=lambda i: -rewards[i])
+        actions = [ActionValue(legal[i], done, wins[i] / done) for i in order]
+        return SearchResult(seat, done, max(wins) / done, actions, [legal[order[0]]])
+
+
 def searcher(game_name: str, config: SearchConfig) -> Search:
     """A search for `game_name` with its package's evaluation and the rollout policy `config` names."""
     from merchantry import games
@@ -269,7 +304,10 @@ def searcher(game_name: str, config: SearchConfig) -> Search:
     else:
         raise ValueError(f"unknown rollout policy {config.rollout!r}: random or greedy")
     anchor = _greedy_policy(game_name) if config.anchor_margin is not None else None
-    return Search(config, policy, games.package(game_name).evaluate, anchor)
+    if config.method not in ("tree", "flat"):
+        raise ValueError(f"unknown search method {config.method!r}: tree or flat")
+    kind = FlatSearch if config.method == "flat" else Search
+    return kind(config, policy, games.package(game_name).evaluate, anchor)
 
 
 def private_picture(world: State, seat: int) -> Any:
