@@ -447,7 +447,28 @@ class TableService:
         live = self.live.get(table_id)
         if live is None or (moves != SEATS_CHANGED and len(live.session.moves) >= moves):
             return False
-        del self.live[table_id]
+        if moves == SEATS_CHANGED or not self._play_stored_moves(live):
+            del self.live[table_id]
+        return True
+
+    def _play_stored_moves(self, live: LiveTable) -> bool:
+        """Bring a copy up to date with the moves stored since (each was accepted once: it replays);
+        False if that cannot be done, and the copy is to be rebuilt instead."""
+        try:
+            with self.sessions() as db:
+                row = db.get(TableRow, live.id)
+                stored = db.scalars(
+                    select(MoveRow)
+                    .where(MoveRow.table_id == live.id, MoveRow.number > len(live.session.moves))
+                    .order_by(MoveRow.number)
+                ).all()
+                for move in stored:
+                    live.session.apply(move.seat, move.text)
+        except (SQLAlchemyError, IllegalAction):
+            return False
+        if row is None:
+            return False
+        live.status, live.result = row.status, row.result
         return True
 
     def forget_idle(self, busy: set[str], idle_seconds: float) -> list[str]:
