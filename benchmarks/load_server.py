@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import platform
@@ -39,16 +40,34 @@ from typing import Any
 ANSWER_TIMEOUT = 10.0  # a move not answered within this is counted unanswered
 
 
-def serve(database_url: str, port: int) -> None:
-    """The server under test: the platform as `merchantry serve` runs it, without per-client limits (the
-    whole load comes from one address)."""
-    import uvicorn
-
+def bench_app() -> Any:
+    """The platform as `merchantry serve` builds it, without per-client limits (the whole load comes from
+    one address); one per process."""
     from merchantry.server.app import create_app
     from merchantry.server.limits import Limits
 
-    app = create_app(database_url, bot_delay=0.0, limits=Limits(enabled=False))
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=64 * 1024, backlog=4096)
+    return create_app(os.environ["MERCHANTRY_DATABASE_URL"], bot_delay=0.0, limits=Limits(enabled=False))
+
+
+def serve(database_url: str, port: int, workers: int) -> None:
+    """The server under test, in `workers` processes sharing the port (as `merchantry serve --workers`)."""
+    import uvicorn
+
+    from merchantry.server.db import open_database
+
+    open_database(database_url)  # the schema, once, before the workers start
+    os.environ["MERCHANTRY_DATABASE_URL"] = database_url
+    uvicorn.run(
+        "load_server:bench_app",
+        factory=True,
+        app_dir=str(Path(__file__).parent),
+        workers=workers if workers > 1 else None,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        ws_max_size=64 * 1024,
+        backlog=4096,
+    )
 
 
 @dataclass
@@ -72,16 +91,29 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+def server_pids(pid: int) -> list[int]:
+    """The server process and its workers (uvicorn's children), for CPU and memory."""
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    return [pid, *(int(p) for p in children.read_text().split())] if children.exists() else [pid]
 
 
-def rss_mib(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
+def cpu_seconds(pids: list[int]) -> float:
+    total = 0.0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def rss_mib(pids: list[int]) -> float:
+    total = 0.0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) / 1024
+    return total
 
 
 class Load:
@@ -113,6 +145,8 @@ class Load:
     async def play_table(self, rng: random.Random) -> None:
         """One live table, replaced by a new one when its game ends, until the run stops."""
         import websockets
+
+        await asyncio.sleep(rng.uniform(0, self.args.warmup / 2))  # the tables open over the warm-up
 
         while not self.stop.is_set():
             try:
@@ -207,7 +241,7 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def run(args: argparse.Namespace, base: str, server_pid: int) -> dict[str, Any]:
+async def run(args: argparse.Namespace, base: str, server_pids: list[int]) -> dict[str, Any]:
     load = Load(base, args)
     rng = random.Random(args.seed)
     players = [asyncio.create_task(load.play_table(random.Random(rng.random()))) for _ in range(args.tables)]
@@ -220,15 +254,15 @@ async def run(args: argparse.Namespace, base: str, server_pid: int) -> dict[str,
         for i in range(args.slow_readers):
             extras.append(asyncio.create_task(load.slow_reader(busy[i % len(busy)])))
     load.measuring = True
-    cpu_before, own_before, wall_before = cpu_seconds(server_pid), time.process_time(), time.perf_counter()
+    cpu_before, own_before, wall_before = cpu_seconds(server_pids), time.process_time(), time.perf_counter()
     if args.storm:
         extras.append(asyncio.create_task(load.storm(args.storm)))
     await asyncio.sleep(args.seconds)
     wall = time.perf_counter() - wall_before
-    cpu = cpu_seconds(server_pid) - cpu_before
+    cpu = cpu_seconds(server_pids) - cpu_before
     own = time.process_time() - own_before
     load.measuring = False
-    memory = rss_mib(server_pid)
+    memory = rss_mib(server_pids)
     stats = load.stats
     load.stop.set()
     for task in [*players, *extras]:
@@ -265,22 +299,24 @@ def main() -> None:
     parser.add_argument("--slow-readers", type=int, default=0)
     parser.add_argument("--storm", type=int, default=0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1, help="server processes (PostgreSQL for several)")
     args = parser.parse_args()
     raise_file_limit()
     if args.serve:
-        serve(args.database_url, args.port)
+        serve(args.database_url, args.port, args.workers)
         return
     workdir = tempfile.mkdtemp(prefix="merchantry-load-")
     url = args.database_url or f"sqlite:///{workdir}/load.db"
     port = args.port or free_port()
     server = subprocess.Popen(
-        [sys.executable, __file__, "--serve", "--port", str(port), "--database-url", url],
+        [sys.executable, __file__, "--serve", "--port", str(port), "--database-url", url]
+        + ["--workers", str(args.workers)],
         start_new_session=True,
     )
     try:
         base = f"http://127.0.0.1:{port}"
         wait_until_up(base)
-        result = asyncio.run(run(args, base, server.pid))
+        result = asyncio.run(run(args, base, server_pids(server.pid)))
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
@@ -294,9 +330,10 @@ def main() -> None:
             f" · storm of {args.storm}: first message p50 {result['storm_first_p50']:.0f} ms,"
             f" p99 {result['storm_first_p99']:.0f} ms"
         )
+    processes = f"{args.workers} process" + ("es" if args.workers > 1 else "")
     print(f"{platform.node()} · {os.cpu_count()} cores · Python {platform.python_version()}")
     print(
-        f"{database} · 1 process · {args.tables} tables · {scenario}{extra} · {args.seconds:g} s measured\n"
+        f"{database} · {processes} · {args.tables} tables · {scenario}{extra} · {args.seconds:g} s measured\n"
         f"  moves/s {result['moves_per_s']:.0f} · round trip p50 {result['p50']:.0f} ms, "
         f"p95 {result['p95']:.0f} ms, p99 {result['p99']:.0f} ms · unanswered {result['unanswered']} · "
         f"refused {result['refused']} · errors {result['errors']} · games finished {result['games']}\n"
