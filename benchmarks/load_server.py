@@ -123,7 +123,9 @@ class Load:
         self.base = base
         self.ws_base = base.replace("http://", "ws://")
         self.args = args
-        self.http = httpx.AsyncClient(base_url=base, timeout=30)
+        # as many connections as tables open at once (the default pool of 100 times out at 1,000 tables)
+        pool = httpx.Limits(max_connections=None, max_keepalive_connections=100)
+        self.http = httpx.AsyncClient(base_url=base, timeout=60, limits=pool)
         self.stats = Stats()
         self.measuring = False
         self.stop = asyncio.Event()
