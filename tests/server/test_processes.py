@@ -12,6 +12,7 @@ import time
 
 import httpx
 import pytest
+from sqlalchemy.exc import OperationalError
 from websockets.sync.client import connect
 
 from merchantry.server.db import open_database
@@ -51,6 +52,25 @@ def test_a_move_made_on_a_stale_copy_is_judged_again_on_the_table_as_it_is(tmp_p
         [1, "buy ruby"],
         [1, "buy emerald"],
     ]
+
+
+def test_a_move_during_an_outage_is_refused_as_unsaved_not_as_an_error(tmp_path):
+    """The check for a stale copy asks the database too: when it is away, the refusal stays the 503 that
+    says to try again (not an error escaping as a 500)."""
+    sessions = open_database(f"sqlite:///{tmp_path / 'away.db'}")
+    service = TableService(sessions)
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]
+    created = service.create("grand_bazaar", 2, {}, seats, "Ann")
+    service.table(created["id"])
+
+    def away():
+        raise OperationalError("SELECT", {}, Exception("the database went away"))
+
+    service.sessions = away
+    with pytest.raises(Refused) as refused:
+        service.act(created["id"], 0, "buy sapphire")
+    assert refused.value.status == 503
+    assert service.table(created["id"]).session.moves == []
 
 
 @pytest.fixture

@@ -253,7 +253,7 @@ def create_app(
     stopping = threading.Event()
     locks: dict[str, asyncio.Lock] = {}
     rooms: dict[str, set[Connection]] = {}  # live connections per table
-    closing: set[asyncio.Task[None]] = set()  # closes of dropped connections, kept until done
+    closing: set[asyncio.Task[None]] = set()  # background tasks (closes, change notices), kept until done
     runners: dict[str, asyncio.Task[None]] = {}
     clocks: dict[str, asyncio.Task[None]] = {}
 
@@ -286,9 +286,7 @@ def create_app(
                 post_if_changed(conn, payloads[conn.seat])
             if conn.dropped:  # it did not read: let it go (its own handler closes it)
                 room.discard(conn)
-                task = asyncio.create_task(conn.close_dropped())
-                closing.add(task)
-                task.add_done_callback(closing.discard)
+                keep(asyncio.create_task(conn.close_dropped()))
 
     def keep(task: asyncio.Task[None]) -> None:
         """Hold a background task until it is done (the loop keeps only a weak reference)."""

@@ -359,27 +359,31 @@ class TableService:
         stored a move first, catch up and judge the move again on the table as it now is."""
         try:
             self._act(table_id, seat, text)
+            return
         except StaleTable:
-            self.live.pop(table_id, None)
+            pass
         except Refused:
             if not self._behind(table_id):
                 raise
-            self.live.pop(table_id, None)  # judged on a copy another process had moved past
-        else:
-            return
+        self.live.pop(table_id, None)  # judged on a copy another process had moved past: rebuild it
         try:
             self._act(table_id, seat, text)
         except StaleTable:
             raise Refused(409, "the table moved on while your move was made: look again") from None
 
     def _behind(self, table_id: str) -> bool:
-        """The copy in memory lacks moves the database has (another process stored them)."""
+        """The copy in memory lacks moves the database has (another process stored them). False when the
+        database cannot say (an outage): the refusal that asked stands."""
         live = self.live.get(table_id)
         if live is None:
             return False
-        with self.sessions() as db:
-            stored = db.scalar(select(func.count()).select_from(MoveRow).where(MoveRow.table_id == table_id))
-            status = db.scalar(select(TableRow.status).where(TableRow.id == table_id))
+        try:
+            with self.sessions() as db:
+                count = select(func.count()).select_from(MoveRow).where(MoveRow.table_id == table_id)
+                stored = db.scalar(count)
+                status = db.scalar(select(TableRow.status).where(TableRow.id == table_id))
+        except SQLAlchemyError:
+            return False
         return bool(stored != len(live.session.moves) or status != live.status)
 
     def _act(self, table_id: str, seat: int, text: str) -> None:
@@ -441,9 +445,10 @@ class TableService:
         self.play_bot_turn(table.id, turn, turn.think())
 
     def catch_up(self, table_id: str, moves: int) -> bool:
-        """Another process changed the table (it now has `moves` moves, or its seats changed): the copy in
-        memory, if any, is dropped, to be rebuilt from the database when next asked for. True if this
-        process held a copy that was behind (its connections are to be told)."""
+        """Another process changed the table (it now has `moves` moves, or its seats changed): a copy in
+        memory that is behind plays the moves stored since, or (seats changed, or that fails) is dropped, to
+        be rebuilt from the database when next asked for. True if this process held a copy that was behind
+        (its connections are to be told)."""
         live = self.live.get(table_id)
         if live is None or (moves != SEATS_CHANGED and len(live.session.moves) >= moves):
             return False
