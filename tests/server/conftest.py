@@ -82,3 +82,15 @@ def next_refusal(ws):
     while (message := ws.receive_json())["type"] != "refused":
         assert message["type"] == "state"
     return message
+
+
+def with_whole_logs(messages: list[dict]) -> list[dict]:
+    """A connection's messages from its first on, each view's log made whole again from the entries each
+    update adds (`log_from`: the server sends only what the connection has not had)."""
+    log: list = []
+    for message in messages:
+        if message.get("type") == "state":
+            assert message["log_from"] <= len(log), "a gap in the log"
+            log = log[: message["log_from"]] + message["view"]["log"]
+            message["view"]["log"] = log
+    return messages

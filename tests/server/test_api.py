@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from merchantry import records
-from merchantry.server.app import create_app
+from merchantry.server.app import create_app, with_new_log_only
 from tests.server.conftest import join_all, new_table, next_refusal
 
 
@@ -124,6 +124,32 @@ def test_websocket_sends_each_seat_its_view_and_refuses_with_a_reason(client):
         assert seen["seat"] is None and "hand" not in seen["view"] and seen["legal"] == []
         spectator.send_json({"type": "act", "action": "bid"})
         assert "spectators cannot act" in spectator.receive_json()["reason"]
+
+
+def test_live_updates_carry_only_the_log_entries_not_sent_before(client):
+    table = new_table(client, game="grand_bazaar", seats=("bot", "bot", "bot"))
+    log: list = []
+    sizes = []
+    with client.websocket_connect(f"/ws/tables/{table['id']}") as ws:
+        while True:
+            message = ws.receive_json()
+            assert message["log_from"] == (len(log) if sizes else 0)
+            log = log[: message["log_from"]] + message["view"]["log"]
+            sizes.append(len(message["view"]["log"]))
+            if message["table"]["status"] == "finished":
+                break
+    assert log == client.get(f"/api/tables/{table['id']}").json()["view"]["log"]
+    assert len(sizes) > 20 and max(sizes[1:]) < len(log) / 10, "no update but the first carries the log"
+
+
+def test_a_log_whose_past_changed_is_sent_whole():
+    def payload(log):
+        return {"type": "state", "table": {}, "view": {"log": log}}
+
+    assert with_new_log_only(payload(["a", "b", "c"]), payload(["a", "b"]))["log_from"] == 2
+    resent = with_new_log_only(payload(["a", "B", "c"]), payload(["a", "b"]))
+    assert resent["log_from"] == 0 and resent["view"]["log"] == ["a", "B", "c"]
+    assert with_new_log_only(payload(["a"]), None)["view"]["log"] == ["a"]
 
 
 def test_bots_play_their_turns_server_side_and_a_bot_only_game_finishes(client):

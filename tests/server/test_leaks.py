@@ -18,7 +18,7 @@ import pytest
 from sqlalchemy.exc import OperationalError
 
 from merchantry import games, records
-from tests.server.conftest import join_all, new_table
+from tests.server.conftest import join_all, new_table, with_whole_logs
 from tests.server.test_api import headers, play_to_the_end
 
 ALL_HUMAN = ("human", "human", "human")
@@ -70,14 +70,15 @@ def test_every_payload_matches_its_seats_view(client, game):
             assert payload["view"]["seat"] == payload["seat"]
 
 
-def drain(ws) -> list[dict]:
-    """Every message waiting on a connection: a junk message is answered after all of them."""
+def drain(ws, earlier: tuple[dict, ...] = ()) -> list[dict]:
+    """Every message waiting on a connection (a junk message is answered after all of them), each view
+    with its whole log, rebuilt from the connection's `earlier` messages and these."""
     ws.send_text("{}")
-    messages = []
+    messages = list(earlier)
     while True:
         message = ws.receive_json()
         if message["type"] == "refused":
-            return messages
+            return with_whole_logs(messages)[len(earlier) :]
         messages.append(message)
 
 
@@ -138,8 +139,9 @@ def test_nobody_hears_a_sealed_bid_being_built(client):
         client.websocket_connect(url, headers={"X-Seat-Token": tokens[1]}) as other,
         client.websocket_connect(url) as spectator,
     ):
+        first = {ws: ws.receive_json() for ws in (other, spectator)}
         for ws in (other, spectator):
-            assert ws.receive_json()["view"]["seats"][0]["sealed"] is False
+            assert first[ws]["view"]["seats"][0]["sealed"] is False
         hand = client.get(f"/api/tables/{table['id']}", headers=headers(tokens[0])).json()["view"]["hand"]
         for move in (f"add {hand[0]}", f"add {hand[1]}", "add BLUFF", "bid"):
             reply = client.post(
@@ -147,7 +149,7 @@ def test_nobody_hears_a_sealed_bid_being_built(client):
             )
             assert reply.status_code == 200, reply.text
         for ws in (other, spectator):
-            after = drain(ws)
+            after = drain(ws, (first[ws],))
             assert len(after) == 1, "one update, for the seal; none for the cards added"
             assert after[0]["view"]["seats"][0]["sealed"] is True
 
@@ -156,7 +158,8 @@ def test_a_seat_handed_to_a_bot_is_revoked_on_open_connections(client):
     table = new_table(client, game="money", seats=ALL_HUMAN)
     tokens = join_all(client, table)
     with client.websocket_connect(f"/ws/tables/{table['id']}", headers={"X-Seat-Token": tokens[1]}) as former:
-        assert "hand" in former.receive_json()["view"]
+        first = former.receive_json()
+        assert "hand" in first["view"]
         handed = client.post(
             f"/api/tables/{table['id']}/seats/1/bot",
             json={"host_token": table["host_token"], "bot": "greedy"},
@@ -165,7 +168,7 @@ def test_a_seat_handed_to_a_bot_is_revoked_on_open_connections(client):
         revoked = former.receive_json()
         assert revoked["type"] == "revoked" and "gave seat P2 to a bot" in revoked["reason"]
         former.send_json({"type": "act", "action": "bid"})
-        later = drain(former)
+        later = drain(former, (first,))
         assert later and all(m["seat"] is None and "hand" not in m["view"] and not m["legal"] for m in later)
     refused = client.post(
         f"/api/tables/{table['id']}/act", json={"action": "bid"}, headers=headers(tokens[1])
@@ -265,7 +268,7 @@ def test_a_connection_that_never_reads_does_not_hold_up_the_table(client):
         client.websocket_connect(url, headers={"X-Seat-Token": tokens[1]}) as other,
     ):
         stuck.receive_json()
-        other.receive_json()
+        first = other.receive_json()
         blocked = next(c for c in rooms[table["id"]] if c.seat is None)
 
         async def never_returns(message):
@@ -287,7 +290,7 @@ def test_a_connection_that_never_reads_does_not_hold_up_the_table(client):
             assert reply.status_code == 200  # answered: nobody waits for the stuck reader
             moves += 1
         assert blocked.dropped and blocked not in rooms[table["id"]]
-        updates = drain(other)
+        updates = drain(other, (first,))
         assert len(updates) >= moves // 2 and updates[-1]["view"] == payloads_now(client, table, tokens[1])
 
 

@@ -108,7 +108,9 @@ class Watcher:
             for text in socket:
                 message = json.loads(text)
                 if message["type"] == "state":
-                    self.logs.append(message["view"]["log"])
+                    had = self.logs[-1] if self.logs else []
+                    assert message["log_from"] <= len(had)
+                    self.logs.append(had[: message["log_from"]] + message["view"]["log"])
                     self.status = message["table"]["status"]
                 if self.status == "finished":
                     return

@@ -176,6 +176,21 @@ def without_clock(payload: dict[str, Any]) -> dict[str, Any]:
     return {**payload, "table": {k: v for k, v in payload["table"].items() if k != "clock"}}
 
 
+def with_new_log_only(payload: dict[str, Any], before: dict[str, Any] | None) -> dict[str, Any]:
+    """The payload as a connection is sent it: its view's log holds only the entries the connection has
+    not had yet, from index `log_from` on (a long game's log is not sent again with every move). The whole
+    log (`log_from` 0) goes to a new connection, and whenever what it had is no longer where the log
+    starts (a seat's view of the past can change: cards shown at the end)."""
+    log = payload["view"].get("log")
+    if not isinstance(log, list):
+        return payload
+    had = before["view"].get("log") if before is not None else None
+    start = 0
+    if isinstance(had, list) and len(had) <= len(log) and log[: len(had)] == had:
+        start = len(had)
+    return {**payload, "view": {**payload["view"], "log": log[start:]}, "log_from": start}
+
+
 def catalogue_file(folder: Path, lang: str) -> FileResponse:
     """A translation catalogue; only the languages the platform speaks (no path tricks)."""
     if lang not in LANGUAGES or not (folder / f"{lang}.json").is_file():
@@ -270,8 +285,8 @@ def create_app(
         compared = without_clock(payload)
         if compared == conn.last_sent:
             return
-        conn.last_sent = compared
-        conn.post(payload)
+        before, conn.last_sent = conn.last_sent, compared
+        conn.post(with_new_log_only(payload, before))
 
     def payloads_for(table_id: str, seats: set[int | None]) -> dict[int | None, dict[str, Any]]:
         return {seat: service.payload(table_id, seat) for seat in seats}

@@ -209,9 +209,15 @@ function connect(tableId, token, area) {
   mySocket.onopen = () => { reconnects = 0; };
   const send = (action) => mySocket.send(JSON.stringify({ type: "act", action }));
   let drawn = Promise.resolve();
+  let logSoFar = [];  // the log this connection was sent: each update brings only its new entries
   mySocket.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "state") {
+      if ((message.log_from || 0) > logSoFar.length) { mySocket.close(); return; }  // a gap: start afresh
+      if (message.log_from !== undefined) {
+        logSoFar = logSoFar.slice(0, message.log_from).concat(message.view.log || []);
+        message.view.log = logSoFar;
+      }
       // a game's drawing and catalogue load once; each message waits for the one before it
       drawn = drawn
         .then(() => Promise.all([drawingFor(message.table.game), translatorFor(message.table.game)]))
