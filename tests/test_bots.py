@@ -16,8 +16,9 @@ from tests.games.money_helpers import arrange, bid_round, hand_codes
 
 
 def test_bot_registry_lists_bots_per_game():
-    for game in ("money", "grand_bazaar", "byzanz", "samarkand"):
+    for game in ("money", "byzanz", "samarkand"):
         assert bots.names(game) == ["easy", "medium", "hard", "greedy", "random"]
+    assert bots.names("grand_bazaar") == ["easy", "medium", "hard", "greedy", "random", "trader"]
     assert bots.get("greedy", money.GAME).name == "greedy"
     with pytest.raises(merchantry.UnknownBot, match="bots are: easy, medium, hard, greedy, random"):
         bots.get("genius", "money")

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+import merchantry
 from merchantry import bots, games, records
 from merchantry.bots import ismcts
 from merchantry.bots.analysis import analyze, hint, mark, summary
@@ -323,3 +324,28 @@ def test_the_anchor_move_is_kept_unless_the_search_finds_one_clearly_better():
             RaceToTen(total=6), 0, random.Random(1)
         )
         assert result.best == expected and result.plan[0] == expected
+
+
+def test_an_own_policy_plays_the_searching_seats_rollout_steps_and_only_those():
+    seats_played: dict[str, set[int]] = {"own": set(), "others": set()}
+
+    def spy(name: str):
+        def policy(world: State, seat: int, rng: random.Random) -> Action:
+            seats_played[name].add(seat)
+            return 1
+
+        return policy
+
+    config = SearchConfig(iterations=50)
+    Search(config, spy("others"), None, own_policy=spy("own")).run(RaceToTen(total=0), 1, random.Random(1))
+    assert seats_played == {"own": {1}, "others": {0}}
+
+
+def test_a_recipe_naming_an_own_policy_anchors_on_that_bot():
+    config = SearchConfig(iterations=5, rollout="greedy", anchor_margin=0.1, own_policy="trader")
+    search = searcher("grand_bazaar", config)
+    assert search.anchor is not None and getattr(search.anchor, "__self__", None).name == "trader"
+    assert getattr(search.own_policy, "__self__", None).name == "trader"
+    assert getattr(search.policy, "__self__", None).name == "greedy"
+    with pytest.raises(merchantry.UnknownBot):
+        searcher("grand_bazaar", SearchConfig(own_policy="nobody"))

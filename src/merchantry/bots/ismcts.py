@@ -15,6 +15,8 @@ term counted against how often it was available (not how often its parent was vi
   Rewards: "win" (a win share; a cut-short rollout's leader by the game's evaluation takes the win) or
   "gain" (each seat's own evaluation gained since the root: blind to the others' sampled hidden cards).
 - Anchor: optionally, the greedy move is kept unless the search finds one better by `anchor_margin`.
+- Own policy: optionally, a better bot of the game than greedy plays the searching seat's own steps in
+  rollouts and gives the anchor's move (a search that improves on that bot rather than on greedy).
 - Budget: `iterations`, or `seconds` of wall time, whichever ends first.
 
 `Search.run()` returns the statistics of the root (for hints and analysis); `SearchBot` plays by them, and
@@ -51,6 +53,10 @@ class SearchConfig:
     plan_visits: int = 20  # a planned next step needs this many visits, else the bot searches again
     # the game's greedy move is played unless the search finds a move better by this much (None: pure search)
     anchor_margin: float | None = None
+    # a bot of the game (by name) that plays the searching seat's own steps in rollouts and gives the move the
+    # anchor keeps; the other seats play by `rollout` (None: the searching seat plays by `rollout` too, and
+    # the anchor is greedy)
+    own_policy: str | None = None
     # "win": a rollout's reward is who wins (or leads, cut short); "gain": each seat's own evaluation gained
     # since the root, `gain_scale` points = a reward of 1 (blind to the others: see docs/bots.md)
     reward: str = "win"
@@ -133,9 +139,12 @@ class Search:
         policy: Callable[[State, int, random.Random], Action],
         evaluate: Evaluation | None,
         anchor: Callable[[State, int, random.Random], Action] | None = None,
+        own_policy: Callable[[State, int, random.Random], Action] | None = None,
     ) -> None:
         self.config = config
         self.policy = policy
+        self.own_policy = own_policy or policy  # the searching seat's own steps in rollouts
+        self.seat = -1  # the searching seat, while a search runs
         self.evaluate = evaluate
         self.anchor = anchor  # the move kept unless the search clearly beats it (see anchor_margin)
         self.base: list[float] = []  # each seat's standing at the root, for the "gain" reward
@@ -149,6 +158,7 @@ class Search:
         deadline = time.perf_counter() + config.seconds if config.seconds else math.inf
         total = 0.0
         done = 0
+        self.seat = seat
         self.base = self.judge(world) if config.reward == "gain" else []
         while done < config.iterations and (done == 0 or time.perf_counter() < deadline):
             total += self.iterate(root, world.sample_hidden(seat, rng), seat, rng)
@@ -211,7 +221,8 @@ class Search:
         steps = 0
         while not world.is_over() and (depth is None or steps < depth):
             actor = world.to_act()[0]
-            world.apply(actor, self.policy(world, actor, rng))
+            policy = self.own_policy if actor == self.seat else self.policy
+            world.apply(actor, policy(world, actor, rng))
             steps += 1
         standing = self.judge(world)
         won = win_shares(world.winners(), world.num_players) if world.is_over() else leader_shares(standing)
@@ -253,11 +264,10 @@ class Search:
         return SearchResult(seat, iterations, value, actions, plan)
 
 
-def _greedy_policy(game_name: str) -> Callable[[State, int, random.Random], Action]:
+def _bot_policy(game_name: str, name: str) -> Callable[[State, int, random.Random], Action]:
     from merchantry import bots
 
-    greedy = bots.get("greedy", game_name)
-    return greedy.choose
+    return bots.get(name, game_name).choose
 
 
 class FlatSearch(Search):
@@ -272,6 +282,7 @@ class FlatSearch(Search):
             return super().run(world, seat, rng)  # nothing to choose here: the tree search's estimate
         config = self.config
         deadline = time.perf_counter() + config.seconds if config.seconds else math.inf
+        self.seat = seat
         self.base = self.judge(world) if config.reward == "gain" else []
         rewards = [0.0] * len(legal)
         wins = [0.0] * len(legal)
@@ -296,18 +307,21 @@ def searcher(game_name: str, config: SearchConfig) -> Search:
     from merchantry import games
 
     if config.rollout == "greedy":
-        policy = _greedy_policy(game_name)
+        policy = _bot_policy(game_name, "greedy")
     elif config.rollout == "random":
         from merchantry.bots.random_bot import RandomBot
 
         policy = RandomBot().choose
     else:
         raise ValueError(f"unknown rollout policy {config.rollout!r}: random or greedy")
-    anchor = _greedy_policy(game_name) if config.anchor_margin is not None else None
+    own = _bot_policy(game_name, config.own_policy) if config.own_policy else None
+    anchor = None
+    if config.anchor_margin is not None:
+        anchor = own or _bot_policy(game_name, "greedy")
     if config.method not in ("tree", "flat"):
         raise ValueError(f"unknown search method {config.method!r}: tree or flat")
     kind = FlatSearch if config.method == "flat" else Search
-    return kind(config, policy, games.package(game_name).evaluate, anchor)
+    return kind(config, policy, games.package(game_name).evaluate, anchor, own)
 
 
 def private_picture(world: State, seat: int) -> Any:

@@ -8,12 +8,13 @@ from merchantry.games.grand_bazaar.game import GAME, GrandBazaarGame
 from merchantry.games.grand_bazaar.greedy import GrandBazaarGreedyBot
 from merchantry.games.grand_bazaar.levels import LEVELS
 from merchantry.games.grand_bazaar.rules import BazaarState
+from merchantry.games.grand_bazaar.trader import GrandBazaarTraderBot
 from merchantry.package import GamePackage
 
 PACKAGE = GamePackage(
     game=GAME,
     folder=Path(__file__).parent,
-    bots={"greedy": GrandBazaarGreedyBot},
+    bots={"greedy": GrandBazaarGreedyBot, "trader": GrandBazaarTraderBot},
     evaluate=evaluate,
     levels=LEVELS,
     terminal="merchantry.games.grand_bazaar.terminal",
