@@ -7,6 +7,7 @@ one game, mutated in place by `apply`). Everything that leaves a state towards a
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from abc import ABC, abstractmethod
@@ -214,6 +215,29 @@ class Game(ABC):
 Event = dict[str, Any]  # {"type": "bid", "seat": 2, "cards": [...], ...}; see docs/engine.md, "The log"
 
 
+class ReadOnlyEvent(dict[str, Any]):
+    """A log event as the log keeps it and every view hands it out: a dict (JSON-ready, equal to a plain
+    dict with the same items) that refuses changes. Views share the log's own events instead of copying
+    them, which is most of what building a view cost late in a game, and no reader can change the log
+    through a view. `dict(event)` is a copy to change."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("a log event is read-only: change a copy, dict(event)")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _refuse
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickle and copy build it whole, not item by item
+        return (ReadOnlyEvent, (dict(self),))
+
+    def __copy__(self) -> ReadOnlyEvent:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ReadOnlyEvent:
+        return ReadOnlyEvent(copy.deepcopy(dict(self), memo))
+
+
 class EventLog:
     """A game's log of structured events, immutable and shared between clones: adding an event makes a new
     log that points at the old one, so `clone()` costs nothing for it however long the game has run.
@@ -222,16 +246,17 @@ class EventLog:
     where it is shown. An event only some seats may see carries "audience": [seats]; `visible_to` leaves
     it out for everyone else. The first event of a round carries "new_round": n."""
 
-    __slots__ = ("_event", "_previous", "_all", "size")
+    __slots__ = ("_event", "_previous", "_all", "_visible", "size")
 
     def __init__(self, event: Event | None = None, previous: EventLog | None = None):
         self._event = event
         self._previous = previous
         self._all: tuple[Event, ...] | None = None  # every event up to here, once someone asked
+        self._visible: dict[int | None, tuple[Event, ...]] | None = None  # the same, per seat that asked
         self.size: int = 0 if previous is None else previous.size + 1
 
     def add(self, event_type: str, **arguments: Any) -> EventLog:
-        return EventLog({"type": event_type, **arguments}, self)
+        return EventLog(ReadOnlyEvent(type=event_type, **arguments), self)
 
     @property
     def last(self) -> Event | None:
@@ -258,10 +283,26 @@ class EventLog:
         return list(self._events())
 
     def visible_to(self, seat: int | None) -> list[Event]:
-        """The events `seat` may see (None: spectators), as copies a caller may change freely."""
-        return [
-            dict(event) for event in self._events() if "audience" not in event or seat in event["audience"]
-        ]
+        """The events `seat` may see (None: spectators): a new list of the log's own read-only events.
+        Remembered per seat and extended by the events added since, as `_events` is: a server builds
+        every seat's view after every move."""
+        known = self._visible
+        if known is not None and seat in known:
+            return list(known[seat])
+        newer: list[Event] = []
+        node: EventLog | None = self
+        while node is not None and node._event is not None and not (node._visible and seat in node._visible):
+            newer.append(node._event)
+            node = node._previous
+        older: tuple[Event, ...] = ()
+        if node is not None and node._visible and seat in node._visible:
+            older = node._visible.pop(seat)  # only the newest node keeps it: memory stays O(n)
+        newer.reverse()
+        seen = (*older, *(e for e in newer if "audience" not in e or seat in e["audience"]))
+        if self._visible is None:
+            self._visible = {}
+        self._visible[seat] = seen
+        return list(seen)
 
     @classmethod
     def of(cls, events: list[Any]) -> EventLog:
@@ -270,5 +311,5 @@ class EventLog:
         for event in events:
             if not isinstance(event, dict) or not isinstance(event.get("type"), str):
                 raise InvalidRecord(f"a log entry must be an event with a type, not {event!r:.60}")
-            log = EventLog(dict(event), log)
+            log = EventLog(ReadOnlyEvent(event), log)
         return log

@@ -6,6 +6,7 @@ A new game gets all of these by being registered in merchantry.games.
 from __future__ import annotations
 
 import json
+import pickle
 import random
 import re
 import tracemalloc
@@ -338,3 +339,38 @@ def test_a_cloned_state_does_not_grow_with_its_log(name):
     late, late_events = clone_bytes(state), len(state.to_dict()["log"])
     assert late_events > 10 * max(1, early_events)
     assert late < 1.5 * early + 256, f"a clone costs {early:.0f} bytes early and {late:.0f} at the end"
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_each_view_shows_its_seats_events_read_only_whatever_the_clones(name):
+    """Views share the log's own events, remembered per seat as the log grows: each seat's log must
+    stay exactly the events it may see (by "audience") on every branch of clones, and no reader can
+    change the log through a view."""
+    game = games.get(name)
+    for seed in range(3):
+        state = game.new_game(players=game.max_players, seed=seed)
+        rng = random.Random(seed)
+        branches = [state]
+        for step, _ in enumerate(random_walk(state, rng)):
+            if step % 11 == 0:
+                branches.append(state.clone())  # a branch that shares the log so far, then goes its own way
+                branch = branches[-1]
+                for _ in range(rng.randrange(1, 6)):
+                    if branch.is_over():
+                        break
+                    seat = branch.to_act()[0]
+                    branch.apply(seat, rng.choice(branch.legal_actions(seat)))
+            for checked in (state, rng.choice(branches)) if step % 5 == 0 else ():
+                events = checked.to_dict()["log"]
+                for seat in everyone(checked):
+                    seen = checked.view(seat)["log"]
+                    assert seen == [e for e in events if "audience" not in e or seat in e["audience"]]
+    view = state.view(0)
+    entry = view["log"][-1]
+    with pytest.raises(TypeError, match="read-only"):
+        entry["type"] = "forged"
+    with pytest.raises(TypeError, match="read-only"):
+        entry.update(seat=3)
+    view["log"].clear()  # the view's own list: the log keeps its events
+    assert state.view(0)["log"][-1] == entry
+    assert json.loads(json.dumps(entry)) == dict(entry) == pickle.loads(pickle.dumps(entry))
