@@ -14,9 +14,9 @@ import secrets
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import func, select
+from sqlalchemy import Table, func, insert, select
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session as DbSession
 from sqlalchemy.orm import selectinload, sessionmaker
@@ -27,6 +27,8 @@ from merchantry.errors import IllegalAction
 from merchantry.server.cluster import Solo
 from merchantry.server.db import MoveRow, SeatRow, TableRow, now, token_hash
 
+# one compiled INSERT, not the ORM's unit of work: it runs on every move
+STORE_MOVE = insert(cast(Table, MoveRow.__table__))
 log = logging.getLogger("merchantry.server")
 
 WAITING, PLAYING, FINISHED, CLOSED = (
@@ -560,7 +562,7 @@ class TableService:
             result = {"scores": new_state.scores(), "winners": new_state.winners()}
         try:
             with self.sessions() as db:
-                db.add(MoveRow(table_id=table.id, number=number, seat=seat, text=text))
+                db.execute(STORE_MOVE, {"table_id": table.id, "number": number, "seat": seat, "text": text})
                 if result is not None:
                     row = db.get(TableRow, table.id)
                     assert row is not None
