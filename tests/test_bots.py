@@ -7,7 +7,7 @@ import random
 import pytest
 
 import merchantry
-from merchantry import bots, simulate
+from merchantry import bots, games, simulate
 from merchantry.games import money
 from merchantry.games.byzanz.components import CODE_INDEX
 from merchantry.games.byzanz.rules import count
@@ -136,3 +136,40 @@ def test_byzanz_greedy_takes_the_market_type_that_completes_a_set_and_discards_i
         state.apply(seat, "pass")  # P1 takes the lot: 9 cards, over the limit
     action = bots.play_turn(state, 0, greedy, random.Random(0))
     assert action.verb == "sell"  # selling a set beats throwing cards away
+
+
+def greedy_positions(seed: int):
+    """Every position of a 4-player Grand Bazaar game that greedy bots play, with the seat to move."""
+    from merchantry.games.grand_bazaar.greedy import GrandBazaarGreedyBot
+
+    state = games.get("grand_bazaar").new_game(players=4, seed=seed)
+    rng = random.Random(seed)
+    greedy = GrandBazaarGreedyBot()
+    while not state.is_over():
+        seat = state.to_act()[0]
+        yield state, seat
+        state.apply(seat, greedy.choose(state, seat, rng))
+
+
+def test_the_grand_bazaar_trader_plays_as_greedy_while_ahead_and_apart_from_it_otherwise():
+    from merchantry.games.grand_bazaar.actions import SELL
+    from merchantry.games.grand_bazaar.greedy import GrandBazaarGreedyBot
+    from merchantry.games.grand_bazaar.trader import KEEP_ABOVE, GrandBazaarTraderBot, ahead
+
+    trader, greedy, rng = GrandBazaarTraderBot(), GrandBazaarGreedyBot(), random.Random(0)
+    same_ahead = differ_behind = sold_a_rising_gem = 0
+    for seed in range(4):
+        for state, seat in greedy_positions(seed):
+            ours, theirs = trader.choose(state, seat, rng), greedy.choose(state, seat, rng)
+            if ahead(state, seat):
+                assert ours == theirs, "ahead, it plays the others' game"
+                same_ahead += 1
+                continue
+            differ_behind += ours != theirs
+            moves = state.expected_moves()
+            sellable = [g for g in range(3) if SELL[g] in state.legal_actions(seat)]
+            worth_little = [g for g in sellable if moves[g] < KEEP_ABOVE]
+            if worth_little:  # sold, the worst first, even a gem greedy keeps (expected to rise a little)
+                assert ours == SELL[min(worth_little, key=lambda g: moves[g])]
+                sold_a_rising_gem += min(moves[g] for g in worth_little) >= 0
+    assert same_ahead and differ_behind and sold_a_rising_gem
