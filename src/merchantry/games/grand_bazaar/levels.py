@@ -2,13 +2,23 @@
 
 A random rollout trades at random for the rest of the game and judges a move by nothing; greedy rollouts
 (trading on the known distribution of the price cards left) to the end are what make the search strong.
+The searching seat's own steps are played by the `trader` bot (trader.py), whose move is kept unless the
+search finds one clearly better: against greedy players, trading apart from them while behind wins more
+often than any search over greedy's moves found (docs/bots.md).
 """
 
 from merchantry.bots.ismcts import SearchConfig
 
 LEVELS = {
     "medium": SearchConfig(
-        iterations=40, seconds=0.25, rollout="greedy", rollout_depth=30, anchor_margin=0.05
+        iterations=40,
+        seconds=0.25,
+        rollout="greedy",
+        rollout_depth=30,
+        anchor_margin=0.15,
+        own_policy="trader",
     ),
-    "hard": SearchConfig(iterations=150, seconds=1.5, rollout="greedy"),
+    "hard": SearchConfig(
+        iterations=150, seconds=1.5, rollout="greedy", anchor_margin=0.15, own_policy="trader"
+    ),
 }
