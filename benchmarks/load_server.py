@@ -46,7 +46,12 @@ def bench_app() -> Any:
     from merchantry.server.app import create_app
     from merchantry.server.limits import Limits
 
-    return create_app(os.environ["MERCHANTRY_DATABASE_URL"], bot_delay=0.0, limits=Limits(enabled=False))
+    return create_app(
+        os.environ["MERCHANTRY_DATABASE_URL"],
+        bot_delay=0.0,
+        limits=Limits(enabled=False),
+        tune_process=True,
+    )
 
 
 def serve(database_url: str, port: int, workers: int) -> None:

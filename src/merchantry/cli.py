@@ -375,7 +375,7 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
         factory = "merchantry.server.app:app_from_environment"
         uvicorn.run(factory, factory=True, workers=args.workers, **settings)
         return 0
-    app = create_app(args.database_url, bot_delay=args.bot_delay)
+    app = create_app(args.database_url, bot_delay=args.bot_delay, tune_process=True)
     console.print(f"Merchantry at http://{args.host}:{args.port}/ (database {args.database_url})")
     uvicorn.run(app, **settings)
     return 0

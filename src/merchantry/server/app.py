@@ -38,6 +38,7 @@ from merchantry.bots.levels import recipe
 from merchantry.engine import seat_label
 from merchantry.i18n import PLATFORM_LOCALES
 from merchantry.package import LANGUAGES
+from merchantry.server import tuning
 from merchantry.server.cluster import SWEEP_SECONDS, cluster_for
 from merchantry.server.db import SingleProcess, open_database
 from merchantry.server.inputs import BodyLimit, Name, Text
@@ -248,9 +249,12 @@ def create_app(
     hint_search: SearchConfig | None = None,
     analysis_search: SearchConfig | None = None,
     limits: Limits = DEFAULT_LIMITS,
+    tune_process: bool = False,
 ) -> FastAPI:
     """`hint_search` and `analysis_search` replace the hard bot's recipe (tests make them quick); by
-    default a hint is the hard bot's own search and an analysis searches each decision for at most 0.4 s."""
+    default a hint is the hard bot's own search and an analysis searches each decision for at most 0.4 s.
+    `tune_process`: the app is the process's own (`merchantry serve`), so it may tune the process's garbage
+    collector and thread switching for many live tables (server/tuning.py)."""
     sessions = open_database(database_url)
     cluster = cluster_for(sessions.kw["bind"], database_url)  # other processes on the same database
     service = TableService(sessions, cluster)
@@ -482,6 +486,10 @@ def create_app(
             await start_clock(table_id)
         sweeper = asyncio.create_task(forget_idle_tables())
         background = [sweeper]
+        settings_before = None
+        if tune_process:
+            settings_before = tuning.tune()
+            background.append(asyncio.create_task(tuning.collect_fully()))
         if cluster.several:
             loop = asyncio.get_running_loop()
 
@@ -500,6 +508,8 @@ def create_app(
         analyst.shutdown(wait=False, cancel_futures=True)
         await db(cluster.stop)  # its locks go: the other processes take its tables over
         database.shutdown(wait=True)
+        if settings_before is not None:
+            tuning.restore(settings_before)
 
     app = FastAPI(title="Merchantry", lifespan=lifespan)
     app.add_middleware(BodyLimit)  # a huge body is refused before it is read
@@ -803,5 +813,7 @@ def app_from_environment() -> FastAPI:
     import os
 
     return create_app(
-        os.environ["MERCHANTRY_DATABASE_URL"], bot_delay=float(os.environ.get("MERCHANTRY_BOT_DELAY", "0.8"))
+        os.environ["MERCHANTRY_DATABASE_URL"],
+        bot_delay=float(os.environ.get("MERCHANTRY_BOT_DELAY", "0.8")),
+        tune_process=True,
     )
