@@ -349,3 +349,17 @@ def test_a_recipe_naming_an_own_policy_anchors_on_that_bot():
     assert getattr(search.policy, "__self__", None).name == "greedy"
     with pytest.raises(merchantry.UnknownBot):
         searcher("grand_bazaar", SearchConfig(own_policy="nobody"))
+
+
+def test_a_search_for_a_seat_that_waits_asks_no_anchor_for_a_move():
+    """The analysis also searches a seat whose turn it is not (its chances after a move): an anchor bot
+    has no move to give there and must not be asked."""
+
+    def no_move_here(world: State, seat: int, rng: random.Random) -> Action:
+        raise AssertionError("the anchor was asked for a seat that does not act")
+
+    config = SearchConfig(iterations=20, anchor_margin=0.1)
+    result = Search(config, random_policy, None, anchor=no_move_here).run(
+        RaceToTen(total=3, turn=0), 1, random.Random(1)
+    )
+    assert result.actions == [] and 0.0 <= result.value <= 1.0

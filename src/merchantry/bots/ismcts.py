@@ -164,7 +164,8 @@ class Search:
             total += self.iterate(root, world.sample_hidden(seat, rng), seat, rng)
             done += 1
         anchored = None
-        if self.anchor is not None and config.anchor_margin is not None:
+        # an anchor only where the seat has a choice (an analysis also searches a seat that waits)
+        if self.anchor is not None and config.anchor_margin is not None and world.legal_actions(seat):
             anchored = self.anchor(world.clone(), seat, random.Random(rng.random()))
         return self.result(root, seat, done, total / max(done, 1), anchored)
 
