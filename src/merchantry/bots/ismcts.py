@@ -144,7 +144,6 @@ class Search:
         self.config = config
         self.policy = policy
         self.own_policy = own_policy or policy  # the searching seat's own steps in rollouts
-        self.seat = -1  # the searching seat, while a search runs
         self.evaluate = evaluate
         self.anchor = anchor  # the move kept unless the search clearly beats it (see anchor_margin)
         self.base: list[float] = []  # each seat's standing at the root, for the "gain" reward
@@ -158,7 +157,6 @@ class Search:
         deadline = time.perf_counter() + config.seconds if config.seconds else math.inf
         total = 0.0
         done = 0
-        self.seat = seat
         self.base = self.judge(world) if config.reward == "gain" else []
         while done < config.iterations and (done == 0 or time.perf_counter() < deadline):
             total += self.iterate(root, world.sample_hidden(seat, rng), seat, rng)
@@ -189,7 +187,7 @@ class Search:
             world.apply(actor, action)
             path.append(child)
             node = child
-        rewards, won = self.rollout(world, rng)
+        rewards, won = self.rollout(world, seat, rng)
         for child in path[1:]:
             child.visits += 1
             child.reward += rewards[child.mover]
@@ -215,14 +213,14 @@ class Search:
                 best, best_score = action, score
         return best
 
-    def rollout(self, world: State, rng: random.Random) -> tuple[list[float], list[float]]:
-        """Play on; returns the rewards the tree learns from and each seat's win share (the chance to win
-        that hints and analyses report, whatever the reward)."""
+    def rollout(self, world: State, seat: int, rng: random.Random) -> tuple[list[float], list[float]]:
+        """Play on (`seat`, the searching seat, by its own policy); returns the rewards the tree learns from
+        and each seat's win share (the chance to win that hints and analyses report, whatever the reward)."""
         depth = self.config.rollout_depth
         steps = 0
         while not world.is_over() and (depth is None or steps < depth):
             actor = world.to_act()[0]
-            policy = self.own_policy if actor == self.seat else self.policy
+            policy = self.own_policy if actor == seat else self.policy
             world.apply(actor, policy(world, actor, rng))
             steps += 1
         standing = self.judge(world)
@@ -283,7 +281,6 @@ class FlatSearch(Search):
             return super().run(world, seat, rng)  # nothing to choose here: the tree search's estimate
         config = self.config
         deadline = time.perf_counter() + config.seconds if config.seconds else math.inf
-        self.seat = seat
         self.base = self.judge(world) if config.reward == "gain" else []
         rewards = [0.0] * len(legal)
         wins = [0.0] * len(legal)
@@ -294,7 +291,7 @@ class FlatSearch(Search):
             for i, action in enumerate(legal):
                 trial = sampled.clone()
                 trial.apply(seat, action)
-                reward, won = self.rollout(trial, random.Random(stream))
+                reward, won = self.rollout(trial, seat, random.Random(stream))
                 rewards[i] += reward[seat]
                 wins[i] += won[seat]
             done += 1
