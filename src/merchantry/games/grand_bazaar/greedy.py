@@ -24,7 +24,6 @@ class GrandBazaarGreedyBot:
         assert isinstance(world, BazaarState)
         legal: set[BazaarAction] = set(world.legal_actions(seat))
         moves = world.expected_moves()
-        gems = world.gems[seat]
         must_buy = not any(world.bought)
         # sell what is expected to fall
         for g in sorted(range(len(moves)), key=lambda g: moves[g]):
@@ -34,11 +33,16 @@ class GrandBazaarGreedyBot:
         buys = sorted((g for g in range(len(moves)) if BUY[g] in legal), key=lambda g: -moves[g])
         if buys and (moves[buys[0]] > 0 or must_buy):
             return BUY[buys[0]]
-        if must_buy and DONE not in legal:
-            # a buy is still possible but needs room or cash: sell the gem with the worst prospect
-            sells = [g for g in range(len(moves)) if SELL[g] in legal and gems[g]]
-            if sells:
-                return SELL[min(sells, key=lambda g: moves[g])]
-        if DONE in legal:
-            return DONE
-        return sorted(legal, key=str)[0]  # unreachable in practice: keep to the rules whatever happens
+        return make_room_or_end(legal, moves, must_buy)
+
+
+def make_room_or_end(legal: set[BazaarAction], moves: tuple[float, ...], must_buy: bool) -> BazaarAction:
+    """Nothing left worth trading: when a required buy still needs room or cash, sell the gem with the worst
+    prospect (GB-R3, GB-R4); else end the turn."""
+    if must_buy and DONE not in legal:
+        sells = [g for g in range(len(moves)) if SELL[g] in legal]
+        if sells:
+            return SELL[min(sells, key=lambda g: moves[g])]
+    if DONE in legal:
+        return DONE
+    return sorted(legal, key=str)[0]  # unreachable in practice: keep to the rules whatever happens

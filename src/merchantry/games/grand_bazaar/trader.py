@@ -22,9 +22,9 @@ from __future__ import annotations
 import random
 
 from merchantry.engine import State
-from merchantry.games.grand_bazaar.actions import BUY, DONE, SELL, BazaarAction
+from merchantry.games.grand_bazaar.actions import BUY, SELL, BazaarAction
 from merchantry.games.grand_bazaar.components import FINAL_GEM_VALUE
-from merchantry.games.grand_bazaar.greedy import GrandBazaarGreedyBot
+from merchantry.games.grand_bazaar.greedy import GrandBazaarGreedyBot, make_room_or_end
 from merchantry.games.grand_bazaar.rules import GEM_RANGE, BazaarState
 
 KEEP_ABOVE = 0.07  # grands a round a gem must be expected to gain to be kept
@@ -59,14 +59,7 @@ class GrandBazaarTraderBot:
             best = max(moves[gem] for gem in choices)
             near = [gem for gem in choices if moves[gem] >= best - NEAR]
             return BUY[max(near, key=lambda g: (world.stock[g], moves[g]))]
-        if must_buy and DONE not in legal:
-            # a buy is possible but needs room or cash: sell the gem with the worst prospect
-            sells = [gem for gem in GEM_RANGE if SELL[gem] in legal]
-            if sells:
-                return SELL[min(sells, key=lambda g: moves[g])]
-        if DONE in legal:
-            return DONE
-        return sorted(legal, key=str)[0]  # unreachable in practice: keep to the rules whatever happens
+        return make_room_or_end(legal, moves, must_buy)
 
 
 def ahead(world: BazaarState, seat: int) -> bool:
