@@ -84,13 +84,17 @@ def next_refusal(ws):
     return message
 
 
+def whole_log(had: list, message: dict) -> list:
+    """The log of a live update made whole: the entries the connection had before `log_from`, then the new
+    ones it carries (the server sends only what the connection has not had)."""
+    assert message["log_from"] <= len(had), "a gap in the log"
+    return had[: message["log_from"]] + message["view"]["log"]
+
+
 def with_whole_logs(messages: list[dict]) -> list[dict]:
-    """A connection's messages from its first on, each view's log made whole again from the entries each
-    update adds (`log_from`: the server sends only what the connection has not had)."""
+    """A connection's messages from its first on, each view's log made whole again."""
     log: list = []
     for message in messages:
         if message.get("type") == "state":
-            assert message["log_from"] <= len(log), "a gap in the log"
-            log = log[: message["log_from"]] + message["view"]["log"]
-            message["view"]["log"] = log
+            log = message["view"]["log"] = whole_log(log, message)
     return messages

@@ -17,7 +17,7 @@ from websockets.sync.client import connect
 
 from merchantry.server.db import open_database
 from merchantry.server.tables import Refused, TableService
-from tests.server.conftest import POSTGRES_URL, postgres_database
+from tests.server.conftest import POSTGRES_URL, postgres_database, whole_log
 from tests.server.test_browser import free_port
 from tests.server.test_kill import start
 
@@ -108,9 +108,7 @@ class Watcher:
             for text in socket:
                 message = json.loads(text)
                 if message["type"] == "state":
-                    had = self.logs[-1] if self.logs else []
-                    assert message["log_from"] <= len(had)
-                    self.logs.append(had[: message["log_from"]] + message["view"]["log"])
+                    self.logs.append(whole_log(self.logs[-1] if self.logs else [], message))
                     self.status = message["table"]["status"]
                 if self.status == "finished":
                     return
