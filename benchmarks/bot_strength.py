@@ -5,8 +5,8 @@ rotated through the seats (game i puts the level bot in seat i mod 4), per game.
 
 Prints the level's win rate (ties shared) with its 95% Wilson interval; parity is 25%. Games are played by
 `merchantry.simulate`, so a run is reproducible from its seed (the `hard` recipe has a wall-time cap too,
-which a slower or busier machine may reach first: the table notes the machine). Measured runs are kept
-in docs/bots.md.
+which a slower or busier machine may reach first: the table notes the machine). `--level` also takes any
+other bot of the game by name (`--level trader`), except the opponent's own. Measured runs are kept in docs/bots.md.
 """
 
 from __future__ import annotations
@@ -29,10 +29,16 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=120)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--level", choices=LEVELS, action="append", help="levels to measure (default: all)")
+    parser.add_argument(
+        "--level",
+        action="append",
+        help="levels to measure (default: all), or any other bot of the game by name (e.g. trader)",
+    )
     parser.add_argument("--game", choices=games.names(), action="append", help="games (default: all)")
     parser.add_argument("--opponent", default="greedy")
     args = parser.parse_args()
+    if args.opponent in (args.level or []):
+        parser.error(f"--level {args.opponent} is the opponent itself: every game would count as its win")
     console = Console(width=150)  # the table stays whole when written to a file
     console.print(
         f"{platform.node()} · {os.cpu_count()} cores · Python {platform.python_version()} · "
