@@ -6,7 +6,8 @@ rotated through the seats (game i puts the level bot in seat i mod 4), per game.
 Prints the level's win rate (ties shared) with its 95% Wilson interval; parity is 25%. Games are played by
 `merchantry.simulate`, so a run is reproducible from its seed (the `hard` recipe has a wall-time cap too,
 which a slower or busier machine may reach first: the table notes the machine). `--level` also takes any
-other bot of the game by name (`--level trader`), except the opponent's own. Measured runs are kept in docs/bots.md.
+other bot of the game by name (`--level trader`), except the opponent's own. Measured runs are kept in
+docs/bots.md.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import time
 from rich.console import Console
 from rich.table import Table
 
+import merchantry
 from merchantry import games, simulate
 from merchantry.arena.statistics import wilson
 from merchantry.bots.levels import LEVELS
@@ -39,6 +41,12 @@ def main() -> None:
     args = parser.parse_args()
     if args.opponent in (args.level or []):
         parser.error(f"--level {args.opponent} is the opponent itself: every game would count as its win")
+    for name in args.game or games.names():
+        for level in args.level or LEVELS:
+            try:
+                simulate.check_lineup(name, [level] + [args.opponent] * 3)
+            except (ValueError, merchantry.UnknownBot) as error:
+                parser.error(str(error))
     console = Console(width=150)  # the table stays whole when written to a file
     console.print(
         f"{platform.node()} · {os.cpu_count()} cores · Python {platform.python_version()} · "
