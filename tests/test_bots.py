@@ -16,8 +16,9 @@ from tests.games.money_helpers import arrange, bid_round, hand_codes
 
 
 def test_bot_registry_lists_bots_per_game():
-    for game in ("money", "byzanz", "samarkand"):
+    for game in ("money", "byzanz"):
         assert bots.names(game) == ["easy", "medium", "hard", "greedy", "random"]
+    assert bots.names("samarkand") == ["easy", "medium", "hard", "greedy", "investor", "random"]
     assert bots.names("grand_bazaar") == ["easy", "medium", "hard", "greedy", "random", "trader"]
     assert bots.get("greedy", money.GAME).name == "greedy"
     with pytest.raises(merchantry.UnknownBot, match="bots are: easy, medium, hard, greedy, random"):
@@ -173,3 +174,59 @@ def test_the_grand_bazaar_trader_plays_as_greedy_while_ahead_and_apart_from_it_o
                 assert ours == SELL[min(worth_little, key=lambda g: moves[g])]
                 sold_a_rising_gem += min(moves[g] for g in worth_little) >= 0
     assert same_ahead and differ_behind and sold_a_rising_gem
+
+
+def test_the_samarkand_investor_counts_the_first_meetings_its_families_may_still_have():
+    from merchantry.games.samarkand.greedy import judge
+    from merchantry.games.samarkand.investor import MEETING_WORTH, invested, meetings_ahead
+
+    d = games.get("samarkand").new_game(players=4, seed=3).to_dict()
+    d["domain_tiles"][0] -= 1
+    d["tiles_held"][1][0] = 1  # seat 1 holds family 0, seat 0 holds nothing
+    state = games.get("samarkand").from_dict(d)
+    assert meetings_ahead(state, 0) == 5  # nine families to meet, five markers (SK-R2, SK-E1)
+    assert invested(state, 1) == judge(state, 1) + MEETING_WORTH * 5
+    assert invested(state, 0) == judge(state, 0)  # a family not held earns its holders only
+    d["met"][0] = 0b1111111100  # met every family but 1 (and itself)
+    d["met"][1] = 0b1
+    for stack, ahead in ((5, 1), (0, 0)):  # a family with no marker left has had its last meeting
+        d["stack"][0] = stack
+        state = games.get("samarkand").from_dict(d)
+        assert meetings_ahead(state, 0) == ahead
+        assert invested(state, 1) == judge(state, 1) + MEETING_WORTH * ahead
+
+
+def test_the_samarkand_investor_plays_greedys_game_but_for_the_meetings_its_tiles_will_be_paid_for():
+    from merchantry.games.samarkand.greedy import SamarkandGreedyBot, judge
+    from merchantry.games.samarkand.investor import SamarkandInvestorBot, meetings_ahead
+
+    def after(state, seat, action):
+        """Greedy's judgement of the move and the meetings still ahead of the seat's families after it."""
+        world = state.clone()
+        world.apply(seat, action)
+        held = world.tiles_held[seat]
+        return judge(world, seat), sum(meetings_ahead(world, f) for f in range(len(held)) if held[f])
+
+    investor, greedy = SamarkandInvestorBot(), SamarkandGreedyBot()
+    same = differ = married_instead = 0
+    for seed in range(3):
+        state = games.get("samarkand").new_game(players=4, seed=seed)
+        while not state.is_over():
+            seat = state.to_act()[0]
+            ours = investor.choose(state, seat, random.Random(seed))
+            theirs = greedy.choose(state, seat, random.Random(seed))
+            if ours == theirs:
+                same += 1
+            else:
+                (our_judgement, our_meetings), (their_judgement, their_meetings) = (
+                    after(state, seat, ours),
+                    after(state, seat, theirs),
+                )
+                # unless the two moves are equal (a tie drawn differently), it gives up some of greedy's
+                # judgement only for meetings still to be paid
+                if (our_judgement, our_meetings) != (their_judgement, their_meetings):
+                    differ += 1
+                    assert our_meetings > their_meetings and our_judgement <= their_judgement
+                    married_instead += ours.verb == "marry" and theirs.verb != "marry"
+            state.apply(seat, theirs)
+    assert same > differ > 0 and married_instead

@@ -8,6 +8,7 @@ from merchantry.games.samarkand.actions import SamarkandAction
 from merchantry.games.samarkand.evaluation import evaluate
 from merchantry.games.samarkand.game import GAME, SamarkandGame
 from merchantry.games.samarkand.greedy import SamarkandGreedyBot
+from merchantry.games.samarkand.investor import SamarkandInvestorBot
 from merchantry.games.samarkand.levels import LEVELS
 from merchantry.games.samarkand.rules import SamarkandState
 from merchantry.package import GamePackage
@@ -15,7 +16,7 @@ from merchantry.package import GamePackage
 PACKAGE = GamePackage(
     game=GAME,
     folder=Path(__file__).parent,
-    bots={"greedy": SamarkandGreedyBot},
+    bots={"greedy": SamarkandGreedyBot, "investor": SamarkandInvestorBot},
     evaluate=evaluate,
     levels=LEVELS,
     terminal="merchantry.games.samarkand.terminal",

@@ -15,6 +15,7 @@ sampled for its seat, like every bot.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from functools import lru_cache
 
 from merchantry.engine import State
@@ -72,19 +73,26 @@ def judge(state: SamarkandState, seat: int) -> float:
     return state.score_breakdown(seat)["total"] + prospect(state, seat)
 
 
+def best_by_one_look(
+    world: SamarkandState, seat: int, rng: random.Random, value: Callable[[SamarkandState, int], float]
+) -> SamarkandAction:
+    """The legal action whose outcome `value` judges best for `seat` (ties drawn at random)."""
+    best: list[SamarkandAction] = []
+    best_value = float("-inf")
+    for action in world.legal_actions(seat):
+        after = world.clone()
+        after.apply(seat, action)
+        worth = value(after, seat)
+        if worth > best_value + 1e-9:
+            best, best_value = [action], worth
+        elif abs(worth - best_value) <= 1e-9:
+            best.append(action)
+    return rng.choice(best)
+
+
 class SamarkandGreedyBot:
     name = "greedy"
 
     def choose(self, world: State, seat: int, rng: random.Random) -> SamarkandAction:
         assert isinstance(world, SamarkandState)
-        best: list[SamarkandAction] = []
-        best_value = float("-inf")
-        for action in world.legal_actions(seat):
-            after = world.clone()
-            after.apply(seat, action)
-            value = judge(after, seat)
-            if value > best_value + 1e-9:
-                best, best_value = [action], value
-            elif abs(value - best_value) <= 1e-9:
-                best.append(action)
-        return rng.choice(best)
+        return best_by_one_look(world, seat, rng, judge)
