@@ -16,12 +16,12 @@ from tests.games.money_helpers import arrange, bid_round, hand_codes
 
 
 def test_bot_registry_lists_bots_per_game():
-    for game in ("money", "byzanz"):
-        assert bots.names(game) == ["easy", "medium", "hard", "greedy", "random"]
+    assert bots.names("byzanz") == ["easy", "medium", "hard", "greedy", "random"]
+    assert bots.names("money") == ["easy", "medium", "hard", "collector", "greedy", "random"]
     assert bots.names("samarkand") == ["easy", "medium", "hard", "greedy", "investor", "random"]
     assert bots.names("grand_bazaar") == ["easy", "medium", "hard", "greedy", "random", "trader"]
     assert bots.get("greedy", money.GAME).name == "greedy"
-    with pytest.raises(merchantry.UnknownBot, match="bots are: easy, medium, hard, greedy, random"):
+    with pytest.raises(merchantry.UnknownBot, match="bots are: easy, medium, hard, collector, greedy, random"):
         bots.get("genius", "money")
 
 
@@ -230,3 +230,36 @@ def test_the_samarkand_investor_plays_greedys_game_but_for_the_meetings_its_tile
                     married_instead += ours.verb == "marry" and theirs.verb != "marry"
             state.apply(seat, theirs)
     assert same > differ > 0 and married_instead
+
+
+def test_the_money_collector_keeps_a_currency_short_of_200_worth_collecting_at_the_deals_end():
+    from merchantry.games.money.collector import MoneyCollectorBot
+    from merchantry.games.money.greedy import MoneyGreedyBot
+
+    hands = [["USD20", "USD20", "USD30", "USD40", "USD50", "EUR20"], ["EUR30"], ["EUR40"], ["EUR50"]]
+    dealt = arrange(4, hands, ["USD30"], ["COIN", "COIN", "COIN", "COIN"]).to_dict()
+    for deck_at_deal, greedy_takes in ((len(dealt["deck"]), "right"), (1000, "left")):
+        dealt["initial_deck"] = deck_at_deal  # the deck as it was dealt: the deal's start, or nearly its end
+        state = money.GAME.from_dict(dealt)
+        bid_round(state, [["EUR20"], [], [], []])  # seat 0 alone bids, and chooses first
+        # USD 160 + 30 is still short of 200 (MO-E3: exactly +30), four coins are exactly +40
+        assert str(MoneyGreedyBot().choose(state, 0, random.Random(0))) == f"take {greedy_takes}"
+        assert str(MoneyCollectorBot().choose(state, 0, random.Random(0))) == "take right"
+
+
+def test_the_money_collector_bids_less_for_a_group_it_expects_to_find_even_when_it_acts_late():
+    from merchantry.games.money.collector import MoneyCollectorBot
+    from merchantry.games.money.greedy import MoneyGreedyBot, bid_worth
+
+    def whole_bid(bot, state):
+        state = state.clone()
+        cards = []
+        while (action := bot.choose(state, 0, random.Random(0))).verb != "bid":
+            state.apply(0, action)
+            cards.append(action.arg)
+        return cards
+
+    mine = ["USD20", "USD20", "USD30", "EUR20", "EUR30", "EUR40", "COIN", "COIN", "GBP60"]
+    state = arrange(4, [mine, ["EUR50"], ["EUR60"], ["GBP50"]], ["USD30", "USD30"], ["GBP20"])
+    greedy, collector = whole_bid(MoneyGreedyBot(), state), whole_bid(MoneyCollectorBot(), state)
+    assert 0 < bid_worth(collector) < bid_worth(greedy)  # the USD 30s (a trio) are worth a bid to both

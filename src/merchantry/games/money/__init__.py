@@ -3,6 +3,7 @@
 from pathlib import Path
 
 from merchantry.games.money.actions import MoneyAction
+from merchantry.games.money.collector import MoneyCollectorBot
 from merchantry.games.money.evaluation import evaluate
 from merchantry.games.money.game import GAME, MoneyGame
 from merchantry.games.money.greedy import MoneyGreedyBot
@@ -14,7 +15,7 @@ from merchantry.package import GamePackage
 PACKAGE = GamePackage(
     game=GAME,
     folder=Path(__file__).parent,
-    bots={"greedy": MoneyGreedyBot},
+    bots={"greedy": MoneyGreedyBot, "collector": MoneyCollectorBot},
     evaluate=evaluate,
     levels=LEVELS,
     terminal="merchantry.games.money.terminal",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -19,6 +20,19 @@ from merchantry.games.money.scoring import THRESHOLD, TRIO_BONUS, currency_score
 
 PARTIAL_TRIO = 25  # two notes of a trio already held are worth something before the third arrives
 SURE_BID = 120  # a bid this large usually acts first (a guess, tuned against the random bot)
+
+
+@dataclass(frozen=True)
+class Outlook:
+    """How a bot weighs what it cannot know yet; the greedy and collector bots differ only here."""
+
+    exact_weight: float = 1.0  # how much the exact score counts at the deal's end (the rest: the promise)
+    # what a bid that does not act first expects: these shares of the better and the worse group's gains
+    better_if_late: float = 0.0
+    worse_if_late: float = 0.5
+
+
+GREEDY = Outlook()
 
 
 def hand_value(cards: list[str], progress: float) -> float:
@@ -49,7 +63,11 @@ def bid_worth(cards: list[str]) -> int:
 
 @lru_cache(maxsize=4096)
 def wanted_bid(
-    holding: tuple[str, ...], right: tuple[str, ...], left: tuple[str, ...], progress: float
+    holding: tuple[str, ...],
+    right: tuple[str, ...],
+    left: tuple[str, ...],
+    progress: float,
+    outlook: Outlook = GREEDY,
 ) -> tuple[str, ...]:
     """The bid with the best expected gain over the market groups, built from the cheapest cards.
 
@@ -64,7 +82,8 @@ def wanted_bid(
         kept = cheapest[size:]
         gains = sorted(hand_value(kept + list(group), progress) - base for group in (right, left))
         first = min(1.0, bid_worth(bid) / SURE_BID)
-        expected = first * gains[1] + (1 - first) * max(0.0, gains[0]) * 0.5
+        late = max(0.0, outlook.better_if_late * gains[1] + outlook.worse_if_late * gains[0])
+        expected = first * gains[1] + (1 - first) * late
         if expected > best_gain:
             best_bid, best_gain = bid, expected
     return tuple(best_bid)
@@ -72,11 +91,12 @@ def wanted_bid(
 
 class MoneyGreedyBot:
     name = "greedy"
+    outlook = GREEDY
 
     def choose(self, world: State, seat: int, rng: random.Random) -> MoneyAction:
         view = world.view(seat)
         legal = world.legal_actions(seat)
-        progress = 1 - view["deck"] / view["deck_at_deal"]
+        progress = (1 - view["deck"] / view["deck_at_deal"]) * self.outlook.exact_weight
         if view["phase"] == "bidding":
             return self._next_bid_step(view, legal, progress)
         return self._best_exchange(view, seat, legal, progress)
@@ -88,7 +108,9 @@ class MoneyGreedyBot:
         holding = [c for c in view["hand"] + view["my_bid"] if c != BLUFF]
         market = view["market"]
         wanted = list(
-            wanted_bid(tuple(sorted(holding)), tuple(market["right"]), tuple(market["left"]), progress)
+            wanted_bid(
+                tuple(sorted(holding)), tuple(market["right"]), tuple(market["left"]), progress, self.outlook
+            )
         )
         missing = remove(wanted, [c for c in view["my_bid"] if c != BLUFF])
         for code in sorted(missing):

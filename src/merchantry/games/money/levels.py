@@ -2,13 +2,29 @@
 
 Random rollouts are useless in Money (a random seat adds and takes back cards for hundreds of steps), so
 rollouts are played by the greedy bot and cut short, the deal judged by what every hand would score now.
+Both levels start from the `collector` bot (collector.py): it plays the searching seat's own steps in
+rollouts, and its move is kept unless the search is sure of a better one (a short search cannot tell
+moves apart more finely: with 30 iterations and a margin of 0.05, medium overruled greedy at random and
+won 12.5%).
 """
 
 from merchantry.bots.ismcts import SearchConfig
 
 LEVELS = {
     "medium": SearchConfig(
-        iterations=30, seconds=0.25, rollout="greedy", rollout_depth=15, anchor_margin=0.05
+        iterations=30,
+        seconds=0.25,
+        rollout="greedy",
+        rollout_depth=15,
+        own_policy="collector",
+        anchor_margin=0.3,
     ),
-    "hard": SearchConfig(iterations=120, seconds=1.5, rollout="greedy", rollout_depth=60),
+    "hard": SearchConfig(
+        iterations=120,
+        seconds=1.5,
+        rollout="greedy",
+        rollout_depth=60,
+        own_policy="collector",
+        anchor_margin=0.5,
+    ),
 }
