@@ -21,7 +21,7 @@ def test_bot_registry_lists_bots_per_game():
     assert bots.names("samarkand") == ["easy", "medium", "hard", "greedy", "investor", "random"]
     assert bots.names("grand_bazaar") == ["easy", "medium", "hard", "greedy", "random", "trader"]
     assert bots.get("greedy", money.GAME).name == "greedy"
-    with pytest.raises(merchantry.UnknownBot, match="bots are: easy, medium, hard, collector, greedy, random"):
+    with pytest.raises(merchantry.UnknownBot, match="are: easy, medium, hard, collector, greedy, random"):
         bots.get("genius", "money")
 
 

@@ -423,20 +423,20 @@ def test_sk_r1_on_water_camels_pass_side_by_side():
     money = state.money[:]
     state.apply(0, f"expand byzantium {sid(meet)}")
     assert state.view(None)["families"][FAMILY["Levant"]]["met"] == []
-    assert state.money == money and state.relation_markers == [0, 0, 0, 0]
+    assert state.money == money and state.relation_markers == (0, 0, 0, 0)
 
 
 def test_sk_r2_only_the_first_meeting_pays_and_gives_markers():
     state, meet = _meeting()
     state.apply(0, f"expand byzantium {sid(meet)}")
-    assert state.money[:2] == [13, 11] and state.relation_markers[0] == 2
+    assert state.money[:2] == (13, 11) and state.relation_markers[0] == 2
     d = state.to_dict()
     d["current"] = 0
     again = land_next_to(meet, exclude=(start_of("Byzantium"),))
     put_camel(d, "Levant", again)
     state = build(d)
     state.apply(0, f"expand byzantium {sid(again)}")
-    assert state.money[:2] == [13, 11] and state.relation_markers[0] == 2
+    assert state.money[:2] == (13, 11) and state.relation_markers[0] == 2
 
 
 def test_sk_r2_a_holder_of_both_families_receives_both_bonuses():
@@ -449,7 +449,7 @@ def test_sk_r2_a_holder_of_both_families_receives_both_bonuses():
     put_camel(d, "Levant", meet)
     state = build(d)
     state.apply(0, f"expand byzantium {sid(meet)}")
-    assert state.money == [13, 10, 14, 10]
+    assert state.money == (13, 10, 14, 10)
 
 
 def test_sk_r2_an_empty_stack_gives_no_marker_but_still_pays():
@@ -462,7 +462,7 @@ def test_sk_r2_an_empty_stack_gives_no_marker_but_still_pays():
     d["stack"][FAMILY["Levant"]] = 0
     state = build(d)
     state.apply(0, f"expand byzantium {sid(meet)}")
-    assert state.relation_markers[0] == 1 and state.money[:2] == [13, 11]
+    assert state.relation_markers[0] == 1 and state.money[:2] == (13, 11)
 
 
 # --- the end ----------------------------------------------------------------------------------------

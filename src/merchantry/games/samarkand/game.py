@@ -50,10 +50,10 @@ class SamarkandGame(Game):
         for field in SERIALISED:
             setattr(s, field, _typed(data[field]))
         s.log = EventLog.of(data["log"])
-        for field in ("deck", "discards", "discarders", "bag", "removed_tiles", "camels"):
-            setattr(s, field, tuple(getattr(s, field)))
-        for field in ("hands", "sold", "tiles_held"):  # per seat
-            setattr(s, field, [tuple(values) for values in getattr(s, field)])
+        for field in SERIALISED:  # every table and pile a tuple (principle 4: clones share them)
+            value = getattr(s, field)
+            if isinstance(value, list):
+                setattr(s, field, tuple(tuple(v) if isinstance(v, list) else v for v in value))
         _check(s)
         s.routes = routes_of(s.camels, len(s.domain_tiles))
         return s

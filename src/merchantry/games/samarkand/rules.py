@@ -96,26 +96,26 @@ class SamarkandState(State):
     )
 
     num_players: int
-    money: list[int]  # dirhams per seat (SK-S3)
-    # Card piles and per-seat tables are tuples, replaced when they change, so that clones share them.
-    hands: list[tuple[int, ...]]  # goods cards per seat, sorted (hidden, SK-I1)
-    sold: list[tuple[int, ...]]  # goods cards sold face up per seat (SK-G1; count toward the hand limit)
+    # Every table and card pile is a tuple, replaced when it changes, so that clones share them all.
+    money: tuple[int, ...]  # dirhams per seat (SK-S3)
+    hands: tuple[tuple[int, ...], ...]  # goods cards per seat, sorted (hidden, SK-I1)
+    sold: tuple[tuple[int, ...], ...]  # sold face up per seat (SK-G1; count toward the hand limit)
     deck: tuple[int, ...]  # face-down goods cards, the top one last (hidden)
     discards: tuple[int, ...]  # the face-down discard pile (hidden), in the order discarded
     discarders: tuple[int, ...]  # who discarded each card of the pile (public: everyone saw them discard)
     random_seed: int  # the state's random stream for reshuffles and the bag (redrawn in sampled worlds)
-    tiles_held: list[tuple[int, ...]]  # per seat, per family: family tiles held (SK-T1)
-    domain_tiles: list[int]  # per family: tiles still on its domain
+    tiles_held: tuple[tuple[int, ...], ...]  # per seat, per family: family tiles held (SK-T1)
+    domain_tiles: tuple[int, ...]  # per family: tiles still on its domain
     bag: tuple[int, ...]  # 2 players: families of the tiles in the bag (SK-2P1), hidden order
     removed_tiles: tuple[int, ...]  # 2 players: tiles drawn for unmarried families, out of the game (SK-2P3)
-    treasury: list[int]  # per family (SK-C2)
-    camels_left: list[int]  # per family, on its domain
+    treasury: tuple[int, ...]  # per family (SK-C2)
+    camels_left: tuple[int, ...]  # per family, on its domain
     camels: tuple[int, ...]  # per space, a bit per family whose camel stands there (SK-T4: at most 2 bits)
-    routes: list[tuple[int, ...]]  # per family, the spaces its camels stand on (derived from camels)
-    met: list[int]  # per family, a bit per family it has had a relationship with (SK-R2)
-    stack: list[int]  # per family, relationship markers left on its domain (SK-C2)
-    goods_markers: list[int]  # per seat (SK-G1)
-    relation_markers: list[int]  # per seat (SK-R2)
+    routes: tuple[tuple[int, ...], ...]  # per family, the spaces its camels stand on (derived from camels)
+    met: tuple[int, ...]  # per family, a bit per family it has had a relationship with (SK-R2)
+    stack: tuple[int, ...]  # per family, relationship markers left on its domain (SK-C2)
+    goods_markers: tuple[int, ...]  # per seat (SK-G1)
+    relation_markers: tuple[int, ...]  # per seat (SK-R2)
     first_player: int
     current: int  # whose turn it is
     phase: str  # act | discard | offer | second | over
@@ -124,7 +124,7 @@ class SamarkandState(State):
     discarded: int  # cards discarded this turn (SK-T2: at most 2)
     married: bool  # whether the current player married this turn (SK-2P3)
     offer_good: int  # the good on sale (SK-G1), 0 when no offer is open
-    offer_waiting: list[bool]  # per seat: still to answer the offer
+    offer_waiting: tuple[bool, ...]  # per seat: still to answer the offer
     turns: int  # turns played
     passes: int  # turns in a row that were passes (SK-T6)
     over: bool
@@ -292,12 +292,12 @@ class SamarkandState(State):
             self.family = action.family
             self._place(action.space)
         elif verb == "camel":
-            self.treasury[self.family] -= 1  # SK-T5: paid before the camel is placed
+            self.treasury = plus(self.treasury, self.family, -1)  # SK-T5: paid before the camel is placed
             self._place(action.space)
         elif verb == "sell":
             self._sell(player, action.good)
         elif verb == "keep":
-            self.offer_waiting[player] = False
+            self.offer_waiting = replace_at(self.offer_waiting, player, False)
             if not any(self.offer_waiting):
                 self._close_offer()
         elif verb == "pass":
@@ -317,12 +317,10 @@ class SamarkandState(State):
     def _marry(self, player: int, family: int) -> None:
         """SK-T1, SK-T2."""
         cost = MAP.families[family].cost
-        self.money[player] -= cost
-        self.treasury[family] += cost
-        self.domain_tiles[family] -= 1
-        self.tiles_held[player] = replace_at(
-            self.tiles_held[player], family, self.tiles_held[player][family] + 1
-        )
+        self.money = plus(self.money, player, -cost)
+        self.treasury = plus(self.treasury, family, cost)
+        self.domain_tiles = plus(self.domain_tiles, family, -1)
+        self.tiles_held = replace_at(self.tiles_held, player, plus(self.tiles_held[player], family, 1))
         self.married = True
         drawn: list[int] = []
         if self.hand_size(player) < self.hand_limit():
@@ -331,7 +329,7 @@ class SamarkandState(State):
             "married", seat=player, family=MAP.families[family].name, cost=cost, count=len(drawn)
         )
         if drawn:
-            self.hands[player] = tuple(sorted(self.hands[player] + tuple(drawn)))
+            self.hands = replace_at(self.hands, player, tuple(sorted(self.hands[player] + tuple(drawn))))
             names = [good_name(g) for g in drawn]
             self.log = self._add("drew_cards", seat=player, cards=names, audience=[player])
             self.phase = "discard"
@@ -362,7 +360,7 @@ class SamarkandState(State):
         return stream
 
     def _discard(self, player: int, good: int) -> None:
-        self.hands[player] = without(self.hands[player], good)
+        self.hands = replace_at(self.hands, player, without(self.hands[player], good))
         self.discards += (good,)
         self.discarders += (player,)
         self.discarded += 1
@@ -376,8 +374,8 @@ class SamarkandState(State):
         family, player = self.family, self.current
         before = self.camels[space]
         self.camels = replace_at(self.camels, space, before | (1 << family))
-        self.routes[family] = (*self.routes[family], space)
-        self.camels_left[family] -= 1
+        self.routes = replace_at(self.routes, family, (*self.routes[family], space))
+        self.camels_left = plus(self.camels_left, family, -1)
         self.camels_placed += 1
         self.log = self._add(
             "camel",
@@ -388,11 +386,11 @@ class SamarkandState(State):
         )
         good = GOOD_AT[space]
         if good and not before:  # SK-G1: the first camel ever on this goods space
-            self.goods_markers[player] += 1
+            self.goods_markers = plus(self.goods_markers, player, 1)
             self.log = self._add("goods_marker", seat=player, good=good, good_name=good_name(good))
             self.phase = "offer"
             self.offer_good = good
-            self.offer_waiting = [True] * self.num_players
+            self.offer_waiting = (True,) * self.num_players
             return
         if before and not IS_WATER[space]:  # SK-R1: camels meet on land, never on water
             self._relationship(player, family, before.bit_length() - 1)
@@ -402,20 +400,20 @@ class SamarkandState(State):
         """SK-R2: only the first meeting of two families pays."""
         if self.met[active] & (1 << passive):
             return
-        self.met[active] |= 1 << passive
-        self.met[passive] |= 1 << active
+        self.met = replace_at(self.met, active, self.met[active] | 1 << passive)
+        self.met = replace_at(self.met, passive, self.met[passive] | 1 << active)
         active_seats = [p for p in range(self.num_players) if self.tiles_held[p][active]]
         passive_seats = [p for p in range(self.num_players) if self.tiles_held[p][passive]]
         for seat in active_seats:
-            self.money[seat] += ACTIVE_BONUS  # SK-2P2: holding both tiles still pays once
+            self.money = plus(self.money, seat, ACTIVE_BONUS)  # SK-2P2: holding both tiles still pays once
         for seat in passive_seats:
-            self.money[seat] += PASSIVE_BONUS
+            self.money = plus(self.money, seat, PASSIVE_BONUS)
         markers = 0
         for family in (active, passive):
             if self.stack[family]:  # a family whose stack is empty yields no marker
-                self.stack[family] -= 1
+                self.stack = plus(self.stack, family, -1)
                 markers += 1
-        self.relation_markers[player] += markers
+        self.relation_markers = plus(self.relation_markers, player, markers)
         self.log = self._add(
             "relationship",
             seat=player,
@@ -428,15 +426,15 @@ class SamarkandState(State):
 
     def _sell(self, player: int, good: int) -> None:
         """SK-G1: the card goes face up in front of its owner for 3 dirhams."""
-        self.hands[player] = without(self.hands[player], good)
-        self.sold[player] += (good,)
-        self.money[player] += SALE_PRICE
+        self.hands = replace_at(self.hands, player, without(self.hands[player], good))
+        self.sold = replace_at(self.sold, player, (*self.sold[player], good))
+        self.money = plus(self.money, player, SALE_PRICE)
         self.log = self._add("sold", seat=player, good=good, good_name=good_name(good))
         self._close_offer()
 
     def _close_offer(self) -> None:
         self.offer_good = 0
-        self.offer_waiting = [False] * self.num_players
+        self.offer_waiting = (False,) * self.num_players
         self._after_camel()
 
     def _after_camel(self) -> None:
@@ -475,7 +473,7 @@ class SamarkandState(State):
         self.bag = self.bag[:index] + self.bag[index + 1 :]
         name = MAP.families[family].name
         if any(held[family] for held in self.tiles_held):
-            self.domain_tiles[family] += 1
+            self.domain_tiles = plus(self.domain_tiles, family, 1)
             self.log = self._add("tile_returned", seat=self.current, family=name)
         else:
             self.removed_tiles += (family,)
@@ -603,25 +601,25 @@ class SamarkandState(State):
     def clone(self) -> SamarkandState:
         new = SamarkandState.__new__(SamarkandState)
         new.num_players = self.num_players
-        new.money = self.money[:]
-        new.hands = self.hands[:]  # the tuples inside are shared
-        new.sold = self.sold[:]
+        new.money = self.money
+        new.hands = self.hands
+        new.sold = self.sold
         new.deck = self.deck
         new.discards = self.discards
         new.discarders = self.discarders
         new.random_seed = self.random_seed
-        new.tiles_held = self.tiles_held[:]
-        new.domain_tiles = self.domain_tiles[:]
+        new.tiles_held = self.tiles_held
+        new.domain_tiles = self.domain_tiles
         new.bag = self.bag
         new.removed_tiles = self.removed_tiles
-        new.treasury = self.treasury[:]
-        new.camels_left = self.camels_left[:]
+        new.treasury = self.treasury
+        new.camels_left = self.camels_left
         new.camels = self.camels  # a tuple: shared
-        new.routes = self.routes[:]
-        new.met = self.met[:]
-        new.stack = self.stack[:]
-        new.goods_markers = self.goods_markers[:]
-        new.relation_markers = self.relation_markers[:]
+        new.routes = self.routes
+        new.met = self.met
+        new.stack = self.stack
+        new.goods_markers = self.goods_markers
+        new.relation_markers = self.relation_markers
         new.first_player = self.first_player
         new.current = self.current
         new.phase = self.phase
@@ -630,7 +628,7 @@ class SamarkandState(State):
         new.discarded = self.discarded
         new.married = self.married
         new.offer_good = self.offer_good
-        new.offer_waiting = self.offer_waiting[:]
+        new.offer_waiting = self.offer_waiting
         new.turns = self.turns
         new.passes = self.passes
         new.over = self.over
@@ -667,7 +665,7 @@ class SamarkandState(State):
         rng.shuffle(unseen)
         for p in hidden_hands:
             size = len(self.hands[p])
-            world.hands[p], unseen = tuple(sorted(unseen[:size])), unseen[size:]
+            world.hands, unseen = replace_at(world.hands, p, tuple(sorted(unseen[:size]))), unseen[size:]
         world.deck, unseen = tuple(unseen[: len(self.deck)]), unseen[len(self.deck) :]
         world.discards = tuple(
             [
@@ -682,9 +680,14 @@ class SamarkandState(State):
 SERIALISED = tuple(f for f in SamarkandState.__slots__ if f not in ("num_players", "log", "routes"))
 
 
-def routes_of(camels: tuple[int, ...], families: int) -> list[tuple[int, ...]]:
+def routes_of(camels: tuple[int, ...], families: int) -> tuple[tuple[int, ...], ...]:
     """Per family, the spaces holding one of its camels."""
-    return [tuple(s for s, mask in enumerate(camels) if mask & (1 << f)) for f in range(families)]
+    return tuple(tuple(s for s, mask in enumerate(camels) if mask & (1 << f)) for f in range(families))
+
+
+def plus(items: tuple[int, ...], index: int, amount: int) -> tuple[int, ...]:
+    """`items` with `amount` added to the one at `index` (a new tuple: clones share the old one)."""
+    return replace_at(items, index, items[index] + amount)
 
 
 def _plain(value: object) -> JSON:
@@ -712,32 +715,32 @@ def setup(state: SamarkandState, rng: random.Random) -> None:
     families = len(MAP.families)
     deck = list(range(1, NUM_GOODS + 1))
     rng.shuffle(deck)
-    state.hands = [tuple(sorted(deck.pop() for _ in range(START_HAND))) for _ in range(n)]
+    state.hands = tuple(tuple(sorted(deck.pop() for _ in range(START_HAND))) for _ in range(n))
     state.deck = tuple(deck)
-    state.sold = [()] * n
+    state.sold = ((),) * n
     state.discards, state.discarders = (), ()
-    state.money = [START_MONEY] * n
-    state.tiles_held = [(0,) * families] * n
+    state.money = (START_MONEY,) * n
+    state.tiles_held = ((0,) * families,) * n
     on_domain = 1 if n == 2 else TILES_PER_FAMILY
-    state.domain_tiles = [on_domain] * families
+    state.domain_tiles = (on_domain,) * families
     bag = [f for f in range(families) for _ in range(TILES_PER_FAMILY - on_domain)]
     rng.shuffle(bag)
     state.bag = tuple(bag)
     state.removed_tiles = ()
-    state.treasury = [0] * families
-    state.camels_left = [CAMELS_PER_FAMILY - 1] * families
+    state.treasury = (0,) * families
+    state.camels_left = (CAMELS_PER_FAMILY - 1,) * families
     camels = [0] * len(MAP.spaces)
     for family in MAP.families:
         camels[family.start] = 1 << family.index
     state.camels = tuple(camels)
     state.routes = routes_of(state.camels, families)
-    state.met = [0] * families
-    state.stack = [MARKERS_PER_FAMILY] * families
-    state.goods_markers = [0] * n
-    state.relation_markers = [0] * n
+    state.met = (0,) * families
+    state.stack = (MARKERS_PER_FAMILY,) * families
+    state.goods_markers = (0,) * n
+    state.relation_markers = (0,) * n
     state.first_player = state.current = rng.randrange(n)  # SK-S3: "the youngest", drawn by the seed
     state.phase, state.family, state.camels_placed, state.discarded, state.married = "act", -1, 0, 0, False
-    state.offer_good, state.offer_waiting = 0, [False] * n
+    state.offer_good, state.offer_waiting = 0, (False,) * n
     state.turns = state.passes = 0
     state.over = False
     state.random_seed = rng.getrandbits(64)
