@@ -35,6 +35,11 @@ def replace_at(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     return items[:index] + (value,) + items[index + 1 :]
 
 
+def add_at(counts: tuple[int, ...], index: int, amount: int) -> tuple[int, ...]:
+    """`counts` with `amount` added to the one at `index` (a new tuple: clones keep sharing the old one)."""
+    return replace_at(counts, index, counts[index] + amount)
+
+
 def without(items: tuple[T, ...], item: T) -> tuple[T, ...]:
     """`items` less its first `item`, order kept (the tuple counterpart of list.remove)."""
     index = items.index(item)

@@ -11,7 +11,7 @@ import random
 from functools import cache, lru_cache
 from itertools import combinations
 
-from merchantry.engine import JSON, EventLog, State, replace_at, seat_label
+from merchantry.engine import JSON, EventLog, State, add_at, replace_at, seat_label
 from merchantry.games.byzanz.actions import (
     ADD,
     BID,
@@ -320,10 +320,10 @@ class ByzanzState(State):
         """A card leaves a hand in public view (sold or bid). Of the cards the others know about, the one
         that may have left is the newest: a sure card first, else the latest-arrived "maybe" card. That
         keeps exactly the worlds in which the card that left was any of them (BZ-I1)."""
-        self.hands[player] = _changed(self.hands[player], code, -1)
+        self.hands[player] = add_at(self.hands[player], code, -1)
         known = self.known[player]
         if known[code]:
-            self.known[player] = _changed(known, code, -1)
+            self.known[player] = add_at(known, code, -1)
             return
         maybe = self.maybe[player]
         for index in range(len(maybe) - 1, -1, -1):
@@ -350,7 +350,7 @@ class ByzanzState(State):
         rest = list(codes)
         rest.remove(profit)
         for code in rest:
-            self.boxed = _changed(self.boxed, code, 1)  # BZ-V1: the other two leave the game
+            self.boxed = add_at(self.boxed, code, 1)  # BZ-V1: the other two leave the game
         self.profits[player] = (*self.profits[player], profit)
         self.log = self.log.add(
             "sold", seat=player, cards=card_names(codes), profit=CODES[profit], points=profit_points(profit)
@@ -358,7 +358,7 @@ class ByzanzState(State):
         self._check_limit_resolved(player)
 
     def _discard(self, player: int, code: int) -> None:
-        self.hands[player] = _changed(self.hands[player], code, -1)
+        self.hands[player] = add_at(self.hands[player], code, -1)
         # BZ-H1/BZ-I1: the discard is face down, so every card the others were sure of is now "in the hand
         # or among this player's discards from this one on" (epoch = the index this discard takes).
         epoch = len(self.discards[player])
@@ -424,7 +424,7 @@ class ByzanzState(State):
         """BZ-A9: one eligible player, no bidding."""
         self.log = self.log.add("last_auction", seat=player, lot_cards=card_names(self.lot))
         if len(self.lot) == 1:  # 5-6 players: the single card goes to the market
-            self.market = _changed(self.market, self.lot[0], 1)
+            self.market = add_at(self.market, self.lot[0], 1)
             self.lot = ()
             self._take_offer(player)
             self._next_auction()
@@ -463,7 +463,7 @@ class ByzanzState(State):
     def _win_with_bid(self, winner: int) -> None:
         """BZ-A7: the bid goes next to the market; the winner then puts one lot card into it."""
         for code in self.bids[winner]:
-            self.market = _changed(self.market, code, 1)
+            self.market = add_at(self.market, code, 1)
         self.log = self.log.add("won_lot", seat=winner, value=self.high, cards=card_names(self.bids[winner]))
         self.bids[winner] = ()
         self.phase = LOT_CHOICE
@@ -473,7 +473,7 @@ class ByzanzState(State):
         rest = list(self.lot)
         rest.remove(code)
         self.lot = ()
-        self.market = _changed(self.market, code, 1)
+        self.market = add_at(self.market, code, 1)
         self._receive(player, rest)
         self.log = self.log.add("lot_card_to_market", seat=player, card=CODES[code], cards=card_names(rest))
         self._take_offer(player)
@@ -771,11 +771,6 @@ def _still_placeable(
 
 
 _NO_CARDS = (0,) * NUM_CODES
-
-
-def _changed(counts: tuple[int, ...], code: int, by: int) -> tuple[int, ...]:
-    """`counts` with one code's count changed by `by` (the tuples are shared between clones)."""
-    return replace_at(counts, code, counts[code] + by)
 
 
 def _is_card_action(action: ByzanzAction, table: tuple[ByzanzAction, ...], hand: tuple[int, ...]) -> bool:

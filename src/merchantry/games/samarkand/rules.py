@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 
-from merchantry.engine import JSON, EventLog, State, replace_at, seat_label, without
+from merchantry.engine import JSON, EventLog, State, add_at, replace_at, seat_label, without
 from merchantry.games.samarkand.actions import (
     CAMEL,
     DISCARD,
@@ -292,7 +292,7 @@ class SamarkandState(State):
             self.family = action.family
             self._place(action.space)
         elif verb == "camel":
-            self.treasury = plus(self.treasury, self.family, -1)  # SK-T5: paid before the camel is placed
+            self.treasury = add_at(self.treasury, self.family, -1)  # SK-T5: paid before the camel is placed
             self._place(action.space)
         elif verb == "sell":
             self._sell(player, action.good)
@@ -317,10 +317,10 @@ class SamarkandState(State):
     def _marry(self, player: int, family: int) -> None:
         """SK-T1, SK-T2."""
         cost = MAP.families[family].cost
-        self.money = plus(self.money, player, -cost)
-        self.treasury = plus(self.treasury, family, cost)
-        self.domain_tiles = plus(self.domain_tiles, family, -1)
-        self.tiles_held = replace_at(self.tiles_held, player, plus(self.tiles_held[player], family, 1))
+        self.money = add_at(self.money, player, -cost)
+        self.treasury = add_at(self.treasury, family, cost)
+        self.domain_tiles = add_at(self.domain_tiles, family, -1)
+        self.tiles_held = replace_at(self.tiles_held, player, add_at(self.tiles_held[player], family, 1))
         self.married = True
         drawn: list[int] = []
         if self.hand_size(player) < self.hand_limit():
@@ -375,7 +375,7 @@ class SamarkandState(State):
         before = self.camels[space]
         self.camels = replace_at(self.camels, space, before | (1 << family))
         self.routes = replace_at(self.routes, family, (*self.routes[family], space))
-        self.camels_left = plus(self.camels_left, family, -1)
+        self.camels_left = add_at(self.camels_left, family, -1)
         self.camels_placed += 1
         self.log = self._add(
             "camel",
@@ -386,7 +386,7 @@ class SamarkandState(State):
         )
         good = GOOD_AT[space]
         if good and not before:  # SK-G1: the first camel ever on this goods space
-            self.goods_markers = plus(self.goods_markers, player, 1)
+            self.goods_markers = add_at(self.goods_markers, player, 1)
             self.log = self._add("goods_marker", seat=player, good=good, good_name=good_name(good))
             self.phase = "offer"
             self.offer_good = good
@@ -405,15 +405,15 @@ class SamarkandState(State):
         active_seats = [p for p in range(self.num_players) if self.tiles_held[p][active]]
         passive_seats = [p for p in range(self.num_players) if self.tiles_held[p][passive]]
         for seat in active_seats:
-            self.money = plus(self.money, seat, ACTIVE_BONUS)  # SK-2P2: holding both tiles still pays once
+            self.money = add_at(self.money, seat, ACTIVE_BONUS)  # SK-2P2: holding both tiles still pays once
         for seat in passive_seats:
-            self.money = plus(self.money, seat, PASSIVE_BONUS)
+            self.money = add_at(self.money, seat, PASSIVE_BONUS)
         markers = 0
         for family in (active, passive):
             if self.stack[family]:  # a family whose stack is empty yields no marker
-                self.stack = plus(self.stack, family, -1)
+                self.stack = add_at(self.stack, family, -1)
                 markers += 1
-        self.relation_markers = plus(self.relation_markers, player, markers)
+        self.relation_markers = add_at(self.relation_markers, player, markers)
         self.log = self._add(
             "relationship",
             seat=player,
@@ -428,7 +428,7 @@ class SamarkandState(State):
         """SK-G1: the card goes face up in front of its owner for 3 dirhams."""
         self.hands = replace_at(self.hands, player, without(self.hands[player], good))
         self.sold = replace_at(self.sold, player, (*self.sold[player], good))
-        self.money = plus(self.money, player, SALE_PRICE)
+        self.money = add_at(self.money, player, SALE_PRICE)
         self.log = self._add("sold", seat=player, good=good, good_name=good_name(good))
         self._close_offer()
 
@@ -473,7 +473,7 @@ class SamarkandState(State):
         self.bag = self.bag[:index] + self.bag[index + 1 :]
         name = MAP.families[family].name
         if any(held[family] for held in self.tiles_held):
-            self.domain_tiles = plus(self.domain_tiles, family, 1)
+            self.domain_tiles = add_at(self.domain_tiles, family, 1)
             self.log = self._add("tile_returned", seat=self.current, family=name)
         else:
             self.removed_tiles += (family,)
@@ -683,11 +683,6 @@ SERIALISED = tuple(f for f in SamarkandState.__slots__ if f not in ("num_players
 def routes_of(camels: tuple[int, ...], families: int) -> tuple[tuple[int, ...], ...]:
     """Per family, the spaces holding one of its camels."""
     return tuple(tuple(s for s, mask in enumerate(camels) if mask & (1 << f)) for f in range(families))
-
-
-def plus(items: tuple[int, ...], index: int, amount: int) -> tuple[int, ...]:
-    """`items` with `amount` added to the one at `index` (a new tuple: clones share the old one)."""
-    return replace_at(items, index, items[index] + amount)
 
 
 def _plain(value: object) -> JSON:
