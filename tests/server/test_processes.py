@@ -12,10 +12,12 @@ import time
 
 import httpx
 import pytest
+from sqlalchemy import event, func, select
 from sqlalchemy.exc import OperationalError
 from websockets.sync.client import connect
 
-from merchantry.server.db import open_database
+from merchantry.server.cluster import CHANNEL, cluster_for
+from merchantry.server.db import MoveRow, open_database
 from merchantry.server.tables import Refused, TableService
 from tests.server.conftest import POSTGRES_URL, postgres_database, whole_log
 from tests.server.test_browser import free_port
@@ -71,6 +73,50 @@ def test_a_move_during_an_outage_is_refused_as_unsaved_not_as_an_error(tmp_path)
         service.act(created["id"], 0, "buy sapphire")
     assert refused.value.status == 503
     assert service.table(created["id"]).session.moves == []
+
+
+def test_a_move_is_one_statement_in_its_own_transaction_and_announced_once_stored(database_url):
+    """A move costs the database thread one round trip (issue 15): the insert, and on PostgreSQL the notice
+    to the other processes, in one statement that commits by itself (no begin, no commit to wait for). The
+    notice goes out only if the move was stored."""
+    sessions = open_database(database_url)
+    engine = sessions.kw["bind"]
+    service = TableService(sessions, cluster_for(engine, database_url))
+    created = service.create("grand_bazaar", 2, {}, [{"kind": "human"}, {"kind": "human"}], "Ann")
+    table_id = created["id"]
+    service.join(table_id, 1, created["invites"][0]["invite"], "Bea")
+    service.table(table_id)
+    statements: list[tuple[str, object]] = []
+
+    def record(conn, cursor, statement, parameters, context, executemany):
+        statements.append((statement, conn.get_execution_options().get("isolation_level")))
+
+    listener = None
+    if engine.dialect.name == "postgresql":
+        import psycopg
+
+        listener = psycopg.connect(database_url.replace("+psycopg", ""), autocommit=True)
+        listener.execute(f"LISTEN {CHANNEL}")
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        service.act(table_id, 0, "buy sapphire")
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+    assert len(statements) == 1, statements
+    assert "INSERT INTO moves" in statements[0][0]
+    assert statements[0][1] == "AUTOCOMMIT"
+    # a copy that is behind stores over nothing: its insert is refused, so it announces nothing
+    stale = TableService(sessions, cluster_for(engine, database_url))
+    stale.table(table_id)
+    service.act(table_id, 0, "done")  # move 2
+    with pytest.raises(Refused, match="turn"):
+        stale.act(table_id, 0, "buy ruby")  # legal on its copy as move 2: taken, caught up, not seat 0's turn
+    with sessions() as db:
+        assert db.scalar(select(func.count()).select_from(MoveRow)) == 2
+    if listener is not None:
+        notices = [notice.payload.split(":", 1)[1] for notice in listener.notifies(timeout=1)]
+        listener.close()
+        assert notices == [f"{table_id}:1", f"{table_id}:2"]
 
 
 @pytest.fixture

@@ -14,9 +14,9 @@ import secrets
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import Table, func, insert, select
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session as DbSession
 from sqlalchemy.orm import selectinload, sessionmaker
@@ -27,8 +27,6 @@ from merchantry.errors import IllegalAction
 from merchantry.server.cluster import Solo
 from merchantry.server.db import MoveRow, SeatRow, TableRow, now, token_hash
 
-# one compiled INSERT, not the ORM's unit of work: it runs on every move
-STORE_MOVE = insert(cast(Table, MoveRow.__table__))
 log = logging.getLogger("merchantry.server")
 
 WAITING, PLAYING, FINISHED, CLOSED = (
@@ -560,14 +558,16 @@ class TableService:
         result = None
         if new_state.is_over():
             result = {"scores": new_state.scores(), "winners": new_state.winners()}
+        move = {"table_id": table.id, "number": number, "seat": seat, "text": text, "created_at": now()}
         try:
             with self.sessions() as db:
-                db.execute(STORE_MOVE, {"table_id": table.id, "number": number, "seat": seat, "text": text})
+                if result is None:  # one statement, its own transaction: one round trip (cluster.py)
+                    db.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+                self.cluster.store_move(db, move)
                 if result is not None:
                     row = db.get(TableRow, table.id)
                     assert row is not None
                     row.status, row.finished_at, row.result = FINISHED, now(), result
-                self.cluster.announce(db, table.id, number)
                 db.commit()
         except IntegrityError:  # move `number` is taken: another process stored it (the key serialises)
             raise StaleTable(table.id) from None
