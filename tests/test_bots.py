@@ -19,7 +19,10 @@ def test_bot_registry_lists_bots_per_game():
     assert bots.names("byzanz") == ["easy", "medium", "hard", "greedy", "random"]
     assert bots.names("money") == ["easy", "medium", "hard", "collector", "greedy", "random"]
     assert bots.names("samarkand") == ["easy", "medium", "hard", "greedy", "investor", "random"]
-    assert bots.names("grand_bazaar") == ["easy", "medium", "hard", "greedy", "random", "trader"]
+    assert bots.names("grand_bazaar") == [
+        *("easy", "medium", "hard"),
+        *("greedy", "random", "speculator", "trader"),
+    ]
     assert bots.get("greedy", money.GAME).name == "greedy"
     with pytest.raises(merchantry.UnknownBot, match="are: easy, medium, hard, collector, greedy, random"):
         bots.get("genius", "money")
@@ -174,6 +177,83 @@ def test_the_grand_bazaar_trader_plays_as_greedy_while_ahead_and_apart_from_it_o
                 assert ours == SELL[min(worth_little, key=lambda g: moves[g])]
                 sold_a_rising_gem += min(moves[g] for g in worth_little) >= 0
     assert same_ahead and differ_behind and sold_a_rising_gem
+
+
+def bazaar_position(revealed, gems, cash, bought=(False, False, False)):
+    """A 4-player Grand Bazaar position, seat 0 to trade, after the price cards `revealed` (given by their
+    changes)."""
+    d = games.get("grand_bazaar").new_game(players=4, seed=1).to_dict()
+    shown = [PRICE_CARDS.index(card) for card in revealed]
+    d |= {
+        "revealed": shown,
+        "deck": [card for card in range(len(PRICE_CARDS)) if card not in shown],
+        "round": len(shown),
+        "prices": [10 + sum(card[g] for card in revealed) for g in range(3)],
+        "gems": gems,
+        "cash": cash,
+        "stock": [10 - sum(hand[g] for hand in gems) for g in range(3)],
+        "current": 0,
+        "turn": -(len(shown) - 1) % 4,  # round r is opened by seat r - 1 (GB-R1)
+        "bought": list(bought),
+        "bought_any": any(bought),
+        "log": [],
+    }
+    return games.get("grand_bazaar").from_dict(d)
+
+
+def test_the_grand_bazaar_speculator_reads_the_next_price_card_from_the_cards_left():
+    from merchantry.games.grand_bazaar.speculator import next_card_statistics
+
+    both_up, both_down = PRICE_CARDS.index((1, 1, 0)), PRICE_CARDS.index((-1, -1, 0))
+    mean, covariance = next_card_statistics(frozenset((both_up, both_down)))
+    assert mean == [0.0, 0.0, 0.0]
+    # sapphire and ruby move together
+    assert covariance == [[1.0, 1.0, 0.0], [1.0, 1.0, 0.0], [0.0, 0.0, 0.0]]
+    state = bazaar_position([(-1, -1, 1), (-1, 0, 1)], [[0, 0, 0]] * 4, [30] * 4)
+    assert next_card_statistics(frozenset(state.deck))[0] == list(state.expected_moves())
+    assert next_card_statistics(frozenset())[0] == [0.0, 0.0, 0.0]  # after the last card, nothing moves
+
+
+def test_the_grand_bazaar_speculator_behind_holds_apart_from_the_leader_at_a_small_cost():
+    from merchantry.games.grand_bazaar import speculator
+    from merchantry.games.grand_bazaar.greedy import GrandBazaarGreedyBot
+
+    # sapphire is expected to rise most, ruby a little less; the leader (seat 1) holds four sapphires
+    revealed = [(-1, -1, 1), (-1, 0, 1), (-1, -1, 0), (0, 0, 1)]
+    gems = [[0, 0, 0], [4, 0, 0], [0, 0, 0], [0, 0, 0]]
+    state = bazaar_position(revealed, gems, [30] * 4)
+    moves = state.expected_moves()
+    assert moves[0] > moves[1] > 0 > moves[2]
+    rng = random.Random(0)
+    assert str(GrandBazaarGreedyBot().choose(state, 0, rng)) == "buy sapphire"
+    assert speculator.best_holding(state, 0) == (0, 3, 0)  # apart from the leader: it can only catch up so
+    assert str(speculator.GrandBazaarSpeculatorBot().choose(state, 0, rng)) == "buy ruby"
+    # ahead of everyone, it plays the others' game
+    rich = bazaar_position(revealed, gems, [80, 30, 30, 30])
+    assert str(speculator.GrandBazaarSpeculatorBot().choose(rich, 0, rng)) == "buy sapphire"
+
+
+def test_the_grand_bazaar_speculator_swaps_a_gem_that_rises_little_for_one_that_rises_more():
+    from merchantry.games.grand_bazaar import speculator
+    from merchantry.games.grand_bazaar.greedy import GrandBazaarGreedyBot
+
+    # seat 0 holds four gems (an emerald bought this turn, so GB-R3 is met) and little cash
+    state = bazaar_position(
+        [(-1, -1, 1), (-1, 0, 1), (-1, -1, 0), (0, 0, 1), (-1, 1, 0), (-1, 0, 0)],
+        [[0, 3, 1], [4, 0, 0], [0, 0, 0], [0, 0, 0]],
+        [5, 30, 30, 30],
+        bought=(False, False, True),
+    )
+    moves = state.expected_moves()
+    assert moves[0] > 0.2 and 0 < moves[1] < 0.05
+    rng = random.Random(0)
+    assert str(GrandBazaarGreedyBot().choose(state, 0, rng)) == "done"  # greedy keeps what will not fall
+    bot = speculator.GrandBazaarSpeculatorBot()
+    steps = []
+    while state.to_act() == [0]:
+        steps.append(str(bot.choose(state, 0, rng)))
+        state.apply(0, steps[-1])
+    assert steps == [*["sell ruby"] * 3, *["buy sapphire"] * 3, "done"]
 
 
 def test_the_samarkand_investor_counts_the_first_meetings_its_families_may_still_have():

@@ -8,13 +8,18 @@ from merchantry.games.grand_bazaar.game import GAME, GrandBazaarGame
 from merchantry.games.grand_bazaar.greedy import GrandBazaarGreedyBot
 from merchantry.games.grand_bazaar.levels import LEVELS
 from merchantry.games.grand_bazaar.rules import BazaarState
+from merchantry.games.grand_bazaar.speculator import GrandBazaarSpeculatorBot
 from merchantry.games.grand_bazaar.trader import GrandBazaarTraderBot
 from merchantry.package import GamePackage
 
 PACKAGE = GamePackage(
     game=GAME,
     folder=Path(__file__).parent,
-    bots={"greedy": GrandBazaarGreedyBot, "trader": GrandBazaarTraderBot},
+    bots={
+        "greedy": GrandBazaarGreedyBot,
+        "trader": GrandBazaarTraderBot,
+        "speculator": GrandBazaarSpeculatorBot,
+    },
     evaluate=evaluate,
     levels=LEVELS,
     terminal="merchantry.games.grand_bazaar.terminal",

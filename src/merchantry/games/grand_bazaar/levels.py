@@ -2,9 +2,9 @@
 
 A random rollout trades at random for the rest of the game and judges a move by nothing; greedy rollouts
 (trading on the known distribution of the price cards left) to the end are what make the search strong.
-The searching seat's own steps are played by the `trader` bot (trader.py), whose move is kept unless the
-search finds one clearly better: against greedy players, trading apart from them while behind wins more
-often than any search over greedy's moves found (docs/bots.md).
+The searching seat's own steps are played by the `speculator` bot (speculator.py), whose move is kept unless
+the search finds one clearly better: against greedy players, taking measured risks apart from the leader
+while behind wins more often than any search over greedy's moves found (docs/bots.md).
 """
 
 from merchantry.bots.ismcts import SearchConfig
@@ -16,16 +16,16 @@ LEVELS = {
         rollout="greedy",
         rollout_depth=30,
         anchor_margin=0.15,
-        own_policy="trader",
+        own_policy="speculator",
     ),
-    # every step searched again and held to the trader's move unless the search is sure (a margin of 0.15
-    # and the search's own plan for the rest of a turn lost to the trader alone: 26.7% against 38%)
+    # every step searched again and held to the policy's move unless the search is sure (with the trader, a
+    # margin of 0.15 and the search's own plan for the rest of a turn lost to the trader alone: 26.7% / 38%)
     "hard": SearchConfig(
         iterations=150,
         seconds=1.5,
         rollout="greedy",
         anchor_margin=0.3,
-        own_policy="trader",
+        own_policy="speculator",
         plan_visits=1_000_000,
     ),
 }

@@ -62,7 +62,7 @@ class GrandBazaarTraderBot:
         return make_room_or_end(legal, moves, must_buy)
 
 
-def ahead(world: BazaarState, seat: int) -> bool:
-    """At least `LEAD` grands above every other seat, each gem counted at what it fetches at the end."""
+def ahead(world: BazaarState, seat: int, lead: int = LEAD) -> bool:
+    """At least `lead` grands above every other seat, each gem counted at what it fetches at the end."""
     worth = [cash + FINAL_GEM_VALUE * sum(gems) for cash, gems in zip(world.cash, world.gems, strict=True)]
-    return all(worth[seat] >= worth[other] + LEAD for other in range(world.num_players) if other != seat)
+    return all(worth[seat] >= worth[other] + lead for other in range(world.num_players) if other != seat)
