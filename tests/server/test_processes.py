@@ -95,6 +95,9 @@ def test_a_move_is_one_statement_in_its_own_transaction_and_announced_once_store
     if engine.dialect.name == "postgresql":
         import psycopg
 
+        with engine.connect() as connection:  # a commit does not wait for the disk, as on SQLite (db.py)
+            assert connection.exec_driver_sql("SHOW synchronous_commit").scalar() == "off"
+
         listener = psycopg.connect(database_url.replace("+psycopg", ""), autocommit=True)
         listener.execute(f"LISTEN {CHANNEL}")
     event.listen(engine, "before_cursor_execute", record)
