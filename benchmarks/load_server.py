@@ -73,6 +73,7 @@ def serve(database_url: str, port: int, workers: int) -> None:
         log_level="warning",
         ws_max_size=64 * 1024,
         backlog=4096,
+        ws_per_message_deflate=False,  # as `merchantry serve` (cli.py)
     )
 
 

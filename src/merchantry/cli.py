@@ -360,6 +360,9 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
     # a websocket message over 64 KiB is refused by the server itself (close 1009), before it is read whole
     settings: dict[str, Any] = {"host": args.host, "port": args.port, "log_level": "info"}
     settings["ws_max_size"] = 64 * 1024
+    # no per-message compression: updates are small JSON deltas, and compressing them took a fifth of the
+    # event loop's time under load and a compressor per socket (benchmarks/results/load-server.txt)
+    settings["ws_per_message_deflate"] = False
     if args.workers > 1:
         from merchantry.server.db import open_database
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -82,3 +83,25 @@ def test_a_killed_server_loses_no_accepted_move(tmp_path):
     finally:
         os.killpg(server.pid, signal.SIGKILL)
         server.wait()
+
+
+def test_the_served_websocket_sends_updates_uncompressed(tmp_path):
+    """`merchantry serve` declines per-message compression, even when a browser offers it: updates are small
+    deltas, and compressing them cost a fifth of the server's time under load (docs/web.md, "Load")."""
+    from websockets.sync.client import connect
+
+    port = free_port()
+    server = start(port, f"sqlite:///{tmp_path / 'plain.db'}")
+    try:
+        table = httpx.post(
+            f"http://127.0.0.1:{port}/api/tables",
+            json={"game": "money", "players": 3, "seats": [{"kind": "human"}] * 3, "name": "Ann"},
+        ).json()
+        with connect(f"ws://127.0.0.1:{port}/ws/tables/{table['id']}", compression="deflate") as socket:
+            assert socket.request is not None and socket.response is not None
+            assert "permessage-deflate" in socket.request.headers["Sec-WebSocket-Extensions"]  # offered
+            assert "Sec-WebSocket-Extensions" not in socket.response.headers  # and declined
+            assert json.loads(socket.recv(timeout=10))["type"] == "state"  # and the table is served
+    finally:
+        os.killpg(server.pid, signal.SIGKILL)
+        server.wait(timeout=10)
