@@ -376,6 +376,8 @@ def test_the_turn_clock_counts_down_on_the_page(live_server, browser):
     page.fill("#name", "Ann")
     page.fill("#players", "2")
     page.dispatch_event("#players", "change")
+    labels = page.locator("select[data-seat='1'] option").all_inner_texts()
+    assert "Hard bot" in labels and "speculator (bot, for scripts)" in labels  # a game's own bot, in words
     page.select_option("select[data-seat='1']", "bot:greedy")
     page.fill("#turn-seconds", "60")
     page.click("#create button[type=submit]")

@@ -88,8 +88,8 @@ async function lobby() {
   const clockInput = h("input", { id: "turn-seconds", type: "number", min: 0, max: 3600, value: 0 });
   const nameInput = h("input", { id: "name", maxlength: 40, value: localStorage.getItem("merchantry:name") || "", placeholder: t("yourName"), required: true });
 
-  // a bot's name in the seat menu: the levels in words, any other bot by its name
-  const botLabel = (b) => (t(`bot_${b}`) === `bot_${b}` ? `${b} (bot)` : t(`bot_${b}`));
+  // a bot's name in the seat menu: the levels in words, any other bot (a game's own policy bots) by its name
+  const botLabel = (b) => (t(`bot_${b}`) === `bot_${b}` ? t("bot_other", { name: b }) : t(`bot_${b}`));
 
   function drawSeats() {
     const game = games.find((g) => g.name === gameSelect.value);
