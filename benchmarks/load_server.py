@@ -59,6 +59,7 @@ def serve(database_url: str, port: int, workers: int) -> None:
     """The server under test, in `workers` processes sharing the port (as `merchantry serve --workers`)."""
     import uvicorn
 
+    from merchantry.server.app import WEBSOCKET_SETTINGS
     from merchantry.server.db import open_database
 
     open_database(database_url)  # the schema, once, before the workers start
@@ -71,9 +72,8 @@ def serve(database_url: str, port: int, workers: int) -> None:
         host="127.0.0.1",
         port=port,
         log_level="warning",
-        ws_max_size=64 * 1024,
         backlog=4096,
-        ws_per_message_deflate=False,  # as `merchantry serve` (cli.py)
+        **WEBSOCKET_SETTINGS,  # as `merchantry serve`
     )
 
 

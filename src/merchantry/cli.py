@@ -354,15 +354,11 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
 
     import uvicorn
 
-    from merchantry.server.app import create_app
+    from merchantry.server.app import WEBSOCKET_SETTINGS, create_app
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    # a websocket message over 64 KiB is refused by the server itself (close 1009), before it is read whole
     settings: dict[str, Any] = {"host": args.host, "port": args.port, "log_level": "info"}
-    settings["ws_max_size"] = 64 * 1024
-    # no per-message compression: updates are small JSON deltas, and compressing them took a fifth of the
-    # event loop's time under load and a compressor per socket (benchmarks/results/load-server.txt)
-    settings["ws_per_message_deflate"] = False
+    settings.update(WEBSOCKET_SETTINGS)
     if args.workers > 1:
         from merchantry.server.db import open_database
 

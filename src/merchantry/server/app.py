@@ -48,6 +48,11 @@ from merchantry.server.tables import SEATS_CHANGED, Refused, TableService
 log = logging.getLogger("merchantry.server")
 STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 2048  # bytes of one websocket message
+# how uvicorn serves the websockets, for `merchantry serve` and the load benchmark alike:
+# - a message over 64 KiB is refused by the server itself (close 1009), before it is read whole;
+# - no per-message compression: updates are small JSON deltas, and compressing them took a fifth of the
+#   event loop's time under load and a compressor per socket (benchmarks/results/load-server.txt)
+WEBSOCKET_SETTINGS: dict[str, Any] = {"ws_max_size": 64 * 1024, "ws_per_message_deflate": False}
 OUTBOX = 64  # messages waiting for one connection before it counts as not reading
 SEND_TIMEOUT = 10.0  # seconds one message may take to be sent before the connection counts as not reading
 CLOCK_TICK = 0.5  # seconds between looks at the turn clock

@@ -229,9 +229,7 @@ class BazaarState(State):
 
     def _cash_out(self) -> None:
         """GB-E1: every gem in hand is worth 10 grands at the end."""
-        self.cash = tuple(
-            cash + FINAL_GEM_VALUE * sum(gems) for cash, gems in zip(self.cash, self.gems, strict=True)
-        )
+        self.cash = self.worth_at_end()
         self.over = True
         self.log = self.log.add("game_over", scores=list(self.cash))
 
@@ -286,6 +284,13 @@ class BazaarState(State):
         if not deck:
             return (0.0,) * len(GEMS)
         return tuple(sum(PRICE_CARDS[c][g] for c in deck) / len(deck) for g in GEM_RANGE)
+
+    def worth_at_end(self) -> tuple[int, ...]:
+        """Each seat's cash plus 10 grands for each gem it holds, what it would have if the game ended now
+        (GB-E1): the cash-out, and for bots how far each seat is ahead."""
+        return tuple(
+            cash + FINAL_GEM_VALUE * sum(gems) for cash, gems in zip(self.cash, self.gems, strict=True)
+        )
 
     def price_history(self) -> list[list[int]]:
         """Prices after each revealed card, starting from the opening prices."""

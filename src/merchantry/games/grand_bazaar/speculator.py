@@ -30,7 +30,7 @@ import random
 
 from merchantry.engine import State
 from merchantry.games.grand_bazaar.actions import BUY, SELL, BazaarAction
-from merchantry.games.grand_bazaar.components import FINAL_GEM_VALUE, GEM_LIMIT, GEMS, PRICE_CARDS
+from merchantry.games.grand_bazaar.components import GEM_LIMIT, GEMS, PRICE_CARDS
 from merchantry.games.grand_bazaar.greedy import GrandBazaarGreedyBot, make_room_or_end
 from merchantry.games.grand_bazaar.rules import GEM_RANGE, BazaarState
 from merchantry.games.grand_bazaar.trader import ahead
@@ -108,8 +108,8 @@ def step_towards(world: BazaarState, seat: int, holding: Holding) -> BazaarActio
 
 def leader(world: BazaarState, seat: int) -> int:
     """The other seat worth most, each gem counted at what it fetches at the end (GB-E1)."""
-    others = [p for p in range(world.num_players) if p != seat]
-    return max(others, key=lambda p: world.cash[p] + FINAL_GEM_VALUE * sum(world.gems[p]))
+    worth = world.worth_at_end()
+    return max((p for p in range(world.num_players) if p != seat), key=worth.__getitem__)
 
 
 @functools.lru_cache(maxsize=4096)

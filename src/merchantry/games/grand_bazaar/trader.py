@@ -23,7 +23,6 @@ import random
 
 from merchantry.engine import State
 from merchantry.games.grand_bazaar.actions import BUY, SELL, BazaarAction
-from merchantry.games.grand_bazaar.components import FINAL_GEM_VALUE
 from merchantry.games.grand_bazaar.greedy import GrandBazaarGreedyBot, make_room_or_end
 from merchantry.games.grand_bazaar.rules import GEM_RANGE, BazaarState
 
@@ -64,5 +63,5 @@ class GrandBazaarTraderBot:
 
 def ahead(world: BazaarState, seat: int, lead: int = LEAD) -> bool:
     """At least `lead` grands above every other seat, each gem counted at what it fetches at the end."""
-    worth = [cash + FINAL_GEM_VALUE * sum(gems) for cash, gems in zip(world.cash, world.gems, strict=True)]
+    worth = world.worth_at_end()
     return all(worth[seat] >= worth[other] + lead for other in range(world.num_players) if other != seat)
