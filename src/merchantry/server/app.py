@@ -512,6 +512,7 @@ def create_app(
         single.release()
         analyst.shutdown(wait=False, cancel_futures=True)
         await db(cluster.stop)  # its locks go: the other processes take its tables over
+        await db(service.stop)
         database.shutdown(wait=True)
         if settings_before is not None:
             tuning.restore(settings_before)

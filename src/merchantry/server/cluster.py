@@ -25,7 +25,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, cast
 
-from sqlalchemy import Engine, Table, bindparam, func, insert, select, text
+from sqlalchemy import Connection, Engine, Table, bindparam, func, insert, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session as DbSession
@@ -60,9 +60,9 @@ class Solo:
     def announce(self, db: DbSession, table_id: str, moves: int) -> None:
         pass
 
-    def store_move(self, db: DbSession, move: dict[str, Any]) -> None:
+    def store_move(self, connection: Connection, move: dict[str, Any]) -> None:
         """Insert `move` (the moves table's columns) and announce it (see `announce`)."""
-        db.execute(STORE_MOVE, move)
+        connection.execute(STORE_MOVE, move)
 
     def claim(self, table_id: str) -> bool:
         return True
@@ -103,10 +103,10 @@ class Postgres(Solo):
             {"channel": CHANNEL, "message": f"{self.origin}:{table_id}:{moves}"},
         )
 
-    def store_move(self, db: DbSession, move: dict[str, Any]) -> None:
+    def store_move(self, connection: Connection, move: dict[str, Any]) -> None:
         """Insert `move` and notify in one statement (the notice is sent only if the insert commits)."""
         message = f"{self.origin}:{move['table_id']}:{move['number']}"
-        db.execute(STORE_AND_ANNOUNCE_MOVE, {**move, "message": message})
+        connection.execute(STORE_AND_ANNOUNCE_MOVE, {**move, "message": message})
 
     def listen(self, heard: Callable[[str, int], None]) -> None:
         """Call `heard(table_id, moves)` (from a thread of its own) for every change another process made."""

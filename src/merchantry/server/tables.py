@@ -16,7 +16,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import Connection, Engine, func, select
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session as DbSession
 from sqlalchemy.orm import selectinload, sessionmaker
@@ -153,6 +153,11 @@ class TableService:
         self.sessions = sessions
         self.cluster = cluster or Solo()  # the other server processes on the same database, if any
         self.live: dict[str, LiveTable] = {}
+        # a connection kept for storing moves, in autocommit: a move is one statement on it. Checking a
+        # connection out of the pool and a Session's unit of work around it cost the server more CPU than
+        # the statement itself (benchmarks/results/load-server.txt). Used from the one thread the service
+        # runs in; dropped after any database error, and opened again for the next move.
+        self.mover: Connection | None = None
         self.replays: OrderedDict[tuple[str, int, int | None], dict[str, Any]] = OrderedDict()  # LRU
 
     # --- creating and joining -----------------------------------------------------------------------
@@ -560,24 +565,45 @@ class TableService:
             result = {"scores": new_state.scores(), "winners": new_state.winners()}
         move = {"table_id": table.id, "number": number, "seat": seat, "text": text, "created_at": now()}
         try:
-            with self.sessions() as db:
-                if result is None:  # one statement, its own transaction: one round trip (cluster.py)
-                    db.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
-                self.cluster.store_move(db, move)
-                if result is not None:
+            if result is None:  # one statement, its own transaction: one round trip (cluster.py)
+                self.cluster.store_move(self._mover(), move)
+            else:  # the last move and the result together
+                with self.sessions() as db:
+                    self.cluster.store_move(db.connection(), move)
                     row = db.get(TableRow, table.id)
                     assert row is not None
                     row.status, row.finished_at, row.result = FINISHED, now(), result
-                db.commit()
+                    db.commit()
         except IntegrityError:  # move `number` is taken: another process stored it (the key serialises)
             raise StaleTable(table.id) from None
         except SQLAlchemyError:
             log.exception("could not store move %s of table %s", number, table.id)
+            self._drop_mover()
             raise Refused(503, "the move could not be saved, so it was not made: please try again") from None
         table.session.state = new_state
         table.session.moves.append([seat, text])
         if result is not None:
             table.status, table.result = FINISHED, result
+
+    def _mover(self) -> Connection:
+        if self.mover is None:
+            with self.sessions() as db:  # the engine the sessions are bound to
+                bind = db.get_bind()
+            engine = bind if isinstance(bind, Engine) else bind.engine
+            self.mover = engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+        return self.mover
+
+    def _drop_mover(self) -> None:
+        if self.mover is not None:
+            mover, self.mover = self.mover, None
+            try:
+                mover.close()
+            except SQLAlchemyError:  # it was broken: nothing to give back
+                pass
+
+    def stop(self) -> None:
+        """Give back the connection kept for moves (when the server stops)."""
+        self._drop_mover()
 
     # --- what a seat sees ---------------------------------------------------------------------------
 
