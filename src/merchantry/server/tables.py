@@ -8,6 +8,7 @@ replaying its record. Everything a seat is shown is built from `state.view(seat)
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import random
 import secrets
@@ -596,10 +597,8 @@ class TableService:
     def _drop_mover(self) -> None:
         if self.mover is not None:
             mover, self.mover = self.mover, None
-            try:
+            with contextlib.suppress(SQLAlchemyError):  # a broken one has nothing to give back
                 mover.close()
-            except SQLAlchemyError:  # it was broken: nothing to give back
-                pass
 
     def stop(self) -> None:
         """Give back the connection kept for moves (when the server stops)."""
