@@ -10,11 +10,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import time
 
 import pytest
+from sqlalchemy import event
 from sqlalchemy.exc import OperationalError
 
 from merchantry import games, records
@@ -298,15 +300,33 @@ def payloads_now(client, table, token):
     return client.get(f"/api/tables/{table['id']}", headers=headers(token)).json()["view"]
 
 
+@contextlib.contextmanager
+def database_away(service):
+    """Every statement fails, on whichever connection it runs (the sessions' or the one kept for moves),
+    as when the database went away."""
+    engine = service.sessions.kw["bind"]
+
+    def fail(*_):
+        raise OperationalError("(any statement)", {}, Exception("the database went away"))
+
+    event.listen(engine, "before_cursor_execute", fail)
+    try:
+        yield
+    finally:
+        event.remove(engine, "before_cursor_execute", fail)
+
+
 def test_bots_outlive_a_database_outage_and_finish_the_game(client, caplog):
-    """Every commit fails for a while (the database went away); the bots wait and try again, and once it
-    is back they play the game to its end without a person kicking them."""
+    """Every statement fails for a while (the database went away); the bots store no move, wait and try
+    again, and once it is back they play the game to its end without a person kicking them."""
     service = client.app.state.service
     table = new_table(client, game="grand_bazaar", seats=("bot", "bot"), bot="random")
-    service.sessions = FailingCommits(service.sessions)
-    time.sleep(1.5)  # several failed tries
-    stuck = client.get(f"/api/tables/{table['id']}").json()["table"]["status"]
-    service.sessions = service.sessions.real
+    with database_away(service):
+        time.sleep(0.3)
+        moves_then = len(service.table(table["id"]).session.moves)
+        time.sleep(1.5)  # several failed tries
+        assert len(service.table(table["id"]).session.moves) == moves_then, "moves were made in an outage"
+        stuck = client.get(f"/api/tables/{table['id']}").json()["table"]["status"]
     deadline = time.time() + 60
     while client.get(f"/api/tables/{table['id']}").json()["table"]["status"] != "finished":
         assert time.time() < deadline, "the bots did not resume after the outage"

@@ -12,7 +12,7 @@ import time
 
 import httpx
 import pytest
-from sqlalchemy import event, func, select
+from sqlalchemy import event, func, select, text
 from sqlalchemy.exc import OperationalError
 from websockets.sync.client import connect
 
@@ -73,6 +73,38 @@ def test_a_move_during_an_outage_is_refused_as_unsaved_not_as_an_error(tmp_path)
         service.act(created["id"], 0, "buy sapphire")
     assert refused.value.status == 503
     assert service.table(created["id"]).session.moves == []
+
+
+@needs_postgres
+def test_moves_go_on_after_the_database_dropped_every_connection():
+    """PostgreSQL restarted or a proxy cut the connections: the connection kept for moves is broken. The
+    move that finds it so is refused as unsaved (503), changes nothing, and the next one is stored on a
+    new connection."""
+    for database_url in postgres_database():
+        sessions = open_database(database_url)
+        service = TableService(sessions, cluster_for(sessions.kw["bind"], database_url))
+        created = service.create("grand_bazaar", 2, {}, [{"kind": "human"}, {"kind": "human"}], "Ann")
+        table_id = created["id"]
+        service.join(table_id, 1, created["invites"][0]["invite"], "Bea")
+        service.act(table_id, 0, "buy sapphire")
+        with sessions() as db:  # every other connection to this database is cut
+            db.execute(
+                text(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+            )
+        tries = []
+        for _ in range(2):
+            try:
+                service.act(table_id, 0, "done")
+                tries.append("stored")
+                break
+            except Refused as refused:
+                tries.append(refused.status)
+        assert tries in (["stored"], [503, "stored"])
+        service.live.clear()  # rebuilt from the database: both moves, once each
+        assert service.table(table_id).session.moves == [[0, "buy sapphire"], [0, "done"]]
 
 
 def test_a_move_is_one_statement_in_its_own_transaction_and_announced_once_stored(database_url):
