@@ -11,12 +11,13 @@ import threading
 import time
 
 import httpx
+import psycopg
 import pytest
 from sqlalchemy import event, func, select, text
 from sqlalchemy.exc import OperationalError
 from websockets.sync.client import connect
 
-from merchantry.server.cluster import CHANNEL, cluster_for
+from merchantry.server.cluster import CHANNEL, Notice, cluster_for
 from merchantry.server.db import MoveRow, open_database
 from merchantry.server.tables import Refused, TableService
 from tests.server.conftest import POSTGRES_URL, postgres_database, whole_log
@@ -151,7 +152,50 @@ def test_a_move_is_one_statement_in_its_own_transaction_and_announced_once_store
     if listener is not None:
         notices = [notice.payload.split(":", 1)[1] for notice in listener.notifies(timeout=1)]
         listener.close()
-        assert notices == [f"{table_id}:1", f"{table_id}:2"]
+        assert notices == [f"{table_id}:1:0:buy sapphire", f"{table_id}:2:0:done"]
+
+
+@needs_postgres
+def test_a_process_holding_the_table_plays_the_notified_move_without_asking_the_database():
+    """A move's notice carries the move: another process holding the table plays it from the notice, with
+    no query, and to the game's end, whose result it then reads from the database."""
+    for database_url in postgres_database():
+        sessions = open_database(database_url)
+        engine = sessions.kw["bind"]
+        mover = TableService(sessions, cluster_for(engine, database_url))
+        watcher = TableService(sessions, cluster_for(engine, database_url))
+        created = mover.create("grand_bazaar", 2, {}, [{"kind": "human"}, {"kind": "human"}], "Ann")
+        table_id = created["id"]
+        mover.join(table_id, 1, created["invites"][0]["invite"], "Bea")
+        watcher.table(table_id)
+        listener = psycopg.connect(database_url.replace("+psycopg", ""), autocommit=True)
+        listener.execute(f"LISTEN {CHANNEL}")
+        statements = []
+
+        def record(conn, cursor, statement, *_, seen=statements):
+            seen.append(statement)
+
+        rng = random.Random(7)
+        while mover.table(table_id).status == "playing":
+            state = mover.table(table_id).state
+            seat = state.to_act()[0]
+            mover.act(table_id, seat, str(rng.choice(state.legal_actions(seat))))
+            (heard,) = list(listener.notifies(timeout=1, stop_after=1))
+            notice = Notice.parse(heard.payload.split(":", 1)[1])
+            last = mover.table(table_id).status != "playing"
+            if not last:
+                event.listen(engine, "before_cursor_execute", record)
+            try:
+                assert watcher.catch_up(table_id, notice.moves, notice.move)
+            finally:
+                if not last:
+                    event.remove(engine, "before_cursor_execute", record)
+            assert watcher.table(table_id).session.moves == mover.table(table_id).session.moves
+        listener.close()
+        assert statements == [], "a notified move was looked up in the database"
+        finished = watcher.table(table_id)
+        assert (finished.status, finished.result) == ("finished", mover.table(table_id).result)
+        assert finished.state.view(0) == mover.table(table_id).state.view(0)
 
 
 @pytest.fixture

@@ -39,7 +39,7 @@ from merchantry.engine import seat_label
 from merchantry.i18n import PLATFORM_LOCALES
 from merchantry.package import LANGUAGES
 from merchantry.server import tuning
-from merchantry.server.cluster import SWEEP_SECONDS, cluster_for
+from merchantry.server.cluster import SWEEP_SECONDS, Notice, cluster_for
 from merchantry.server.db import SingleProcess, open_database
 from merchantry.server.inputs import BodyLimit, Name, Text
 from merchantry.server.limits import Limits, RateWindow, TokenBucket
@@ -458,9 +458,10 @@ def create_app(
         if table_id not in clocks:
             clocks[table_id] = asyncio.create_task(watch_clock(table_id))
 
-    async def heard(table_id: str, moves: int) -> None:
+    async def heard(notice: Notice) -> None:
         """Another process changed a table: connections here see it; bots and clock go on if owned here."""
-        if await db(service.catch_up, table_id, moves):
+        table_id = notice.table_id
+        if await db(service.catch_up, table_id, notice.moves, notice.move):
             await broadcast(table_id)
         if table_id in cluster.owned:
             await kick_bots(table_id)
@@ -498,10 +499,10 @@ def create_app(
         if cluster.several:
             loop = asyncio.get_running_loop()
 
-            def notice(table_id: str, moves: int) -> None:  # in the listening thread
-                loop.call_soon_threadsafe(lambda: keep(asyncio.create_task(heard(table_id, moves))))
+            def on_notice(notice: Notice) -> None:  # in the listening thread
+                loop.call_soon_threadsafe(lambda: keep(asyncio.create_task(heard(notice))))
 
-            cluster.listen(notice)
+            cluster.listen(on_notice)
             background.append(asyncio.create_task(take_over_orphans()))
         yield
         for task in background:

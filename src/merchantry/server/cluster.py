@@ -4,7 +4,9 @@
   table's key, so of two processes storing move n of a table, one commits and the other is refused and
   catches up (tables.StaleTable).
 - **Change notices.** Every commit that changes a table sends `NOTIFY merchantry_tables` with
-  "<origin>:<table id>:<moves>" (PostgreSQL delivers it when, and only if, the transaction commits). A move
+  "<origin>:<table id>:<moves>" (PostgreSQL delivers it when, and only if, the transaction commits); a
+  move's notice carries the move too ("...:<moves>:<seat>:<move>"), so that a process holding the table
+  plays it without asking the database for it (a query and its Session cost more than the move). A move
   is stored and announced in one statement that is its own transaction: one round trip to the database, not
   four (begin, insert, notify, commit), which is most of a move's time in the database thread. Each
   process listens in a thread of its own and, for a table it holds in memory, catches up and tells its
@@ -23,7 +25,7 @@ import logging
 import secrets
 import threading
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from sqlalchemy import Connection, Engine, Table, bindparam, func, insert, select, text
 from sqlalchemy.engine import make_url
@@ -50,6 +52,22 @@ STORE_AND_ANNOUNCE_MOVE = select(func.pg_notify(CHANNEL, bindparam("message"))).
 )
 
 
+class Notice(NamedTuple):
+    """Another process changed a table: it now has `moves` moves (tables.SEATS_CHANGED: its seats or
+    status changed), the last of them `move` ((seat, text)) when the change was that move."""
+
+    table_id: str
+    moves: int
+    move: tuple[int, str] | None = None
+
+    @classmethod
+    def parse(cls, message: str) -> Notice:
+        """From "<table id>:<moves>", or "<table id>:<moves>:<seat>:<move>" (a move's text may hold ":")."""
+        parts = message.split(":", 3)
+        move = (int(parts[2]), parts[3]) if len(parts) == 4 else None
+        return cls(parts[0], int(parts[1]), move)
+
+
 class Solo:
     """One process: it owns every table; nobody else needs telling."""
 
@@ -73,7 +91,7 @@ class Solo:
     def orphans(self) -> list[str]:
         return []
 
-    def listen(self, heard: Callable[[str, int], None]) -> None:
+    def listen(self, heard: Callable[[Notice], None]) -> None:
         pass
 
     def stop(self) -> None:
@@ -105,15 +123,15 @@ class Postgres(Solo):
 
     def store_move(self, connection: Connection, move: dict[str, Any]) -> None:
         """Insert `move` and notify in one statement (the notice is sent only if the insert commits)."""
-        message = f"{self.origin}:{move['table_id']}:{move['number']}"
+        message = f"{self.origin}:{move['table_id']}:{move['number']}:{move['seat']}:{move['text']}"
         connection.execute(STORE_AND_ANNOUNCE_MOVE, {**move, "message": message})
 
-    def listen(self, heard: Callable[[str, int], None]) -> None:
-        """Call `heard(table_id, moves)` (from a thread of its own) for every change another process made."""
+    def listen(self, heard: Callable[[Notice], None]) -> None:
+        """Call `heard(notice)` (from a thread of its own) for every change another process made."""
         self.listener = threading.Thread(target=self._listen, args=(heard,), name="notices", daemon=True)
         self.listener.start()
 
-    def _listen(self, heard: Callable[[str, int], None]) -> None:
+    def _listen(self, heard: Callable[[Notice], None]) -> None:
         import psycopg
 
         conninfo = make_url(self.url).set(drivername="postgresql").render_as_string(hide_password=False)
@@ -123,9 +141,9 @@ class Postgres(Solo):
                     connection.execute(f"LISTEN {CHANNEL}")
                     while not self.stopping.is_set():
                         for notice in connection.notifies(timeout=0.5):
-                            origin, table_id, moves = notice.payload.rsplit(":", 2)
+                            origin, message = notice.payload.split(":", 1)
                             if origin != self.origin:
-                                heard(table_id, int(moves))
+                                heard(Notice.parse(message))
             except psycopg.Error as exc:  # the database is away: listen again when it is back
                 log.warning("change notices interrupted (%s); listening again", exc)
                 self.stopping.wait(1.0)

@@ -450,17 +450,28 @@ class TableService:
         turn = self._turn_for(table, seat, bot_name)
         self.play_bot_turn(table.id, turn, turn.think())
 
-    def catch_up(self, table_id: str, moves: int) -> bool:
-        """Another process changed the table (it now has `moves` moves, or its seats changed): a copy in
-        memory that is behind plays the moves stored since, or (seats changed, or that fails) is dropped, to
-        be rebuilt from the database when next asked for. True if this process held a copy that was behind
-        (its connections are to be told)."""
+    def catch_up(self, table_id: str, moves: int, move: tuple[int, str] | None = None) -> bool:
+        """Another process changed the table (it now has `moves` moves, the last of them `move` if known, or
+        its seats changed): a copy in memory that is behind plays the move it was told of, or the moves
+        stored since, or (seats changed, or that fails) is dropped, to be rebuilt from the database when next
+        asked for. True if this process held a copy that was behind (its connections are to be told)."""
         live = self.live.get(table_id)
         if live is None or (moves != SEATS_CHANGED and len(live.session.moves) >= moves):
             return False
+        if move is not None and moves == len(live.session.moves) + 1 and self._play_told_move(live, move):
+            return True
         if moves == SEATS_CHANGED or not self._play_stored_moves(live):
             del self.live[table_id]
         return True
+
+    def _play_told_move(self, live: LiveTable, move: tuple[int, str]) -> bool:
+        """The next move, as another process stored it (it was accepted once: it replays); False if it ended
+        the game, whose result is then read from the database with the moves stored since (none)."""
+        try:
+            live.session.apply(*move)
+        except IllegalAction:
+            return False
+        return not live.state.is_over()
 
     def _play_stored_moves(self, live: LiveTable) -> bool:
         """Bring a copy up to date with the moves stored since (each was accepted once: it replays);
