@@ -276,7 +276,7 @@ def test_a_connection_that_never_reads_does_not_hold_up_the_table(client):
         async def never_returns(message):
             await asyncio.Event().wait()
 
-        blocked.ws.send_json = never_returns
+        blocked.ws.send_text = never_returns
         moves = 0
         for _ in range(200):  # every move changes every view in Grand Bazaar
             payloads = {

@@ -7,6 +7,7 @@ player on, takes a turn made of single buys and sells ended by `done` (GB-R2, GB
 
 from __future__ import annotations
 
+import functools
 import random
 
 from merchantry.engine import JSON, EventLog, State, replace_at, seat_label
@@ -294,12 +295,7 @@ class BazaarState(State):
 
     def price_history(self) -> list[list[int]]:
         """Prices after each revealed card, starting from the opening prices."""
-        prices = [START_PRICE] * len(GEMS)
-        history = [prices[:]]
-        for card in self.revealed:
-            prices = [p + change for p, change in zip(prices, PRICE_CARDS[card], strict=True)]
-            history.append(prices)
-        return history
+        return [list(prices) for prices in _price_history(self.revealed)]
 
     # --- copies, serialisation, sampling ------------------------------------------------------------
 
@@ -352,6 +348,17 @@ class BazaarState(State):
         rng.shuffle(deck)
         world.deck = tuple(deck)
         return world
+
+
+@functools.lru_cache(maxsize=4096)
+def _price_history(revealed: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Remembered per sequence of revealed cards, each built on the one before: every view shows the
+    history, and a server builds views after every move (it was most of a view's time)."""
+    if not revealed:
+        return ((START_PRICE,) * len(GEMS),)
+    before = _price_history(revealed[:-1])
+    card = PRICE_CARDS[revealed[-1]]
+    return (*before, tuple(price + change for price, change in zip(before[-1], card, strict=True)))
 
 
 def setup(state: BazaarState, rng: random.Random) -> None:
