@@ -12,9 +12,11 @@ Each measures, on one core, in CPU time (time.process_time, so another process's
   (sample_hidden for the seat to act; greedy: the game's greedy bot choosing in a world sampled for it);
 - bytes/state: what one more clone of such a position costs in memory (tracemalloc), the log shared.
 
-With open_spiel installed (the `openspiel` extra), a last row plays OpenSpiel's `python_kuhn_poker` the
-same way (chance outcomes drawn uniformly), the yardstick of issue 12. The machine is noted at the top;
-compare rows of one run: these machines are noisy.
+With open_spiel installed (the `openspiel` extra), a row plays OpenSpiel's `python_kuhn_poker` the same
+way (chance outcomes drawn uniformly), the yardstick of issue 12. A last row runs the same playout loop on
+a game whose rules do nothing (`State.apply`'s checks, `to_act`, `legal_actions`, `rng.choice` and the
+loop itself): no game can play faster than that in pure Python, whatever its rules. The machine is noted at
+the top; compare rows of one run: these machines are noisy.
 """
 
 from __future__ import annotations
@@ -131,6 +133,66 @@ def measure_kuhn(seconds: float) -> dict[str, float]:
     return {"actions_per_s": n_actions / elapsed, "games_per_s": n_games / elapsed}
 
 
+def measure_floor(seconds: float) -> dict[str, float]:
+    """`measure`'s playout loop on a 4-player game of 400 actions whose rules do nothing: the time per
+    action that is the loop's and the engine's own, not a game's."""
+    from merchantry.engine import State
+
+    choices = [("buy", 0), ("buy", 1), ("sell", 0), ("done", -1)]
+
+    class Nothing(State):  # every abstract method, each as cheap as it can be
+        __slots__ = ("num_players", "steps", "current")
+
+        def is_over(self) -> bool:
+            return self.steps >= 400
+
+        def to_act(self) -> list[int]:
+            return [] if self.steps >= 400 else [self.current]
+
+        def legal_actions(self, player: int) -> list[Any]:
+            return list(choices) if player == self.current else []
+
+        def _is_legal(self, player: int, action: object) -> bool:
+            return player == self.current
+
+        def _apply(self, player: int, action: Any) -> None:
+            self.steps += 1
+            self.current = (self.current + 1) % self.num_players
+
+        def _why_illegal(self, player: int, action: Any) -> str:
+            return "not your turn"
+
+        def view(self, player: int | None) -> dict[str, Any]:
+            return {}
+
+        def scores(self) -> list[float]:
+            return [0.0] * self.num_players
+
+        def clone(self) -> Nothing:
+            return self
+
+        def to_dict(self) -> dict[str, Any]:
+            return {}
+
+        def sample_hidden(self, player: int | None, rng: random.Random) -> Nothing:
+            return self
+
+    rng = random.Random(0)
+    n_games = n_actions = 0
+    clock = time.process_time
+    start = clock()
+    while clock() - start < seconds:
+        state = Nothing.__new__(Nothing)
+        state.num_players, state.steps, state.current = 4, 0, 0
+        while not state.is_over():
+            seat = state.to_act()[0]
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+            n_actions += 1
+        n_games += 1
+    elapsed = clock() - start
+    return {"actions_per_s": n_actions / elapsed, "games_per_s": n_games / elapsed}
+
+
 # --- running workers and printing the table ----------------------------------------------------------
 
 
@@ -204,6 +266,8 @@ def main() -> None:
     if args.worker:
         if args.worker[0] == "kuhn":
             print(json.dumps(measure_kuhn(float(args.worker[1]))))
+        elif args.worker[0] == "floor":
+            print(json.dumps(measure_floor(float(args.worker[1]))))
         else:
             print(json.dumps(measure(args.worker[0], int(args.worker[1]), float(args.worker[2]))))
         return
@@ -244,6 +308,14 @@ def main() -> None:
                 f"{kuhn['games_per_s']:,.1f}",
                 *[""] * (len(COLUMNS) - 2),
             )
+        floor = run_worker(None, "floor", str(args.seconds))
+        table.add_row(
+            "rules that do nothing (the loop's floor)",
+            "4",
+            f"{floor['actions_per_s']:,.0f}",
+            f"{floor['games_per_s']:,.1f}",
+            *[""] * (len(COLUMNS) - 2),
+        )
         Console(width=160).print(table)
 
 

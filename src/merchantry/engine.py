@@ -231,7 +231,15 @@ class ReadOnlyEvent(dict[str, Any]):
     def _refuse(self, *args: Any, **kwargs: Any) -> Any:
         raise TypeError("a log event is read-only: change a copy, dict(event)")
 
-    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _refuse
+    # one per line: mypyc (benchmarks/mypyc_trial.py) compiles no chained assignment in a class body
+    __setitem__ = _refuse
+    __delitem__ = _refuse
+    clear = _refuse
+    pop = _refuse
+    popitem = _refuse
+    setdefault = _refuse
+    update = _refuse
+    __ior__ = _refuse
 
     def __reduce__(self) -> tuple[Any, ...]:  # pickle and copy build it whole, not item by item
         return (ReadOnlyEvent, (dict(self),))
