@@ -156,6 +156,29 @@ def test_a_move_is_one_statement_in_its_own_transaction_and_announced_once_store
 
 
 @needs_postgres
+def test_a_notice_that_is_not_one_is_ignored_and_the_next_is_heard(caplog):
+    """Any client of the database may NOTIFY the channel: what does not parse is logged and skipped, and
+    the listening goes on (an exception there would end it, and with it every update from elsewhere)."""
+    for database_url in postgres_database():
+        engine = open_database(database_url).kw["bind"]
+        cluster = cluster_for(engine, database_url)
+        heard = []
+        cluster.listen(heard.append)
+        try:
+            time.sleep(0.5)  # listening
+            with psycopg.connect(database_url.replace("+psycopg", ""), autocommit=True) as other:
+                for payload in ("garbage", "someone:table:many", "someone:abc:3:x:buy ruby", "p:abc:4:1:a:b"):
+                    other.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
+            deadline = time.time() + 5
+            while not heard and time.time() < deadline:
+                time.sleep(0.05)
+        finally:
+            cluster.stop()
+        assert heard == [Notice("abc", 4, (1, "a:b"))]
+        assert len([r for r in caplog.records if "not one" in r.getMessage()]) == 3
+
+
+@needs_postgres
 def test_a_process_holding_the_table_plays_the_notified_move_without_asking_the_database():
     """A move's notice carries the move: another process holding the table plays it from the notice, with
     no query, and to the game's end, whose result it then reads from the database."""

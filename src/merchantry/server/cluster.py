@@ -141,9 +141,15 @@ class Postgres(Solo):
                     connection.execute(f"LISTEN {CHANNEL}")
                     while not self.stopping.is_set():
                         for notice in connection.notifies(timeout=0.5):
-                            origin, message = notice.payload.split(":", 1)
-                            if origin != self.origin:
-                                heard(Notice.parse(message))
+                            origin, _, message = notice.payload.partition(":")
+                            if origin == self.origin:
+                                continue
+                            try:
+                                parsed = Notice.parse(message)
+                            except (ValueError, IndexError):  # not one of ours: any client may NOTIFY
+                                log.warning("ignored a change notice that is not one: %r", notice.payload)
+                                continue
+                            heard(parsed)
             except psycopg.Error as exc:  # the database is away: listen again when it is back
                 log.warning("change notices interrupted (%s); listening again", exc)
                 self.stopping.wait(1.0)
