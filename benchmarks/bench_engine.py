@@ -32,6 +32,7 @@ import tarfile
 import tempfile
 import time
 import tracemalloc
+from collections.abc import Callable
 from io import BytesIO
 from pathlib import Path
 from typing import Any
@@ -46,29 +47,38 @@ MAX_POSITIONS = 400
 # --- measuring, in a worker process -------------------------------------------------------------------
 
 
-def measure(game_name: str, players: int, seconds: float) -> dict[str, float]:
-    from merchantry import games
-
-    game = games.get(game_name)
+def random_playouts(
+    new_state: Callable[[int], Any], seconds: float, positions: list[Any] | None = None
+) -> dict[str, float]:
+    """Uniformly random playouts of `new_state(n)` (n: games played so far) for `seconds` of CPU time;
+    every `POSITION_EVERY` actions a clone goes to `positions`, up to `MAX_POSITIONS`. One loop for every
+    game and for the floor row, so that they measure the same thing."""
     rng = random.Random(0)
     n_games = n_actions = 0
-    positions = []
     clock = time.process_time
     start = clock()
     while clock() - start < seconds:
-        state = game.new_game(players=players, seed=n_games)
+        state = new_state(n_games)
         while not state.is_over():
             seat = state.to_act()[0]
             state.apply(seat, rng.choice(state.legal_actions(seat)))
             n_actions += 1
-            if n_actions % POSITION_EVERY == 0 and len(positions) < MAX_POSITIONS:
+            if positions is not None and n_actions % POSITION_EVERY == 0 and len(positions) < MAX_POSITIONS:
                 positions.append(state.clone())
         n_games += 1
     elapsed = clock() - start
+    return {"actions_per_s": n_actions / elapsed, "games_per_s": n_games / elapsed}
+
+
+def measure(game_name: str, players: int, seconds: float) -> dict[str, float]:
+    from merchantry import games
+
+    game = games.get(game_name)
+    positions: list[Any] = []
+    speed = random_playouts(lambda n: game.new_game(players=players, seed=n), seconds, positions)
     live = [state for state in positions if not state.is_over()]
     return {
-        "actions_per_s": n_actions / elapsed,
-        "games_per_s": n_games / elapsed,
+        **speed,
         "clone_us": per_call_us(lambda: [state.clone() for state in live], len(live), repeats=20),
         "sample_hidden_us": sample_hidden_us(live),
         "greedy_us": greedy_us(game_name, live),
@@ -177,20 +187,12 @@ def measure_floor(seconds: float) -> dict[str, float]:
         def sample_hidden(self, player: int | None, rng: random.Random) -> Nothing:
             return self
 
-    rng = random.Random(0)
-    n_games = n_actions = 0
-    clock = time.process_time
-    start = clock()
-    while clock() - start < seconds:
+    def new_state(_: int) -> Nothing:
         state = Nothing.__new__(Nothing)
         state.num_players, state.steps, state.current = 4, 0, 0
-        while not state.is_over():
-            seat = state.to_act()[0]
-            state.apply(seat, rng.choice(state.legal_actions(seat)))
-            n_actions += 1
-        n_games += 1
-    elapsed = clock() - start
-    return {"actions_per_s": n_actions / elapsed, "games_per_s": n_games / elapsed}
+        return state
+
+    return random_playouts(new_state, seconds)
 
 
 # --- running workers and printing the table ----------------------------------------------------------
