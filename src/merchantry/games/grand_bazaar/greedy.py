@@ -11,6 +11,7 @@ hundreds of times per iteration).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from merchantry.engine import State
 from merchantry.games.grand_bazaar.actions import BUY, DONE, SELL, BazaarAction
@@ -36,7 +37,7 @@ class GrandBazaarGreedyBot:
         return make_room_or_end(legal, moves, must_buy)
 
 
-def make_room_or_end(legal: set[BazaarAction], moves: tuple[float, ...], must_buy: bool) -> BazaarAction:
+def make_room_or_end(legal: set[BazaarAction], moves: Sequence[float], must_buy: bool) -> BazaarAction:
     """Nothing left worth trading: when a required buy still needs room or cash, sell the gem with the worst
     prospect (GB-R3, GB-R4); else end the turn."""
     if must_buy and DONE not in legal:

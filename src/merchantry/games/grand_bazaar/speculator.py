@@ -27,6 +27,7 @@ import functools
 import itertools
 import math
 import random
+from collections.abc import Sequence
 
 from merchantry.engine import State
 from merchantry.games.grand_bazaar.actions import BUY, SELL, BazaarAction
@@ -54,13 +55,18 @@ class GrandBazaarSpeculatorBot:
         assert isinstance(world, BazaarState)
         if ahead(world, seat, LEAD):
             return self.greedy.choose(world, seat, rng)
-        return step_towards(world, seat, best_holding(world, seat))
+        statistics = next_card_statistics(frozenset(world.deck))
+        return step_towards(world, seat, best_holding(world, seat, statistics), statistics[0])
 
 
-def best_holding(world: BazaarState, seat: int) -> Holding:
+Statistics = tuple[list[float], list[list[float]]]  # each gem's mean change on the next card; covariance
+
+
+def best_holding(world: BazaarState, seat: int, statistics: Statistics) -> Holding:
     """The holding this turn can still reach that is best by expected gain plus `RISK` × spread against the
-    leader; one with a buy whenever one can buy (GB-R3); the fewest trades among equals."""
-    moves, covariance = next_card_statistics(frozenset(world.deck))
+    leader; one with a buy whenever one can buy (GB-R3); the fewest trades among equals. `statistics`:
+    `next_card_statistics` of the cards left."""
+    moves, covariance = statistics
     rival = world.gems[leader(world, seat)]
     hand = world.gems[seat]
     best, best_merit = hand, (False, -math.inf, 0)
@@ -91,11 +97,10 @@ def can_reach(world: BazaarState, seat: int, holding: Holding) -> bool:
     return cash >= 0
 
 
-def step_towards(world: BazaarState, seat: int, holding: Holding) -> BazaarAction:
+def step_towards(world: BazaarState, seat: int, holding: Holding, moves: Sequence[float]) -> BazaarAction:
     """The next step to `holding`: sales first (they pay for the buys), then buys, then the end of the
-    turn."""
+    turn. `moves`: each gem's expected change on the next card (the same as `world.expected_moves()`)."""
     legal = set(world.legal_actions(seat))
-    moves = world.expected_moves()
     hand = world.gems[seat]
     for gem in sorted(GEM_RANGE, key=lambda g: moves[g]):
         if holding[gem] < hand[gem] and SELL[gem] in legal:
@@ -113,7 +118,7 @@ def leader(world: BazaarState, seat: int) -> int:
 
 
 @functools.lru_cache(maxsize=4096)
-def next_card_statistics(deck: frozenset[int]) -> tuple[list[float], list[list[float]]]:
+def next_card_statistics(deck: frozenset[int]) -> Statistics:
     """Mean and covariance of each gem's change on the next price card, any card left being equally likely
     (GB-C3, GB-I1); zero once none are left. Cached: the cards left, not their order, decide it (do not
     change the lists it returns)."""
