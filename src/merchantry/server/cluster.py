@@ -60,6 +60,12 @@ class Notice(NamedTuple):
     moves: int
     move: tuple[int, str] | None = None
 
+    def message(self) -> str:
+        """What `parse` reads back (the sending process's origin goes in front)."""
+        if self.move is None:
+            return f"{self.table_id}:{self.moves}"
+        return f"{self.table_id}:{self.moves}:{self.move[0]}:{self.move[1]}"
+
     @classmethod
     def parse(cls, message: str) -> Notice:
         """From "<table id>:<moves>", or "<table id>:<moves>:<seat>:<move>" (a move's text may hold ":")."""
@@ -118,12 +124,13 @@ class Postgres(Solo):
         """Tell the other processes, when `db` commits, that the table changed (it now has `moves`)."""
         db.execute(
             text("SELECT pg_notify(:channel, :message)"),
-            {"channel": CHANNEL, "message": f"{self.origin}:{table_id}:{moves}"},
+            {"channel": CHANNEL, "message": f"{self.origin}:{Notice(table_id, moves).message()}"},
         )
 
     def store_move(self, connection: Connection, move: dict[str, Any]) -> None:
         """Insert `move` and notify in one statement (the notice is sent only if the insert commits)."""
-        message = f"{self.origin}:{move['table_id']}:{move['number']}:{move['seat']}:{move['text']}"
+        notice = Notice(move["table_id"], move["number"], (move["seat"], move["text"]))
+        message = f"{self.origin}:{notice.message()}"
         connection.execute(STORE_AND_ANNOUNCE_MOVE, {**move, "message": message})
 
     def listen(self, heard: Callable[[Notice], None]) -> None:
