@@ -744,7 +744,7 @@ def create_app(
             reason = (
                 "send the seat token in the X-Seat-Token header or a 'token.' subprotocol, not the address"
             )
-            await ws.send_json({"type": "error", "reason": reason})
+            await ws.send_text(encode_message({"type": "error", "reason": reason}))
             await ws.close(code=4400, reason="token in the address")
             return
         token = ws.headers.get("x-seat-token") or next(
@@ -753,14 +753,14 @@ def create_app(
         try:
             seat = await db(service.seat_for_token, table_id, token)
         except Refused as exc:
-            await ws.send_json({"type": "error", "reason": exc.reason})
+            await ws.send_text(encode_message({"type": "error", "reason": exc.reason}))
             await ws.close(code=4404 if exc.status == 404 else 4403, reason=exc.reason[:100])
             return
         client = client_of(ws)
         open_here = sum(1 for conns in rooms.values() for c in conns if c.client == client)
         if limits.enabled and open_here >= limits.sockets_per_client:
             reason = f"too many connections from your address (at most {limits.sockets_per_client})"
-            await ws.send_json({"type": "error", "reason": reason})
+            await ws.send_text(encode_message({"type": "error", "reason": reason}))
             await ws.close(code=1013, reason=reason[:100])
             return
         conn = Connection(ws, seat, token if seat is not None else None, client=client)
