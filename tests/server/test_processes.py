@@ -27,6 +27,13 @@ from tests.server.test_kill import start
 needs_postgres = pytest.mark.skipif(not POSTGRES_URL, reason="MERCHANTRY_TEST_POSTGRES_URL not set")
 
 
+def two_people_at_grand_bazaar(service):
+    """A Grand Bazaar table of two people, both seated (its game started): its id."""
+    created = service.create("grand_bazaar", 2, {}, [{"kind": "human"}, {"kind": "human"}], "Ann")
+    service.join(created["id"], 1, created["invites"][0]["invite"], "Bea")
+    return created["id"]
+
+
 def test_a_move_made_on_a_stale_copy_is_judged_again_on_the_table_as_it_is(tmp_path):
     """Two services on one database, as two processes are: the one whose copy is behind stores nothing
     over the other's move (the move number is the key); it catches up and judges the move again."""
@@ -84,9 +91,7 @@ def test_moves_go_on_after_the_database_dropped_every_connection():
     for database_url in postgres_database():
         sessions = open_database(database_url)
         service = TableService(sessions, cluster_for(sessions.kw["bind"], database_url))
-        created = service.create("grand_bazaar", 2, {}, [{"kind": "human"}, {"kind": "human"}], "Ann")
-        table_id = created["id"]
-        service.join(table_id, 1, created["invites"][0]["invite"], "Bea")
+        table_id = two_people_at_grand_bazaar(service)
         service.act(table_id, 0, "buy sapphire")
         with sessions() as db:  # every other connection to this database is cut
             db.execute(
@@ -115,9 +120,7 @@ def test_a_move_is_one_statement_in_its_own_transaction_and_announced_once_store
     sessions = open_database(database_url)
     engine = sessions.kw["bind"]
     service = TableService(sessions, cluster_for(engine, database_url))
-    created = service.create("grand_bazaar", 2, {}, [{"kind": "human"}, {"kind": "human"}], "Ann")
-    table_id = created["id"]
-    service.join(table_id, 1, created["invites"][0]["invite"], "Bea")
+    table_id = two_people_at_grand_bazaar(service)
     service.table(table_id)
     statements: list[tuple[str, object]] = []
 
@@ -187,9 +190,7 @@ def test_a_process_holding_the_table_plays_the_notified_move_without_asking_the_
         engine = sessions.kw["bind"]
         mover = TableService(sessions, cluster_for(engine, database_url))
         watcher = TableService(sessions, cluster_for(engine, database_url))
-        created = mover.create("grand_bazaar", 2, {}, [{"kind": "human"}, {"kind": "human"}], "Ann")
-        table_id = created["id"]
-        mover.join(table_id, 1, created["invites"][0]["invite"], "Bea")
+        table_id = two_people_at_grand_bazaar(mover)
         watcher.table(table_id)
         listener = psycopg.connect(database_url.replace("+psycopg", ""), autocommit=True)
         listener.execute(f"LISTEN {CHANNEL}")
