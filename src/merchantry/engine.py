@@ -132,6 +132,13 @@ class State(ABC):
         immutable component data and log are not copied (principle 4)."""
         return self.clone()
 
+    def in_decision(self, player: int) -> bool:
+        """True while `player` is partway through one decision as a person makes it (ENGINE principle 5):
+        its next action continues the same move (a sealed bid built card by card, a turn of buys and sells
+        up to `done`), so a bot decides the whole move before anyone sees a step of it, and hints and
+        analysis judge whole moves. By default every action is a decision of its own."""
+        return False
+
     def winners(self) -> list[int]:
         """Seats with the best final score ([] until the game is over; several on a shared win)."""
         if not self.is_over():
@@ -257,23 +264,37 @@ class EventLog:
 
     An event is a JSON-ready dict with a "type" and its arguments; text comes from the game's catalogue
     where it is shown. An event only some seats may see carries "audience": [seats]; `visible_to` leaves
-    it out for everyone else. The first event of a round carries "new_round": n."""
+    it out for everyone else. The first event of a round carries "new_round": n.
 
-    __slots__ = ("_event", "_previous", "_all", "_visible", "size")
+    The oldest node of a log is its root: empty for a new game, or the events one seat has seen of another
+    log (`seen_by`), which is where a world sampled for that seat starts."""
 
-    def __init__(self, event: Event | None = None, previous: EventLog | None = None):
+    __slots__ = ("_event", "_previous", "_root", "_all", "_visible", "size")
+
+    def __init__(
+        self, event: Event | None = None, previous: EventLog | None = None, root: tuple[Event, ...] = ()
+    ):
         self._event = event
         self._previous = previous
+        self._root = root  # a root node's events (it has no event of its own)
         self._all: tuple[Event, ...] | None = None  # every event up to here, once someone asked
         self._visible: dict[int | None, tuple[Event, ...]] | None = None  # the same, per seat that asked
-        self.size: int = 0 if previous is None else previous.size + 1
+        self.size: int = len(root) if previous is None else previous.size + 1
 
     def add(self, event_type: str, **arguments: Any) -> EventLog:
         return EventLog(ReadOnlyEvent(type=event_type, **arguments), self)
 
+    def seen_by(self, seat: int | None) -> EventLog:
+        """A new log holding only the events `seat` may see, for a world sampled for that seat: it must not
+        carry the others' private events (ENGINE principle 2). Costs one tuple of references, remembered
+        per seat as `visible_to` is."""
+        return EventLog(root=self._seen(seat))
+
     @property
     def last(self) -> Event | None:
         """The newest event (None in an empty log), without building the whole list."""
+        if self._event is None:
+            return self._root[-1] if self._root else None
         return self._event
 
     def _events(self) -> tuple[Event, ...]:
@@ -287,6 +308,8 @@ class EventLog:
             older: tuple[Event, ...] = ()
             if node is not None and node._all is not None:
                 older, node._all = node._all, None  # only the newest node keeps a copy: memory stays O(n)
+            elif node is not None:
+                older = node._root
             newer.reverse()
             self._all = (*older, *newer)
         return self._all
@@ -296,12 +319,15 @@ class EventLog:
         return list(self._events())
 
     def visible_to(self, seat: int | None) -> list[Event]:
-        """The events `seat` may see (None: spectators): a new list of the log's own read-only events.
-        Remembered per seat and extended by the events added since, as `_events` is: a server builds
-        every seat's view after every move."""
+        """The events `seat` may see (None: spectators): a new list of the log's own read-only events."""
+        return list(self._seen(seat))
+
+    def _seen(self, seat: int | None) -> tuple[Event, ...]:
+        """`visible_to`, remembered per seat and extended by the events added since, as `_events` is: a
+        server builds every seat's view after every move."""
         known = self._visible
         if known is not None and seat in known:
-            return list(known[seat])
+            return known[seat]
         newer: list[Event] = []
         node: EventLog | None = self
         while node is not None and node._event is not None and not (node._visible and seat in node._visible):
@@ -310,12 +336,14 @@ class EventLog:
         older: tuple[Event, ...] = ()
         if node is not None and node._visible and seat in node._visible:
             older = node._visible.pop(seat)  # only the newest node keeps it: memory stays O(n)
+        elif node is not None:
+            newer.extend(reversed(node._root))
         newer.reverse()
         seen = (*older, *(e for e in newer if "audience" not in e or seat in e["audience"]))
         if self._visible is None:
             self._visible = {}
         self._visible[seat] = seen
-        return list(seen)
+        return seen
 
     @classmethod
     def of(cls, events: list[Any]) -> EventLog:

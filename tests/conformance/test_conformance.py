@@ -204,6 +204,85 @@ def test_sampled_worlds_draw_from_the_given_rng_only(setup):
         assert snapshot(a) != snapshot(c)
 
 
+def test_a_world_holds_only_the_log_its_seat_has_seen(setup):
+    """ENGINE principle 2: a world sampled for a seat carries no other seat's private event, in its log as
+    in anything else: its whole log is the seat's own view of the log, and stays so as the world plays on."""
+    name, players = setup
+    game = games.get(name)
+    for seed in SEEDS[:40]:
+        state = game.new_game(players=players, seed=seed)
+        rng = random.Random(seed)
+        for step, _move in enumerate(random_walk(state, random.Random(seed))):
+            if step % CHECK_EVERY:
+                continue
+            for viewer in everyone(state):
+                world = state.sample_hidden(viewer, rng)
+                seen = state.view(viewer)["log"]
+                assert world.to_dict()["log"] == seen
+                assert world.view(None)["log"] == state.view(None)["log"]
+                again = world.sample_hidden(viewer, rng)  # a world of a world: the same log again
+                assert again.to_dict()["log"] == seen
+                if step % (3 * CHECK_EVERY) == 0 and not world.is_over():
+                    for _ in zip(range(3), random_walk(world, rng), strict=False):
+                        pass
+                    assert world.to_dict()["log"][: len(seen)] == seen
+
+
+def _same_world_from_the_same_stream(state: State, twin: State, viewer: int | None, key: int) -> None:
+    """`state` and `twin` look the same to `viewer`: the worlds drawn from the same stream are the same in
+    every field, leave the stream at the same place, and play on alike."""
+    stream, twin_stream = random.Random(key), random.Random(key)
+    world, twin_world = state.sample_hidden(viewer, stream), twin.sample_hidden(viewer, twin_stream)
+    assert full_state(world) == full_state(twin_world), "the world depends on what its seat cannot see"
+    assert stream.getstate() == twin_stream.getstate(), "the stream's use depends on what is unseen"
+    for playing in (world, twin_world):
+        for _ in zip(range(40), random_walk(playing, random.Random(key)), strict=False):
+            pass
+    assert full_state(world) == full_state(twin_world), "the worlds play on apart"
+
+
+def test_a_world_is_a_function_of_what_its_seat_knows(setup):
+    """ENGINE principle 2, by construction: two real states a seat cannot tell apart (the same view, the
+    hidden cards placed otherwise) give the same world from the same random stream, so neither a world nor
+    a bot's move in it can tell anything about the hidden cards."""
+    name, players = setup
+    game = games.get(name)
+    differed = 0
+    for seed in SEEDS[:40]:
+        state = game.new_game(players=players, seed=seed)
+        for step, _move in enumerate(random_walk(state, random.Random(seed))):
+            if step % CHECK_EVERY:
+                continue
+            for viewer in everyone(state):
+                # a state the viewer cannot tell from the real one: its hidden part drawn anew
+                twin = state.sample_hidden(viewer, random.Random(f"{seed}:{step}:{viewer}"))
+                assert twin.view(viewer) == state.view(viewer)
+                differed += full_state(twin) != full_state(state)
+                _same_world_from_the_same_stream(state, twin, viewer, key=seed * 1000 + step)
+    assert differed, "the twins differed from the real states in what is hidden"
+
+
+def test_a_decision_in_progress_is_its_seats_to_finish_and_known_to_it(setup):
+    """ENGINE principle 5: while a seat is partway through a decision it is to act and has moves, and it
+    knows so itself: every world sampled for it agrees (a bot plans the rest of the move there)."""
+    name, players = setup
+    game = games.get(name)
+    began = 0
+    for seed in SEEDS[:60]:
+        state = game.new_game(players=players, seed=seed)
+        rng = random.Random(seed)
+        for step, (seat, _action) in enumerate(random_walk(state, random.Random(seed))):
+            for p in range(players):
+                if state.in_decision(p):
+                    assert p in state.to_act() and state.legal_actions(p)
+            if step % CHECK_EVERY == 0:
+                world = state.sample_hidden(seat, rng)
+                assert world.in_decision(seat) == state.in_decision(seat)
+            began += state.in_decision(seat)
+        assert not any(state.in_decision(p) for p in range(players)), "no decision outlives the game"
+    assert began, "some moves take several steps"
+
+
 DISTINCTIVE_SEED = 2**127 + 0x5EED_C0FFEE_1234_5678  # a 128-bit seed, as live tables get
 
 

@@ -195,6 +195,17 @@ class ByzanzState(State):
             return [self.market_order[self.market_pos]]
         return [self.final_order()[self.final_pos]]
 
+    def in_decision(self, player: int) -> bool:
+        """One decision each: a bid (cards added, then `bid`; BZ-A4), getting down to the hand limit
+        (BZ-H1), the last sales up to `done` (BZ-E1). A sale at any other time is a decision of its own."""
+        if self.phase == OVER:
+            return False
+        if self.limit_player >= 0:
+            return self.limit_player == player
+        if self.phase == AUCTION:
+            return player == self.bid_turn and self.bid_value(player) != self.confirmed[player]
+        return self.phase == FINAL and player == self._actor()
+
     def legal_actions(self, player: int) -> list[ByzanzAction]:
         if self.phase == OVER:
             return []
@@ -691,10 +702,12 @@ class ByzanzState(State):
         if player is not None:
             self.check_seat(player)
         world = self.clone()
+        world.log = self.log.seen_by(player)
         others = [q for q in range(self.num_players) if q != player]
         pool = [*world.deck, *world.removed]
         for q in others:
             pool += self._unpinned_cards(q)
+        pool.sort()  # the unseen cards as a set: their real order must not steer the shuffle
         rng.shuffle(pool)
         world.deck, pool = tuple(pool[: len(world.deck)]), pool[len(world.deck) :]
         world.removed, pool = tuple(pool[: len(world.removed)]), pool[len(world.removed) :]

@@ -75,6 +75,10 @@ class BazaarState(State):
     def to_act(self) -> list[int]:
         return [] if self.over else [self.current]
 
+    def in_decision(self, player: int) -> bool:
+        """A turn is one decision: its buys and sells up to `done` (GB-R2, GB-R7)."""
+        return not self.over and player == self.current and (any(self.bought) or any(self.sold))
+
     def legal_actions(self, player: int) -> list[BazaarAction]:
         if self.over or player != self.current:
             return []
@@ -344,7 +348,8 @@ class BazaarState(State):
         if player is not None:
             self.check_seat(player)
         world = self.clone()
-        deck = list(world.deck)
+        world.log = self.log.seen_by(player)
+        deck = sorted(world.deck)  # the unrevealed cards as a set: their real order must not steer a shuffle
         rng.shuffle(deck)
         world.deck = tuple(deck)
         return world

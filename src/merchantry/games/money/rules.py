@@ -125,6 +125,14 @@ class MoneyState(State):
             return [self.current]
         return []
 
+    def in_decision(self, player: int) -> bool:
+        """A sealed bid is one decision: begun with its first card, ended by `bid` (MO-R1)."""
+        return (
+            self.phase == BIDDING
+            and not self.committed[player]
+            and (bool(self.bids[player]) or self.bluff_bid[player])
+        )
+
     def legal_actions(self, player: int) -> list[MoneyAction]:
         if self.phase == BIDDING:
             if self.committed[player]:
@@ -522,6 +530,7 @@ class MoneyState(State):
         if player is not None:
             self.check_seat(player)
         world = self.clone()
+        world.log = self.log.seen_by(player)
         others = [q for q in range(self.num_players) if q != player]
         pool = list(world.deck)
         unknown_counts = []
@@ -534,6 +543,7 @@ class MoneyState(State):
             if world.phase == BIDDING:
                 world.bids[q] = ()
                 world.bluff_bid[q] = False
+        pool.sort()  # the unseen cards as a set: their real order must not steer the shuffle
         rng.shuffle(pool)
         for q, count in zip(others, unknown_counts, strict=True):
             world.hands[q] += tuple(pool[:count])

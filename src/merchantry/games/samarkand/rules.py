@@ -142,6 +142,12 @@ class SamarkandState(State):
             return [seat for seat in range(self.num_players) if self.offer_waiting[seat]]
         return [self.current]
 
+    def in_decision(self, player: int) -> bool:
+        """A turn is one decision (SK-T1..T5): a marriage and its discards up to `done`, or the first camel
+        and the second (or `done`). The sale offer a camel may open (SK-G1) is each seat's own decision,
+        and so it ends the mover's step: the turn goes on after it."""
+        return not self.over and player == self.current and self.phase in ("discard", "second")
+
     def legal_actions(self, player: int) -> list[SamarkandAction]:
         if self.over:
             return []
@@ -655,13 +661,15 @@ class SamarkandState(State):
         if player is not None:
             self.check_seat(player)
         world = self.clone()
+        world.log = self.log.seen_by(player)
         world.random_seed = rng.getrandbits(64)
-        bag = list(world.bag)
+        bag = sorted(world.bag)  # hidden sets are sorted first: their real order must not steer a shuffle
         rng.shuffle(bag)
         world.bag = tuple(bag)
         hidden_hands = [] if self.over else [p for p in range(self.num_players) if p != player]
         unseen = [g for p in hidden_hands for g in self.hands[p]] + list(self.deck)
         unseen += [g for g, who in zip(self.discards, self.discarders, strict=True) if who != player]
+        unseen.sort()
         rng.shuffle(unseen)
         for p in hidden_hands:
             size = len(self.hands[p])
