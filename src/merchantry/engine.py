@@ -139,6 +139,13 @@ class State(ABC):
         analysis judge whole moves. By default every action is a decision of its own."""
         return False
 
+    def answers_unseen(self) -> bool:
+        """True in a simultaneous step whose answers nobody sees until it ends (Samarkand's sale offer: at
+        a real table whoever holds the card speaks up, everyone else stays silent). The view then shows no
+        seat's answer but the viewer's own, and the platform makes every answer arrive alike: a seat with one
+        legal answer is answered for, and all after the same kind of pause (docs/web.md, "Timing")."""
+        return False
+
     def winners(self) -> list[int]:
         """Seats with the best final score ([] until the game is over; several on a shared win)."""
         if not self.is_over():

@@ -47,7 +47,7 @@ class SamarkandEncoding:
         me = view["seat"] or 0
         offer = view["offer"]
         out = one_hot(PHASES.index(view["phase"]), len(PHASES))
-        out += [float(view["current"] == me), float(bool(offer) and me in offer["waiting"])]
+        out += [float(view["current"] == me), float(bool(offer) and not offer["answered"])]
         out += one_hot(relative(view["first_player"], me, players), SLOTS)
         current = view["current"]
         out += one_hot(None if current is None else relative(current, me, players), SLOTS)

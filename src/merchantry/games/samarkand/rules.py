@@ -148,6 +148,10 @@ class SamarkandState(State):
         and so it ends the mover's step: the turn goes on after it."""
         return not self.over and player == self.current and self.phase in ("discard", "second")
 
+    def answers_unseen(self) -> bool:
+        """SK-G1, SK-I1: who has answered a sale offer is nobody's business (docs/samarkand.md, "Timing")."""
+        return self.phase == "offer"
+
     def legal_actions(self, player: int) -> list[SamarkandAction]:
         if self.over:
             return []
@@ -538,7 +542,7 @@ class SamarkandState(State):
             "players": n,
             "first_player": self.first_player,
             "current": None if self.over else self.current,
-            "to_act": self.to_act(),
+            "to_act": self._to_act_seen_by(player),
             "phase": self.phase,
             "turn": self.turns + (0 if self.over else 1),  # the turn being played (the last one once over)
             "turns_played": self.turns,
@@ -560,7 +564,8 @@ class SamarkandState(State):
             else {
                 "good": self.offer_good,
                 "name": good_name(self.offer_good),
-                "waiting": [p for p in range(n) if self.offer_waiting[p]],
+                # only one's own answer: whoever else answered "keep" did so in silence (SK-I1)
+                "answered": player is not None and not self.offer_waiting[player],
             },
             "over": self.over,
             "scores": [float(part["total"]) for part in breakdown] if breakdown else None,
@@ -568,6 +573,12 @@ class SamarkandState(State):
             "log": self.log.visible_to(player),
         }
         return view
+
+    def _to_act_seen_by(self, player: int | None) -> list[int]:
+        """During a sale offer every seat may still answer, as far as anyone but that seat knows."""
+        if self.phase != "offer":
+            return self.to_act()
+        return [p for p in range(self.num_players) if p != player or self.offer_waiting[p]]
 
     def _family_view(self, family: int) -> dict[str, JSON]:
         info = MAP.families[family]
@@ -675,6 +686,8 @@ class SamarkandState(State):
             size = len(self.hands[p])
             world.hands, unseen = replace_at(world.hands, p, tuple(sorted(unseen[:size]))), unseen[size:]
         world.deck, unseen = tuple(unseen[: len(self.deck)]), unseen[len(self.deck) :]
+        if self.phase == "offer":  # who else has answered is unseen: in the world nobody else has yet
+            world.offer_waiting = tuple(p != player or self.offer_waiting[p] for p in range(self.num_players))
         world.discards = tuple(
             [
                 g if who == player else unseen.pop()

@@ -128,10 +128,8 @@ def draw(view: dict[str, Any], console: Console) -> None:
         console.print(f"Your hand (limit {view['hand_limit']}, sold cards count): {cards}")
     offer = view["offer"]
     if offer:
-        console.print(
-            f"[bold]Sale offer:[/] {offer['name']} ({offer['good']}) — waiting for "
-            + ", ".join(seat_label(s) for s in offer["waiting"])
-        )
+        answer = "you have answered; the others answer in silence" if offer["answered"] else "answer it"
+        console.print(f"[bold]Sale offer:[/] {offer['name']} ({offer['good']}) — {answer}")
     elif view["expanding"] and view["phase"] == "second":
         console.print(f"{view['expanding']} may place a second camel (1 dirham from its treasury) or 'done'.")
     elif view["phase"] == "discard":

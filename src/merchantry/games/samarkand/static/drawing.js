@@ -11,9 +11,8 @@ const COLOURS = {
 };
 const DARK = new Set(["purple", "black", "brown", "red", "green", "blue"]);
 
-// what survives a redraw: the family chosen for expanding, the zoom, where the map was scrolled to,
-// and the sale offers already answered for you
-const ui = { family: null, zoom: 1, scroll: [0, 0], answered: new Set() };
+// what survives a redraw: the family chosen for expanding, the zoom, where the map was scrolled to
+const ui = { family: null, zoom: 1, scroll: [0, 0] };
 
 function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG, tag);
@@ -220,11 +219,8 @@ export function render(payload, send, t, tr = { term: (w) => w }) {
   let root = null;
   const act = (move) => { ui.family = null; send(move); };
   act.redraw = () => root.replaceWith(render(payload, send, t, tr));
-  // a sale offer for a card you do not hold: answered for you at once, as anyone's silence would be (SK-G1)
-  if (view.offer && legal.length === 1 && legal[0] === "keep") {
-    const key = `${table.id}:${view.turn}:${view.offer.good}`;
-    if (!ui.answered.has(key)) { ui.answered.add(key); setTimeout(() => send("keep"), 0); }
-  }
+  // a sale offer for a card you do not hold is answered for you by the server, after the same pause as
+  // everyone's answer, so that nobody's timing tells who holds the card (docs/samarkand.md, "Timing")
   if (ui.family && !moves.expand.has(ui.family)) ui.family = null;
   if (!ui.family && moves.expand.size === 1 && !moves.marry.size) ui.family = [...moves.expand.keys()][0];
   const targets = view.phase === "second" ? moves.camel : ui.family ? moves.expand.get(ui.family) : new Set();
