@@ -44,7 +44,7 @@ from merchantry.server.cluster import SWEEP_SECONDS, Notice, cluster_for
 from merchantry.server.db import SingleProcess, open_database
 from merchantry.server.inputs import BodyLimit, Name, Text
 from merchantry.server.limits import Limits, RateWindow, TokenBucket
-from merchantry.server.tables import SEATS_CHANGED, Refused, TableService
+from merchantry.server.tables import SEATS_CHANGED, BotTurn, Refused, TableService
 
 log = logging.getLogger("merchantry.server")
 STATIC = Path(__file__).parent / "static"
@@ -352,23 +352,35 @@ def create_app(
         return result
 
     async def run_bots(table_id: str) -> None:
-        """Bots play their turns one move at a time, with a pause so people can follow. A move the database
-        could not store is tried again after a growing pause (0.5 s up to 10 s): bots outlive an outage."""
+        """Bots play whole moves, each published at once after a pause that does not depend on what they
+        hold or think (LiveTable.publishing_pause); in a step whose answers are unseen, every answer the
+        server gives is published together, and people who have not answered in time are answered for.
+        A move the database could not store is tried again after a growing pause (0.5 s up to 10 s): bots
+        outlive an outage."""
         loop = asyncio.get_running_loop()
         outage = Outage(f"bots at table {table_id}")
         try:
-            while await db(bot_to_act, table_id) is not None:
+            while await db(server_has_work, table_id):
                 began = loop.time()
                 async with lock_for(table_id):
-                    turn = await db(service.next_bot_turn, table_id)
-                if turn is None:
-                    break
-                # a search bot thinks for up to seconds: in a thread, so the server goes on serving; the
-                # pause people need to follow counts the thinking, so a bot never waits for nothing
-                action = await asyncio.to_thread(turn.think)
-                await asyncio.sleep(max(0.0, bot_delay - (loop.time() - began)))
+                    turns = await db(service.next_bot_turns, table_id)
+                if not turns:  # people still to answer a step whose answers are unseen
+                    left = await db(service.unseen_answers_left, table_id, time.monotonic())
+                    if left is None:
+                        break
+                    if left > 0:
+                        await asyncio.sleep(min(left, CLOCK_TICK))
+                        continue
+                    work = partial(service.answer_for_the_absent, table_id, time.monotonic())
+                    if await through_outages(table_id, outage, work):
+                        await broadcast(table_id)
+                    continue
+                # a search bot thinks for up to seconds: in a thread, so the server goes on serving
+                moves = await asyncio.to_thread(think_all, turns)
+                pause = await db(publishing_pause, table_id)
+                await asyncio.sleep(max(0.0, pause - (loop.time() - began)))
                 moved = await through_outages(
-                    table_id, outage, partial(service.play_bot_turn, table_id, turn, action)
+                    table_id, outage, partial(service.play_bot_turns, table_id, turns, moves)
                 )
                 if moved:
                     await broadcast(table_id)
@@ -378,15 +390,21 @@ def create_app(
             runners.pop(table_id, None)
             await release_if_over(table_id)
 
-    def bot_to_act(table_id: str) -> int | None:
-        return service.table(table_id).bot_to_act()
+    def think_all(turns: list[BotTurn]) -> list[list[Any]]:
+        return [turn.think() for turn in turns]
+
+    def server_has_work(table_id: str) -> bool:
+        return service.table(table_id).server_has_work()
+
+    def publishing_pause(table_id: str) -> float:
+        return service.table(table_id).publishing_pause(bot_delay)
 
     async def owns(table_id: str) -> bool:
         """This process runs the table's bots and clock (with several processes, one owns each table)."""
         return not cluster.several or await db(cluster.claim, table_id)
 
     async def kick_bots(table_id: str) -> None:
-        if table_id in runners or await db(bot_to_act, table_id) is None or not await owns(table_id):
+        if table_id in runners or not await db(server_has_work, table_id) or not await owns(table_id):
             return
         if table_id not in runners:  # (another kick may have started them while this one waited)
             runners[table_id] = asyncio.create_task(run_bots(table_id))

@@ -46,6 +46,9 @@ class TableRow(Base):
     )  # waiting | playing | finished | closed
     turn_seconds: Mapped[int] = mapped_column(Integer, default=0)  # 0: no turn clock
     host_token_hash: Mapped[str] = mapped_column(String(64))
+    # the seed of the table's bots' random stream (256 bits, hex): kept here so that a restart continues the
+    # same stream, and never sent to anyone, so nobody can replay a bot's reasoning (tables.bot_stream)
+    bot_secret: Mapped[str | None] = mapped_column(String(64), nullable=True)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

@@ -9,6 +9,8 @@ replaying its record. Everything a seat is shown is built from `state.view(seat)
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import hmac
 import logging
 import random
 import secrets
@@ -39,6 +41,10 @@ WAITING, PLAYING, FINISHED, CLOSED = (
 SEATS_CHANGED = -1  # a change notice for a table whose seats or status changed (not a move)
 REPLAY_CACHE = 512  # replay steps kept (a step of a finished game never changes)
 SEED_BITS = 128  # a shorter seed can be brute-forced from the cards revealed so far (ENGINE principle 2)
+MOVE_STEPS = 100  # a bot's whole move is cut after this many steps (one that never ends its bid)
+# a step whose answers nobody sees (State.answers_unseen: Samarkand's sale offer) waits this long for a person
+# who has a choice to answer, then a bot answers for them: nobody stalls the table in another's turn
+UNSEEN_ANSWER_SECONDS = 30.0
 
 
 class StaleTable(Exception):
@@ -87,9 +93,12 @@ class LiveTable:
     turn_seconds: int = 0  # 0: no turn clock
     clock_started: dict[int, float] | None = None  # seat -> when its turn began (monotonic seconds)
     round_starts: list[int] | None = None  # finished games: after how many moves each round's log begins
-    timeouts: list[tuple[int, int]] = field(
-        default_factory=list
-    )  # (seat, moves played when its time ran out)
+    timeouts: list[int] = field(default_factory=list)  # the seat, each time its time ran out
+    # the seed of the bots' random stream, never sent (`bot_stream`)
+    bot_secret: str = field(default_factory=lambda: secrets.token_hex(32), repr=False)
+    # a step whose answers are unseen: when this process saw it open (monotonic seconds), so that a person's
+    # time to answer is counted from its start
+    unseen_since: float | None = None
     players: dict[tuple[int, str], Any] = field(default_factory=dict)  # (seat, bot name) -> its bot
     touched: float = field(default_factory=time.monotonic)  # when it was last asked for
 
@@ -107,27 +116,74 @@ class LiveTable:
     def waiting_for(self) -> list[int]:
         return [s.seat for s in self.seats if s.kind == "human" and not s.joined]
 
-    def bot_to_act(self) -> int | None:
+    def answered_by_server(self) -> list[int]:
+        """The seats the server answers for now: the bots to act and, in a step whose answers are unseen,
+        every person with only one answer (a sale offer for a card they do not hold): nobody's answer then
+        comes faster than anyone's (docs/web.md, "Timing")."""
         if self.status != PLAYING:
-            return None
-        for seat in self.state.to_act():
-            if self.seats[seat].kind == "bot":
-                return int(seat)
-        return None
+            return []
+        state = self.state
+        unseen = state.answers_unseen()
+        return [
+            int(seat)
+            for seat in state.to_act()
+            if self.seats[seat].kind == "bot" or (unseen and len(state.legal_actions(seat)) == 1)
+        ]
+
+    def server_has_work(self) -> bool:
+        """Seats the server answers for, or a step whose answers are unseen waiting for people (whom a bot
+        answers for once its time is up)."""
+        return bool(self.answered_by_server()) or (self.status == PLAYING and self.state.answers_unseen())
+
+    def publishing_pause(self, bot_delay: float) -> float:
+        """How long after the server began thinking its moves are published: `bot_delay` so people can
+        follow, plus twice the longest a bot at this table may think for one search (its recipe's time
+        cap), stretched by a random factor. It does not depend on what the bots hold or decide, so the
+        time a move arrives tells nothing (docs/web.md, "Timing"); 0 when `bot_delay` is 0 (tests)."""
+        if bot_delay <= 0:
+            return 0.0
+        caps = [
+            getattr(getattr(self.bot_for(s.seat, s.bot or "random"), "config", None), "seconds", None) or 0.0
+            for s in self.seats
+            if s.kind == "bot"
+        ]
+        return (bot_delay + 2 * max(caps, default=0.0)) * random.SystemRandom().uniform(1.0, 1.5)
+
+    def bot_stream(self, seat: int) -> random.Random:
+        """The random stream of the bot deciding for `seat` now: from the table's secret and the moves played
+        (a restart continues it), so a bot's world and choices cannot be recomputed from public facts."""
+        message = f"{seat}:{len(self.session.moves)}".encode()
+        digest = hmac.new(bytes.fromhex(self.bot_secret), message, hashlib.sha256).digest()
+        return random.Random(int.from_bytes(digest))
 
 
 @dataclass
 class BotTurn:
-    """A bot's decision, prepared under the table's lock and thought out outside it."""
+    """A bot's whole move (ENGINE principle 5), prepared under the table's lock and thought out outside it:
+    nobody sees a step of it before the whole move is decided."""
 
     seat: int
-    moves: int  # moves played when it was prepared: if more have been played since, it is stale
-    world: Any  # sampled for the seat: the bot never sees the real state
-    bot: Any
+    moves: int  # moves played when it was prepared
+    seen: Any  # the seat's view then: if it has changed when the move is played, the bot thinks again
+    position: Any  # a copy of the real state; the bot sees only worlds sampled from it, never it
+    bot: Any  # None: the seat has one legal answer, given for it
     rng: random.Random
 
-    def think(self) -> Any:
-        return self.bot.choose(self.world, self.seat, self.rng)
+    def think(self) -> list[Any]:
+        """The steps of the move, each chosen in a world sampled for the seat from the position after the
+        steps before it (a card drawn on the way is the seat's own to see), up to the end of the decision."""
+        position, seat = self.position, self.seat
+        steps: list[Any] = []
+        while len(steps) < MOVE_STEPS:
+            if self.bot is None:
+                action = position.legal_actions(seat)[0]
+            else:
+                action = self.bot.choose(position.sample_hidden(seat, self.rng), seat, self.rng)
+            position.apply(seat, action)
+            steps.append(action)
+            if position.is_over() or seat not in position.to_act() or not position.in_decision(seat):
+                break
+        return steps
 
 
 def all_seated(rows: list[SeatRow]) -> bool:
@@ -206,6 +262,7 @@ class TableService:
                     status=status,
                     turn_seconds=turn_seconds,
                     host_token_hash=token_hash(host_token),
+                    bot_secret=secrets.token_hex(32),
                     seats=rows,
                 )
             )
@@ -323,6 +380,8 @@ class TableService:
                 session.apply(move.seat, move.text)  # a stored move was accepted once: it replays
             seats = [seat_info(s) for s in row.seats]
             live = LiveTable(row.id, row.game, row.status, seats, session, row.result, row.turn_seconds or 0)
+            if row.bot_secret:
+                live.bot_secret = row.bot_secret
             # the turn clock goes on where it was: stored wall-clock starts, as this process's monotonic time
             started = {s.seat: s.turn_started for s in row.seats if s.turn_started is not None}
             if started and live.turn_seconds:
@@ -410,45 +469,66 @@ class TableService:
         self._commit_move(table, seat, str(action), trial)
 
     def bot_move(self, table_id: str) -> bool:
-        """Let the bot whose turn it is make one move; False if no bot is to act."""
-        turn = self.next_bot_turn(table_id)
-        return turn is not None and self.play_bot_turn(table_id, turn, turn.think())
+        """Let the server's seats make their next moves (a bot's whole move; in a step whose answers are
+        unseen, every answer the server gives); False if none is to act."""
+        turns = self.next_bot_turns(table_id)
+        return bool(turns) and self.play_bot_turns(table_id, turns, [turn.think() for turn in turns])
 
-    def next_bot_turn(self, table_id: str) -> BotTurn | None:
-        """The decision the bot whose turn it is has to make, on a world sampled for its seat, so that it
-        can think without holding the table (a search bot thinks for seconds); None if no bot is to act."""
+    def next_bot_turns(self, table_id: str) -> list[BotTurn]:
+        """The moves the server has to make for its seats, each to be thought out without holding the table
+        (a search bot thinks for seconds): the whole move of the first bot to act or, in a step whose
+        answers are unseen, every answer the server gives, to be published together. [] if none."""
         table = self.table(table_id)
-        seat = table.bot_to_act()
-        if seat is None:
-            return None
-        return self._turn_for(table, seat, table.seats[seat].bot or "random")
+        seats = table.answered_by_server()
+        if not table.state.answers_unseen():
+            seats = seats[:1]
+        return [self._turn_for(table, seat, self._bot_of(table, seat)) for seat in seats]
 
-    def play_bot_turn(self, table_id: str, turn: BotTurn, action: Any) -> bool:
-        """Play what the bot chose, unless the table moved on while it thought (then False: ask again)."""
-        table = self.table(table_id)
-        if (
-            len(table.session.moves) != turn.moves
-            or table.status != PLAYING
-            or turn.seat not in table.state.to_act()
-        ):
-            return False
-        trial = table.state.clone()
-        trial.apply(turn.seat, action)
-        try:
-            self._commit_move(table, turn.seat, str(action), trial)
-        except StaleTable:  # another process played first: catch up, then the bot thinks again
-            self.live.pop(table_id, None)
-            return False
-        return True
+    def play_bot_turns(self, table_id: str, turns: list[BotTurn], moves: list[list[Any]]) -> bool:
+        """Play the moves thought out for `turns`, each a whole move, unless what its seat sees changed while
+        it was thought out (then it is left out: asked again). True if anything was played."""
+        played = False
+        for turn, steps in zip(turns, moves, strict=True):
+            table = self.table(table_id)
+            if table.status != PLAYING or turn.seat not in table.state.to_act():
+                continue
+            if len(table.session.moves) != turn.moves and table.state.view(turn.seat) != turn.seen:
+                continue
+            try:
+                played |= self._play_steps(table, turn.seat, steps)
+            except StaleTable:  # another process played first: catch up, then the bot thinks again
+                self.live.pop(table_id, None)
+                return played
+        return played
 
-    def _turn_for(self, table: LiveTable, seat: int, bot_name: str) -> BotTurn:
-        rng = random.Random(f"{table.id}:{len(table.session.moves)}")
-        world = table.state.sample_hidden(seat, rng)
-        return BotTurn(seat, len(table.session.moves), world, table.bot_for(seat, bot_name), rng)
+    def _play_steps(self, table: LiveTable, seat: int, steps: list[Any]) -> bool:
+        """Store a whole move step by step; it stops at a step the table no longer allows."""
+        played = False
+        for action in steps:
+            trial = table.state.clone()
+            try:
+                trial.apply(seat, action)
+            except IllegalAction:
+                break
+            self._commit_move(table, seat, str(action), trial)
+            played = True
+        return played
+
+    @staticmethod
+    def _bot_of(table: LiveTable, seat: int) -> Any:
+        """The seat's bot; None for a person the server answers for (their only answer)."""
+        info = table.seats[seat]
+        return table.bot_for(seat, info.bot or "random") if info.kind == "bot" else None
+
+    def _turn_for(self, table: LiveTable, seat: int, bot: Any) -> BotTurn:
+        """A whole move for `seat` to think out, on a copy of the position taken now (the table's own state
+        may move on meanwhile)."""
+        state, moves = table.state, len(table.session.moves)
+        return BotTurn(seat, moves, state.view(seat), state.clone(), bot, table.bot_stream(seat))
 
     def _play_for(self, table: LiveTable, seat: int, bot_name: str) -> None:
-        turn = self._turn_for(table, seat, bot_name)
-        self.play_bot_turn(table.id, turn, turn.think())
+        turn = self._turn_for(table, seat, table.bot_for(seat, bot_name))
+        self.play_bot_turns(table.id, [turn], [turn.think()])
 
     def catch_up(self, table_id: str, moves: int, move: tuple[int, str] | None = None) -> bool:
         """Another process changed the table (it now has `moves` moves, the last of them `move` if known, or
@@ -524,13 +604,15 @@ class TableService:
 
     def clock(self, table_id: str, now_seconds: float) -> dict[int, float]:
         """Seconds left for each person whose turn it is (empty without a clock). A seat's time starts
-        when it comes to act and is kept while it stays to act."""
+        when it comes to act and is kept while it stays to act. A step whose answers are unseen has its
+        own time, the same for everyone (`unseen_answers_left`): a clock running for some would say who."""
         table = self.table(table_id)
         if not table.turn_seconds or table.status != PLAYING:
             table.clock_started = None
             return {}
         started = table.clock_started or {}
-        acting = [s for s in table.state.to_act() if table.seats[s].kind == "human"]
+        acting = [] if table.state.answers_unseen() else table.state.to_act()
+        acting = [s for s in acting if table.seats[s].kind == "human"]
         table.clock_started = {s: started.get(s, now_seconds) for s in acting}
         if set(started) != set(table.clock_started):
             self._store_turn_starts(table, now_seconds)
@@ -558,14 +640,53 @@ class TableService:
             table = self.table(table_id)
             bot_name = "greedy" if "greedy" in bots.names(table.game) else "random"
             log.info("turn clock: a %s bot plays %s's turn at table %s", bot_name, seat_label(seat), table_id)
-            table.timeouts.append((seat, len(table.session.moves)))
-            for _ in range(100):  # a turn may be several small moves (a bid built card by card)
-                if table.status != PLAYING or seat not in table.state.to_act():
-                    break
-                self._play_for(table, seat, bot_name)
-                played = True
+            table.timeouts.append(seat)
+            played |= self._finish_for(table, seat, bot_name)
             if table.clock_started is not None:
                 table.clock_started.pop(seat, None)
+        return played
+
+    def _finish_for(self, table: LiveTable, seat: int, bot_name: str) -> bool:
+        """A bot finishes the decision a person has left (a turn may be several moves: a bid, then more)."""
+        played = False
+        for _ in range(MOVE_STEPS):
+            if table.status != PLAYING or seat not in table.state.to_act():
+                break
+            before = len(table.session.moves)
+            self._play_for(table, seat, bot_name)
+            played = True
+            if len(table.session.moves) == before or table.state.answers_unseen():
+                break
+        return played
+
+    # --- steps whose answers are unseen -----------------------------------------------------------------
+
+    def unseen_answers_left(self, table_id: str, now_seconds: float) -> float | None:
+        """Seconds left for the people who have a choice in a step whose answers are unseen (the same for
+        every seat, from when the step opened); None when no such step is open."""
+        table = self.table(table_id)
+        state = table.state
+        if table.status != PLAYING or not state.answers_unseen():
+            table.unseen_since = None
+            return None
+        if table.unseen_since is None:
+            table.unseen_since = now_seconds
+        return UNSEEN_ANSWER_SECONDS - (now_seconds - table.unseen_since)
+
+    def answer_for_the_absent(self, table_id: str, now_seconds: float) -> bool:
+        """Once a step whose answers are unseen has waited its time, a bot answers for each person who has
+        not: a person away never stalls the table in another's turn. Nobody is told who it answered for."""
+        left = self.unseen_answers_left(table_id, now_seconds)
+        if left is None or left > 0:
+            return False
+        table = self.table(table_id)
+        bot_name = "greedy" if "greedy" in bots.names(table.game) else "random"
+        played = False
+        for seat in table.state.to_act():
+            if table.seats[seat].kind == "human" and table.state.answers_unseen():
+                log.info("unseen answers: a %s bot answers for a person at table %s", bot_name, table_id)
+                self._play_for(table, seat, bot_name)
+                played = True
         return played
 
     def _commit_move(self, table: LiveTable, seat: int, text: str, new_state: Any) -> None:
@@ -637,16 +758,23 @@ class TableService:
                 "waiting_for": table.waiting_for(),
                 "result": table.result,
                 "turn_seconds": table.turn_seconds,
-                "clock": {
-                    str(s): round(left, 1) for s, left in self.clock(table_id, time.monotonic()).items()
-                },
-                "timeouts": [{"seat": s, "after_moves": n} for s, n in table.timeouts],
+                "clock": self._clock_shown(table, time.monotonic()),
+                "timeouts": [{"seat": s} for s in table.timeouts],  # no move count: it ticks with sealed ones
                 "hints": self.hints_allowed(table),
             },
             "seat": seat,
             "view": state.view(seat),
             "legal": legal,
         }
+
+    def _clock_shown(self, table: LiveTable, now_seconds: float) -> dict[str, float]:
+        """The clock as every seat sees it: each person's turn clock or, in a step whose answers are unseen,
+        the step's time left, the same for every person."""
+        unseen_left = self.unseen_answers_left(table.id, now_seconds)
+        if unseen_left is not None:
+            people = [s.seat for s in table.seats if s.kind == "human"]
+            return {str(s): round(max(0.0, unseen_left), 1) for s in people}
+        return {str(s): round(left, 1) for s, left in self.clock(table.id, now_seconds).items()}
 
     def replay(self, table_id: str, upto: int, seat: int | None = None) -> dict[str, Any]:
         """A finished game after `upto` moves, as spectators saw it or, once it is over, as any seat saw it

@@ -260,7 +260,7 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   const buttons = h("div", { class: "legal" }, legal.map((move, i) => h("button", { "data-move": move, onclick: () => send(move), title: `${i + 1}` }, move)));
 
   // turns the clock took away are said in the log too (a bot played them)
-  const timeouts = (table.timeouts || []).map((out) => h("li", { class: "notice" }, t("timedOut", { seat: seatName(table, out.seat), moves: out.after_moves })));
+  const timeouts = (table.timeouts || []).map((out) => h("li", { class: "notice" }, t("timedOut", { seat: seatName(table, out.seat) })));
   const log = h("div", { class: "log" }, h("h3", {}, t("log")),
     h("ol", {}, (view.log || []).map((entry, i) => h("li", { class: i >= seen ? "new" : "" }, logText(entry, tr, table)))),
     timeouts.length ? h("ul", { class: "notices" }, timeouts) : null);
