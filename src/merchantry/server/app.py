@@ -44,7 +44,13 @@ from merchantry.server.cluster import SWEEP_SECONDS, Notice, cluster_for
 from merchantry.server.db import SingleProcess, open_database
 from merchantry.server.inputs import BodyLimit, Name, Text
 from merchantry.server.limits import Limits, RateWindow, TokenBucket
-from merchantry.server.tables import SEATS_CHANGED, BotTurn, Refused, TableService
+from merchantry.server.tables import (
+    SEATS_CHANGED,
+    UNSEEN_ANSWER_SECONDS,
+    BotTurn,
+    Refused,
+    TableService,
+)
 
 log = logging.getLogger("merchantry.server")
 STATIC = Path(__file__).parent / "static"
@@ -263,14 +269,16 @@ def create_app(
     analysis_search: SearchConfig | None = None,
     limits: Limits = DEFAULT_LIMITS,
     tune_process: bool = False,
+    unseen_answer_seconds: float = UNSEEN_ANSWER_SECONDS,
 ) -> FastAPI:
     """`hint_search` and `analysis_search` replace the hard bot's recipe (tests make them quick); by
     default a hint is the hard bot's own search and an analysis searches each decision for at most 0.4 s.
     `tune_process`: the app is the process's own (`merchantry serve`), so it may tune the process's garbage
-    collector and thread switching for many live tables (server/tuning.py)."""
+    collector and thread switching for many live tables (server/tuning.py). `unseen_answer_seconds`: how
+    long a step whose answers are unseen waits for a person with a choice (tables.UNSEEN_ANSWER_SECONDS)."""
     sessions = open_database(database_url)
     cluster = cluster_for(sessions.kw["bind"], database_url)  # other processes on the same database
-    service = TableService(sessions, cluster)
+    service = TableService(sessions, cluster, unseen_answer_seconds)
     single = SingleProcess(database_url)
     creations = RateWindow(limits.tables_per_minute)
     joins = RateWindow(limits.joins_per_minute)

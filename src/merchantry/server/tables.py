@@ -206,8 +206,14 @@ def check_bot(name: str | None, game: str) -> None:
 class TableService:
     """Creates tables, seats people, applies moves and lets bots play; storage through SQLAlchemy."""
 
-    def __init__(self, sessions: sessionmaker[DbSession], cluster: Solo | None = None):
+    def __init__(
+        self,
+        sessions: sessionmaker[DbSession],
+        cluster: Solo | None = None,
+        unseen_answer_seconds: float = UNSEEN_ANSWER_SECONDS,
+    ):
         self.sessions = sessions
+        self.unseen_answer_seconds = unseen_answer_seconds
         self.cluster = cluster or Solo()  # the other server processes on the same database, if any
         self.live: dict[str, LiveTable] = {}
         # a connection kept for storing moves, in autocommit: a move is one statement on it. Checking a
@@ -671,7 +677,7 @@ class TableService:
             return None
         if table.unseen_since is None:
             table.unseen_since = now_seconds
-        return UNSEEN_ANSWER_SECONDS - (now_seconds - table.unseen_since)
+        return self.unseen_answer_seconds - (now_seconds - table.unseen_since)
 
     def answer_for_the_absent(self, table_id: str, now_seconds: float) -> bool:
         """Once a step whose answers are unseen has waited its time, a bot answers for each person who has

@@ -1,0 +1,158 @@
+"""What the server's own seats give away (issue 27): their random stream, the shape of their moves, and
+the answers it gives in a step whose answers are unseen (Samarkand's sale offer)."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+
+import pytest
+from fastapi.testclient import TestClient
+
+from merchantry import records
+from merchantry.server.app import create_app
+from merchantry.server.db import open_database
+from merchantry.server.tables import PLAYING, LiveTable, SeatInfo, TableService
+from tests.server.conftest import join_all, new_table
+from tests.server.test_api import headers
+
+BOTS = [{"kind": "bot", "bot": "greedy"}]
+
+
+def live_table(secret: str, seed: int = 5) -> LiveTable:
+    """A Money table of three bots after a few moves, its bots' secret given."""
+    session = records.Session("money", 3, seed=seed)
+    for _ in range(4):
+        seat = session.state.to_act()[0]
+        session.apply(seat, session.state.legal_actions(seat)[0])
+    seats = [SeatInfo(s, "bot", "greedy", None, True) for s in range(3)]
+    return LiveTable("same-id", "money", PLAYING, seats, session, bot_secret=secret)
+
+
+def test_tables_with_the_same_public_history_get_unrelated_bot_streams():
+    """The same id, seed and moves: only the secret differs, and so does every bot's stream; nor is it the
+    stream anyone could rebuild from the table's id and move count (as before)."""
+    first, second = live_table("11" * 32), live_table("22" * 32)
+    for seat in range(3):
+        draws = [first.bot_stream(seat).getrandbits(64) for _ in range(2)]
+        assert draws[0] == draws[1], "a stream is a function of the secret and the moves (a restart goes on)"
+        assert draws[0] != second.bot_stream(seat).getrandbits(64)
+        public = random.Random(f"same-id:{len(first.session.moves)}").getrandbits(64)
+        assert draws[0] != public
+    assert first.bot_stream(0).getrandbits(64) != first.bot_stream(1).getrandbits(64)
+
+
+def test_the_bots_secret_is_stored_never_sent_and_survives_a_restart(tmp_path):
+    url = f"sqlite:///{tmp_path / 'merchantry.db'}"
+    with TestClient(create_app(url, bot_delay=0)) as client:
+        table = new_table(client, seats=("human", "bot", "bot"))
+        service = client.app.state.service
+        secret = client.app.state.in_database(lambda: service.table(table["id"]).bot_secret)
+        assert len(secret) == 64 and int(secret, 16) >= 2**128
+        sent = [
+            client.get(f"/api/tables/{table['id']}", headers=headers(table["token"])).text,
+            client.get(f"/api/tables/{table['id']}").text,
+            client.get("/api/tables").text,
+        ]
+        with client.websocket_connect(
+            f"/ws/tables/{table['id']}", headers={"X-Seat-Token": table["token"]}
+        ) as ws:
+            sent.append(json.dumps(ws.receive_json()))
+        assert all(secret not in text and secret.upper() not in text for text in sent)
+    with TestClient(create_app(url, bot_delay=0)) as client:  # a restarted server: the same stream
+        service = client.app.state.service
+        assert client.app.state.in_database(lambda: service.table(table["id"]).bot_secret) == secret
+
+
+@pytest.fixture
+def service(tmp_path):
+    return TableService(open_database(f"sqlite:///{tmp_path / 'merchantry.db'}"))
+
+
+@pytest.mark.parametrize(("game", "first", "last"), [("money", "add", "bid"), ("grand_bazaar", "", "done")])
+def test_a_bot_decides_and_plays_its_whole_move_at_once(service, game, first, last):
+    """ENGINE principle 5: a sealed bid, or a turn of buys and sells, is one publication: the server stores
+    every step of it together, and nothing of it before the bot has decided all of it."""
+    table = service.create(game, 3, {}, BOTS * 3, "nobody")
+    longest = 0
+    for _ in range(12):
+        before = len(service.table(table["id"]).session.moves)
+        assert service.bot_move(table["id"])
+        moves = [text for _, text in service.table(table["id"]).session.moves[before:]]
+        seats = {seat for seat, _ in service.table(table["id"]).session.moves[before:]}
+        assert len(seats) == 1, "one seat's move"
+        state = service.table(table["id"]).state
+        assert not state.in_decision(seats.pop()), "the whole decision, not a step of it"
+        if moves[0].startswith(first):
+            assert moves[-1] == last, moves
+        longest = max(longest, len(moves))
+    assert longest > 1, "some moves had several steps"
+
+
+def samarkand_offer(service: TableService, rng: random.Random) -> str:
+    """A Samarkand table of two people and a bot, played at random until a sale offer is open."""
+    for _ in range(50):
+        table = service.create("samarkand", 3, {}, [{"kind": "human"}] * 2 + BOTS, "Ann")
+        service.join(table["id"], 1, table["invites"][0]["invite"], "Bo")
+        for _ in range(400):
+            live = service.table(table["id"])
+            if live.state.is_over():
+                break
+            if live.state.answers_unseen():
+                return table["id"]
+            if not service.bot_move(table["id"]):
+                seat = live.state.to_act()[0]
+                service.act(table["id"], seat, str(rng.choice(live.state.legal_actions(seat))))
+    raise AssertionError("no sale offer came up")
+
+
+def test_in_a_sale_offer_the_server_answers_for_all_it_may_at_once_and_nobody_sees_who(service):
+    """SK-G1, SK-I1: the server answers for its bots and for each person with only "keep", all in one
+    publication; before the offer closes no seat's view shows who has answered."""
+    rng = random.Random(2)
+    for _ in range(6):
+        table_id = samarkand_offer(service, rng)
+        live = service.table(table_id)
+        state = live.state
+        people_with_a_choice = [s for s in state.to_act() if s < 2 and len(state.legal_actions(s)) > 1]
+        expected = sorted(set(state.to_act()) - set(people_with_a_choice))
+        turns = service.next_bot_turns(table_id)
+        assert sorted(t.seat for t in turns) == expected
+        views = [state.view(s) for s in (0, 1, 2, None)]
+        service.play_bot_turns(table_id, turns, [t.think() for t in turns])
+        after = service.table(table_id).state
+        if after.answers_unseen():  # still open: a person with a choice has not answered
+            assert after.to_act() == people_with_a_choice
+            for seat, before in zip((0, 1, 2, None), views, strict=True):
+                if seat not in expected:  # an answer given shows only to the seat it was given for
+                    assert after.view(seat) == before, "a view tells who answered"
+        else:
+            assert not people_with_a_choice
+
+
+def test_a_person_away_does_not_stall_a_sale_offer_in_anothers_turn(tmp_path):
+    """Seat P1 plays its own turns but never answers an offer: the server answers for it (at once where
+    "keep" is all it may say, after the wait otherwise) and the game goes on to its end."""
+    url = f"sqlite:///{tmp_path / 'merchantry.db'}"
+    with TestClient(create_app(url, bot_delay=0, unseen_answer_seconds=0.2)) as client:
+        table = new_table(client, game="samarkand", seats=("human", "bot", "bot"))
+        tokens = join_all(client, table)
+        service, run = client.app.state.service, client.app.state.in_database
+        rng = random.Random(4)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            payload = client.get(f"/api/tables/{table['id']}", headers=headers(tokens[0])).json()
+            if payload["table"]["status"] != "playing":
+                break
+            if payload["legal"] and payload["view"]["phase"] != "offer":  # its own turn only
+                client.post(
+                    f"/api/tables/{table['id']}/act",
+                    json={"action": rng.choice(payload["legal"])},
+                    headers=headers(tokens[0]),
+                )
+            time.sleep(0.01)
+        moves = run(lambda: service.table(table["id"]).session.moves)
+    assert payload["table"]["status"] == "finished", "the table stalled"
+    answered_for_p1 = [text for seat, text in moves if seat == 0 and text.split()[0] in ("keep", "sell")]
+    assert answered_for_p1, "offers came up in others' turns and were answered for P1"
