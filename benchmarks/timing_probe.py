@@ -146,9 +146,9 @@ class MoneyWatch:
     def __call__(self, table: Table, now: float) -> None:
         view = table.view
         sealed = {row["seat"] for row in view.get("seats", []) if row.get("sealed")}
-        if view.get("phase") == "bidding" and not sealed - {0}:
-            if self.last is None or self.sealed:
-                self.last, self.sealed = now, set()
+        round_starts = view.get("phase") == "bidding" and not sealed - {0}
+        if round_starts and (self.last is None or self.sealed):
+            self.last, self.sealed = now, set()
         for seat in sorted(sealed - self.sealed - {0}):
             self.pending[seat] = now - (self.last or now)
             self.last = now
@@ -271,7 +271,10 @@ def main() -> None:
     print(f"timing probe: server {commit} ({args.repo}), bot delay {args.delay} s, {args.tables} games each;")
     print(f"  {platform.node()}, {os.cpu_count()} cores, Python {platform.python_version()}")
     print(f"{'what is guessed':42} {'samples':>8} {'from timing':>12} {'chance':>8}")
-    rows = [("Money: a bot's sealed-bid card count", "money"), ("Samarkand: who holds the card on offer", "samarkand")]
+    rows = [
+        ("Money: a bot's sealed-bid card count", "money"),
+        ("Samarkand: who holds the card on offer", "samarkand"),
+    ]
     for label, key in rows:
         count, accuracy, chance = found[key]
         print(f"{label:42} {count:>8} {accuracy:>11.0%} {chance:>8.0%}")
