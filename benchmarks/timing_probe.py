@@ -3,16 +3,19 @@
     .venv/bin/python benchmarks/timing_probe.py --tables 6 --delay 0.3
     .venv/bin/python benchmarks/timing_probe.py --tables 6 --delay 0.3 --repo /path/to/an/older/checkout
 
-It starts a server process (bots at `--delay`, from this checkout or `--repo`'s), sits a probe in seat P1 of
-Money and Samarkand tables whose other seats are greedy bots, and times every message the probe's websocket
-receives, as an opponent could:
-- **Money**: for each bot's sealed bid, the time from the previous seal (or the round's start) to the message
-  that shows it sealed; after the reveal, the bid's card count.
-- **Samarkand**: for each sale offer, the time until each seat's answer shows (if it ever does) and until
-  the offer closes; after the game, who held the card (from the record, public once the game is over).
+It starts a server process (bots at `--delay`, from this checkout or `--repo`'s), sits a probe in seat P1,
+and times every message the probe's websocket receives, as an opponent could:
+- **Money** (P2-P4 greedy bots): for each bot's sealed bid, the time from the previous seal (or the round's
+  start) to the message that shows it sealed; after the reveal, the bid's card count.
+- **Samarkand** (P2 a person, played by a script as a page would be: it answers "keep" at once when that is
+  all it may say, thinks 0.5-2.5 s when it holds the card, then sells or keeps at random; P3 a greedy bot):
+  for each sale offer that closes without a sale (a sale says who held the card), the time until each seat's
+  answer shows (if it ever does) and until the offer closes; after the game, who held the card (from the
+  record, public once the game is over).
 Each guess is made from the timings alone, by the nearest mean of the other samples (leave one out), and
-compared with chance: always guessing the commonest answer. The probe answers its own decisions at once
-(sealing an empty bid, "keep", a random move in its turn), so its own timing tells the bots nothing.
+compared with chance: always guessing the commonest answer; for Money also the rank correlation of time
+and card count. The probe answers its own decisions at once (an empty sealed bid, "keep", a random move in
+its turn), so its own timing tells nothing.
 """
 
 from __future__ import annotations
@@ -83,42 +86,67 @@ class Table:
 
 
 async def play(base: str, game: str, watch: Any, seconds: float) -> Table:
-    """Create a table (P1 the probe, the rest greedy bots), play P1 at once, and hand every message with its
-    arrival time to `watch(table, now)` until the game ends or `seconds` pass."""
+    """Create a table (P1 the probe; in Samarkand P2 a scripted person; the rest greedy bots), play P1 at
+    once, and hand every message with its arrival time to `watch(table, now)` until the game ends or
+    `seconds` pass."""
     import httpx
-    import websockets
 
     players = 4 if game == "money" else 3
-    seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "greedy"}] * (players - 1)
+    people = 1 if game == "money" else 2
+    seats = [{"kind": "human"}] * people + [{"kind": "bot", "bot": "greedy"}] * (players - people)
     async with httpx.AsyncClient(base_url=f"http://{base}") as http:
         body = {"game": game, "players": players, "seats": seats, "name": "probe"}
         created = (await http.post("/api/tables", json=body)).json()
         table = Table(created["id"], created["token"])
-        url = f"ws://{base}/ws/tables/{table.id}"
-        protocols = ["merchantry", f"token.{table.token}"]
-        deadline = time.monotonic() + seconds
-        async with websockets.connect(url, subprotocols=protocols) as ws:  # type: ignore[list-item]
-            while time.monotonic() < deadline and table.status == "playing":
-                try:
-                    raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, deadline - time.monotonic()))
-                except TimeoutError:
-                    break
-                now = time.monotonic()
-                message = json.loads(raw)
-                if message.get("type") != "state":
-                    continue
-                start = message.get("log_from", 0)
-                table.log = table.log[:start] + list(message["view"].get("log", []))
-                table.view, table.legal = message["view"], message["legal"]
-                table.status = message["table"]["status"]
-                watch(table, now)
-                move = own_move(table)
-                if move is not None:
-                    headers = {"X-Seat-Token": table.token}
-                    await http.post(f"/api/tables/{table.id}/act", json={"action": move}, headers=headers)
+        others = []
+        for invite in created["invites"]:
+            joined = {"seat": invite["seat"], "invite": invite["invite"], "name": "person"}
+            token = (await http.post(f"/api/tables/{table.id}/join", json=joined)).json()["token"]
+            others.append(asyncio.create_task(follow(base, http, Table(table.id, token), person, seconds)))
+        await follow(base, http, table, lambda t, now: watch(t, now) or own_move(t), seconds)
+        for task in others:
+            task.cancel()
         if table.status == "finished":
             table.view["record"] = (await http.get(f"/api/tables/{table.id}/record")).json()
     return table
+
+
+async def follow(base: str, http: Any, table: Table, decide: Any, seconds: float) -> None:
+    """Read `table`'s websocket until the game ends; after each message, `decide(table, now)` may give a
+    move, sent at once, or (seconds, move), sent after that much thought."""
+    import websockets
+
+    url = f"ws://{base}/ws/tables/{table.id}"
+    protocols = ["merchantry", f"token.{table.token}"]
+    deadline = time.monotonic() + seconds
+    headers = {"X-Seat-Token": table.token}
+    thinking: list[asyncio.Task[None]] = []
+    async with websockets.connect(url, subprotocols=protocols) as ws:  # type: ignore[list-item]
+        while time.monotonic() < deadline and table.status == "playing":
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, deadline - time.monotonic()))
+            except TimeoutError:
+                break
+            now = time.monotonic()
+            message = json.loads(raw)
+            if message.get("type") != "state":
+                continue
+            start = message.get("log_from", 0)
+            table.log = table.log[:start] + list(message["view"].get("log", []))
+            table.view, table.legal = message["view"], message["legal"]
+            table.status = message["table"]["status"]
+            move = decide(table, now)
+            if isinstance(move, tuple):
+                thinking.append(asyncio.create_task(send_later(http, table, headers, *move)))
+            elif move is not None:
+                await http.post(f"/api/tables/{table.id}/act", json={"action": move}, headers=headers)
+    for task in thinking:
+        task.cancel()
+
+
+async def send_later(http: Any, table: Table, headers: dict[str, str], seconds: float, move: str) -> None:
+    await asyncio.sleep(seconds)
+    await http.post(f"/api/tables/{table.id}/act", json={"action": move}, headers=headers)
 
 
 def own_move(table: Table) -> str | None:
@@ -130,6 +158,26 @@ def own_move(table: Table) -> str | None:
         if quick in legal:
             return quick
     return random.choice(legal)
+
+
+THOUGHT_OF: set[str] = set()  # the offers the scripted person has begun to think about
+
+
+def person(table: Table, now: float) -> str | tuple[float, str] | None:
+    """A person at a page: "keep" at once when that is all they may say (as the page of the main of
+    2026-11-30 did), 0.5-2.5 s of thought when they hold the card (then sell or keep at random), and a
+    random move in their own turn."""
+    legal = table.legal
+    if not legal:
+        return None
+    offer = table.view.get("offer")
+    if offer and any(move.startswith("sell") for move in legal):
+        key = f"{table.id}:{table.view.get('turn')}:{offer['good']}"
+        if key in THOUGHT_OF:
+            return None
+        THOUGHT_OF.add(key)
+        return random.uniform(0.5, 2.5), random.choice(legal)
+    return own_move(table)
 
 
 # --- Money: sealed-bid sizes ----------------------------------------------------------------------------
@@ -171,12 +219,13 @@ class SamarkandWatch:
         offer = table.view.get("offer")
         current = self.offers[-1] if self.offers and "closed" not in self.offers[-1] else None
         if offer and current is None:
-            current = {"good": offer["good"], "opened": now, "answered": {}}
+            current = {"good": offer["good"], "opened": now, "answered": {}, "log": len(table.log)}
             self.offers.append(current)
         if current is None:
             return
         if not offer or offer["good"] != current["good"]:
             current["closed"] = now - current["opened"]
+            current["sold"] = any(event["type"] == "sold" for event in table.log[current["log"] :])
             return
         for seat in range(1, table.view["players"]):  # an answer shows where the view lists who waits
             if "waiting" in offer and seat not in offer["waiting"]:
@@ -209,6 +258,31 @@ def offer_features(offer: dict[str, Any], players: int) -> list[float]:
 # --- guessing from timings alone --------------------------------------------------------------------------
 
 
+def rank_correlation(pairs: list[tuple[float, int]]) -> float:
+    """Spearman's rank correlation of the pairs (ties take their mean rank)."""
+
+    def ranks(values: list[float]) -> list[float]:
+        order = sorted(range(len(values)), key=lambda i: values[i])
+        out = [0.0] * len(values)
+        i = 0
+        while i < len(order):
+            j = i
+            while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+                j += 1
+            for k in range(i, j + 1):
+                out[order[k]] = (i + j) / 2
+            i = j + 1
+        return out
+
+    if len(pairs) < 3:
+        return float("nan")
+    xs, ys = ranks([p[0] for p in pairs]), ranks([float(p[1]) for p in pairs])
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    cov = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
+    var = (sum((x - mx) ** 2 for x in xs) * sum((y - my) ** 2 for y in ys)) ** 0.5
+    return cov / var if var else float("nan")
+
+
 def nearest_mean_accuracy(samples: list[tuple[list[float], Any]]) -> tuple[float, float]:
     """Leave-one-out: each sample's answer guessed as the answer whose other samples' mean timing is
     nearest; and chance, the share of the commonest answer."""
@@ -238,12 +312,14 @@ async def run(base: str, tables: int, seconds: float) -> dict[str, Any]:
         if record:
             mine = samarkand.offers[before:]
             for offer, holder in zip(mine, holders(record), strict=False):
-                if holder != 0 and "closed" in offer:  # the probe knows when it holds the card itself
+                # the probe knows when it holds the card itself, and a sale tells everyone who held it
+                if holder != 0 and "closed" in offer and not offer["sold"]:
                     offers.append((offer_features(offer, 3), holder))
     money_samples = [([t], n) for t, n in money.samples]
     return {
         "money": (len(money_samples), *nearest_mean_accuracy(money_samples)),
         "samarkand": (len(offers), *nearest_mean_accuracy(offers)),
+        "money_rank_correlation": rank_correlation(money.samples),
         "money_mean_time_by_cards": sorted(
             (n, round(sum(t for t, m in money.samples if m == n) / c, 3))
             for n, c in Counter(n for _, n in money.samples).items()
@@ -278,6 +354,7 @@ def main() -> None:
     for label, key in rows:
         count, accuracy, chance = found[key]
         print(f"{label:42} {count:>8} {accuracy:>11.0%} {chance:>8.0%}")
+    print(f"Money: rank correlation of time and card count {found['money_rank_correlation']:+.2f}")
     print("Money, mean seconds from the previous seal by card count:", found["money_mean_time_by_cards"])
 
 

@@ -266,21 +266,28 @@ def test_a_world_is_a_function_of_what_its_seat_knows(setup):
 
 def test_a_decision_in_progress_is_its_seats_to_finish_and_known_to_it(setup):
     """ENGINE principle 5: while a seat is partway through a decision it is to act and has moves, and it
-    knows so itself: every world sampled for it agrees (a bot plans the rest of the move there)."""
+    knows so itself: every world sampled for it agrees. A decision spans nothing its seat learns: the
+    whole move can be played in a world sampled for the seat before its first step (a bot decides it there,
+    an analysis judges it there)."""
     name, players = setup
     game = games.get(name)
     began = 0
     for seed in SEEDS[:60]:
         state = game.new_game(players=players, seed=seed)
         rng = random.Random(seed)
-        for step, (seat, _action) in enumerate(random_walk(state, random.Random(seed))):
+        worlds: dict[int, State] = {}  # seat -> a world sampled before the first step of its decision
+        for step, (seat, action) in enumerate(random_walk(state, random.Random(seed))):
             for p in range(players):
                 if state.in_decision(p):
                     assert p in state.to_act() and state.legal_actions(p)
             if step % CHECK_EVERY == 0:
                 world = state.sample_hidden(seat, rng)
                 assert world.in_decision(seat) == state.in_decision(seat)
+            if not state.in_decision(seat):
+                worlds[seat] = state.sample_hidden(seat, rng)
             began += state.in_decision(seat)
+            assert action in worlds[seat].legal_actions(seat), "the decision spans what its seat learnt"
+            worlds[seat].apply(seat, action)
         assert not any(state.in_decision(p) for p in range(players)), "no decision outlives the game"
     assert began, "some moves take several steps"
 

@@ -156,3 +156,23 @@ def test_a_person_away_does_not_stall_a_sale_offer_in_anothers_turn(tmp_path):
     assert payload["table"]["status"] == "finished", "the table stalled"
     answered_for_p1 = [text for seat, text in moves if seat == 0 and text.split()[0] in ("keep", "sell")]
     assert answered_for_p1, "offers came up in others' turns and were answered for P1"
+
+
+def test_at_a_table_with_people_the_server_holds_its_answers_to_an_offer_for_a_window(tmp_path):
+    """docs/samarkand.md, "Timing": the window is counted from the offer's opening and is the same whoever
+    holds the card; a table of bots only has none."""
+    sessions = open_database(f"sqlite:///{tmp_path / 'merchantry.db'}")
+    service = TableService(sessions, unseen_window_seconds=3.0)
+    table_id = samarkand_offer(service, random.Random(5))
+    opened = 100.0
+    window = service.unseen_window_left(table_id, opened)
+    assert 3.0 <= window <= 5.0
+    assert service.unseen_window_left(table_id, opened + 1.0) == pytest.approx(window - 1.0)
+    assert service.unseen_window_left(table_id, opened + 5.1) == 0.0
+    bots_only = service.create("samarkand", 3, {}, BOTS * 3, "nobody")["id"]
+    for _ in range(400):
+        if service.table(bots_only).state.answers_unseen():
+            break
+        service.bot_move(bots_only)
+    assert service.table(bots_only).state.answers_unseen()
+    assert service.unseen_window_left(bots_only, opened) == 0.0

@@ -47,6 +47,7 @@ from merchantry.server.limits import Limits, RateWindow, TokenBucket
 from merchantry.server.tables import (
     SEATS_CHANGED,
     UNSEEN_ANSWER_SECONDS,
+    UNSEEN_WINDOW_SECONDS,
     BotTurn,
     Refused,
     TableService,
@@ -270,15 +271,20 @@ def create_app(
     limits: Limits = DEFAULT_LIMITS,
     tune_process: bool = False,
     unseen_answer_seconds: float = UNSEEN_ANSWER_SECONDS,
+    unseen_window_seconds: float | None = None,
 ) -> FastAPI:
     """`hint_search` and `analysis_search` replace the hard bot's recipe (tests make them quick); by
     default a hint is the hard bot's own search and an analysis searches each decision for at most 0.4 s.
     `tune_process`: the app is the process's own (`merchantry serve`), so it may tune the process's garbage
     collector and thread switching for many live tables (server/tuning.py). `unseen_answer_seconds`: how
-    long a step whose answers are unseen waits for a person with a choice (tables.UNSEEN_ANSWER_SECONDS)."""
+    long a step whose answers are unseen waits for a person with a choice (tables.UNSEEN_ANSWER_SECONDS);
+    `unseen_window_seconds`: how long it stays open at least at a table with people (default
+    tables.UNSEEN_WINDOW_SECONDS, none when `bot_delay` is 0)."""
     sessions = open_database(database_url)
     cluster = cluster_for(sessions.kw["bind"], database_url)  # other processes on the same database
-    service = TableService(sessions, cluster, unseen_answer_seconds)
+    if unseen_window_seconds is None:
+        unseen_window_seconds = UNSEEN_WINDOW_SECONDS if bot_delay > 0 else 0.0
+    service = TableService(sessions, cluster, unseen_answer_seconds, unseen_window_seconds)
     single = SingleProcess(database_url)
     creations = RateWindow(limits.tables_per_minute)
     joins = RateWindow(limits.joins_per_minute)
@@ -385,8 +391,9 @@ def create_app(
                     continue
                 # a search bot thinks for up to seconds: in a thread, so the server goes on serving
                 moves = await asyncio.to_thread(think_all, turns)
-                pause = await db(publishing_pause, table_id)
-                await asyncio.sleep(max(0.0, pause - (loop.time() - began)))
+                pause = await db(publishing_pause, table_id, loop.time() - began)
+                window = await db(service.unseen_window_left, table_id, time.monotonic())
+                await asyncio.sleep(max(0.0, pause - (loop.time() - began), window))
                 moved = await through_outages(
                     table_id, outage, partial(service.play_bot_turns, table_id, turns, moves)
                 )
@@ -404,8 +411,8 @@ def create_app(
     def server_has_work(table_id: str) -> bool:
         return service.table(table_id).server_has_work()
 
-    def publishing_pause(table_id: str) -> float:
-        return service.table(table_id).publishing_pause(bot_delay)
+    def publishing_pause(table_id: str, thought: float) -> float:
+        return service.table(table_id).publishing_pause(bot_delay, thought)
 
     async def owns(table_id: str) -> bool:
         """This process runs the table's bots and clock (with several processes, one owns each table)."""

@@ -15,7 +15,7 @@ import logging
 import random
 import secrets
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,6 +45,11 @@ MOVE_STEPS = 100  # a bot's whole move is cut after this many steps (one that ne
 # a step whose answers nobody sees (State.answers_unseen: Samarkand's sale offer) waits this long for a person
 # who has a choice to answer, then a bot answers for them: nobody stalls the table in another's turn
 UNSEEN_ANSWER_SECONDS = 30.0
+# at a table with people, a step whose answers are unseen stays open at least this long (times a random
+# factor in [1, 5/3]) before the server's answers close it: a person who holds the card and answers within it
+# is not told apart from nobody holding it (docs/samarkand.md, "Timing")
+UNSEEN_WINDOW_SECONDS = 3.0
+THINKING_KEPT = 30  # the pause before publishing keeps above the longest of this many latest thinking times
 
 
 class StaleTable(Exception):
@@ -97,9 +102,13 @@ class LiveTable:
     # the seed of the bots' random stream, never sent (`bot_stream`)
     bot_secret: str = field(default_factory=lambda: secrets.token_hex(32), repr=False)
     # a step whose answers are unseen: when this process saw it open (monotonic seconds), so that a person's
-    # time to answer is counted from its start
+    # time to answer is counted from its start, and how long it stays open at least (UNSEEN_WINDOW_SECONDS)
     unseen_since: float | None = None
+    unseen_window: float = 0.0
     players: dict[tuple[int, str], Any] = field(default_factory=dict)  # (seat, bot name) -> its bot
+    # how long the server's latest moves took to think out (seconds): the pause before a move is published
+    # stays above them, so a move that takes longer to think (more cards to bid) does not arrive later
+    thinking: deque[float] = field(default_factory=lambda: deque(maxlen=THINKING_KEPT))
     touched: float = field(default_factory=time.monotonic)  # when it was last asked for
 
     def bot_for(self, seat: int, name: str) -> Any:
@@ -135,11 +144,15 @@ class LiveTable:
         answers for once its time is up)."""
         return bool(self.answered_by_server()) or (self.status == PLAYING and self.state.answers_unseen())
 
-    def publishing_pause(self, bot_delay: float) -> float:
-        """How long after the server began thinking its moves are published: `bot_delay` so people can
-        follow, plus twice the longest a bot at this table may think for one search (its recipe's time
-        cap), stretched by a random factor. It does not depend on what the bots hold or decide, so the
-        time a move arrives tells nothing (docs/web.md, "Timing"); 0 when `bot_delay` is 0 (tests)."""
+    def publishing_pause(self, bot_delay: float, thought: float) -> float:
+        """How long after the server began thinking its moves are published, once they took `thought`
+        seconds to think out: `bot_delay` so people can follow, plus twice the longest a bot at this table
+        may think for one search (its recipe's time cap), and at least 1.5 times the longest of the latest
+        thinking times (a loaded machine thinks slowly), stretched by a random factor. It does not depend on
+        what this move holds, so the time a move arrives tells nothing unless its thinking outlasts all that
+        (docs/web.md, "Timing"); 0 when `bot_delay` is 0 (tests)."""
+        recent = max(self.thinking, default=0.0)
+        self.thinking.append(thought)
         if bot_delay <= 0:
             return 0.0
         caps = [
@@ -147,7 +160,8 @@ class LiveTable:
             for s in self.seats
             if s.kind == "bot"
         ]
-        return (bot_delay + 2 * max(caps, default=0.0)) * random.SystemRandom().uniform(1.0, 1.5)
+        floor = max(bot_delay + 2 * max(caps, default=0.0), 1.5 * recent)
+        return floor * random.SystemRandom().uniform(1.0, 1.5)
 
     def bot_stream(self, seat: int) -> random.Random:
         """The random stream of the bot deciding for `seat` now: from the table's secret and the moves played
@@ -211,9 +225,11 @@ class TableService:
         sessions: sessionmaker[DbSession],
         cluster: Solo | None = None,
         unseen_answer_seconds: float = UNSEEN_ANSWER_SECONDS,
+        unseen_window_seconds: float = UNSEEN_WINDOW_SECONDS,
     ):
         self.sessions = sessions
         self.unseen_answer_seconds = unseen_answer_seconds
+        self.unseen_window_seconds = unseen_window_seconds
         self.cluster = cluster or Solo()  # the other server processes on the same database, if any
         self.live: dict[str, LiveTable] = {}
         # a connection kept for storing moves, in autocommit: a move is one statement on it. Checking a
@@ -677,7 +693,18 @@ class TableService:
             return None
         if table.unseen_since is None:
             table.unseen_since = now_seconds
+            people = any(s.kind == "human" for s in table.seats)
+            stretch = random.SystemRandom().uniform(1.0, 5 / 3)
+            table.unseen_window = self.unseen_window_seconds * stretch if people else 0.0
         return self.unseen_answer_seconds - (now_seconds - table.unseen_since)
+
+    def unseen_window_left(self, table_id: str, now_seconds: float) -> float:
+        """How much longer the server holds back its answers in a step whose answers are unseen (0: none)."""
+        if self.unseen_answers_left(table_id, now_seconds) is None:
+            return 0.0
+        table = self.table(table_id)
+        assert table.unseen_since is not None
+        return max(0.0, table.unseen_since + table.unseen_window - now_seconds)
 
     def answer_for_the_absent(self, table_id: str, now_seconds: float) -> bool:
         """Once a step whose answers are unseen has waited its time, a bot answers for each person who has

@@ -196,15 +196,20 @@ class ByzanzState(State):
         return [self.final_order()[self.final_pos]]
 
     def in_decision(self, player: int) -> bool:
-        """One decision each: a bid (cards added, then `bid`; BZ-A4), getting down to the hand limit
-        (BZ-H1), the last sales up to `done` (BZ-E1). A sale at any other time is a decision of its own."""
+        """One decision each, once begun: a bid (cards added, then `bid`; BZ-A4), getting down to the hand
+        limit (BZ-H1), the last sales up to `done` (BZ-E1). A sale at any other time is a decision of its
+        own. (The last two have begun when the player's own discard or sale is the newest event.)"""
         if self.phase == OVER:
             return False
         if self.limit_player >= 0:
-            return self.limit_player == player
+            return self.limit_player == player and self._last_step_was(player, ("discarded_card", "sold"))
         if self.phase == AUCTION:
             return player == self.bid_turn and self.bid_value(player) != self.confirmed[player]
-        return self.phase == FINAL and player == self._actor()
+        return self.phase == FINAL and player == self._actor() and self._last_step_was(player, ("sold",))
+
+    def _last_step_was(self, player: int, kinds: tuple[str, ...]) -> bool:
+        last = self.log.last
+        return last is not None and last["type"] in kinds and last.get("seat") == player
 
     def legal_actions(self, player: int) -> list[ByzanzAction]:
         if self.phase == OVER:

@@ -143,10 +143,16 @@ class SamarkandState(State):
         return [self.current]
 
     def in_decision(self, player: int) -> bool:
-        """A turn is one decision (SK-T1..T5): a marriage and its discards up to `done`, or the first camel
-        and the second (or `done`). The sale offer a camel may open (SK-G1) is each seat's own decision,
-        and so it ends the mover's step: the turn goes on after it."""
-        return not self.over and player == self.current and self.phase in ("discard", "second")
+        """The decisions of a turn (SK-T1..T5): a marriage; the discards after the cards it drew, up to
+        `done` (a new decision: those cards are new to the player); the first camel and the second (or
+        `done`). The sale offer a camel may open (SK-G1) is each seat's own decision, and so it ends the
+        mover's: the second camel after it is a decision of its own (the mover has learnt who sold)."""
+        if self.over or player != self.current:
+            return False
+        if self.phase == "second":
+            last = self.log.last
+            return last is None or last["type"] not in ("goods_marker", "sold")
+        return self.phase == "discard" and self.discarded > 0
 
     def answers_unseen(self) -> bool:
         """SK-G1, SK-I1: who has answered a sale offer is nobody's business (docs/samarkand.md, "Timing")."""
