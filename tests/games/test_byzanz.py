@@ -672,3 +672,119 @@ def test_bad_notation_is_refused_with_the_move_format():
     with pytest.raises(merchantry.IllegalAction, match="P1's turn"):
         state.apply(1, "pass")
     assert str(GAME.parse_action(state, 0, "SELL merchant cloth1 cloth4")) == "sell cloth4 cloth1 merchant"
+
+
+# --- found by mutation testing (docs/testing.md) ------------------------------------------------------
+
+
+def test_bz_a4_a_bid_that_only_equals_the_highest_is_refused():
+    state = arrange(4, [["wine3"], ["spice2", "olive1"], [], []], ["cloth1"] * 5)
+    act(state, 0, "add wine3", "bid")
+    act(state, 1, "add spice2", "add olive1")  # 3: equal, not higher
+    before = state.to_dict()
+    with pytest.raises(
+        merchantry.IllegalAction, match=r"^a bid must beat 3: add cards first \(your bid is 3\)$"
+    ):
+        state.apply(1, "bid")
+    assert state.to_dict() == before and state.high == 3 and state.high_bidder == 0
+
+
+def test_bz_a4_refusals_in_an_auction_say_why():
+    state = arrange(4, [["wine3", "merchant"], [], [], []], ["cloth1"] * 5)
+    for move, reason in [
+        ("add merchant", r"^merchants cannot be bid \(BZ-A4\)$"),
+        ("add spice2", r"^P1 has no spice2 in hand$"),
+        ("done", r"^now is not the time for done: add, bid or pass$"),
+    ]:
+        with pytest.raises(merchantry.IllegalAction, match=reason):
+            state.apply(0, move)
+    with pytest.raises(merchantry.IllegalAction, match=r"^it is P1's turn, not P2's$"):
+        state.apply(1, "pass")
+    from merchantry.games.byzanz.actions import ByzanzAction
+
+    with pytest.raises(merchantry.IllegalAction):  # a hand-made action for a card code that does not exist
+        state.apply(0, ByzanzAction("add", "nothing", (NUM_CODES,)))
+
+
+def test_bz_h1_over_the_limit_only_that_player_acts_and_only_by_discarding_or_selling():
+    state = arrange(
+        4,
+        [["wine1", "wine2", "olive1", "grain1"], ["wine3"], [], []],
+        ["cloth1", "cloth2", "spice1", "spice2", "wood1"],
+    )
+    for seat in range(4):
+        act(state, seat, "pass")
+    assert state.to_act() == [0] and state.hand_size(0) == 9
+    for seat in (1, 2, 3):  # whoever's turn it would be: nothing but a sale (BZ-V3) until P1 is down to 7
+        assert all(a.verb == "sell" for a in state.legal_actions(seat))
+    before = state.to_dict()
+    for seat, move, reason in [
+        (1, "discard wine3", r"^P1 must first get down to 7 cards \(BZ-H1\)$"),
+        (0, "pass", r"^P1 has more than 7 cards: discard or sell first \(BZ-H1\)$"),
+        (0, "discard wood4", r"^P1 has no wood4 to discard$"),
+    ]:
+        with pytest.raises(merchantry.IllegalAction, match=reason):
+            state.apply(seat, move)
+    assert state.to_dict() == before
+    act(state, 0, "discard wine1")
+    mine = [e for e in state.view(0)["log"] if e["type"] == "discarded_card"]
+    assert mine == [{"type": "discarded_card", "seat": 0, "card": "wine1", "audience": [0]}]
+
+
+def test_bz_a7_the_lot_card_put_into_the_market_must_be_one_of_the_lot():
+    state = arrange(4, [["wine3"], [], [], []], ["cloth1", "cloth1", "cloth1", "cloth1", "spice2"])
+    act(state, 0, "add wine3", "bid")
+    for seat in (1, 2, 3):
+        act(state, seat, "pass")
+    assert state.phase == LOT_CHOICE and legal(state, 0) == ["market cloth1", "market spice2"]
+    before = state.to_dict()
+    for move, reason in [
+        ("market wine2", r"^the lot has no wine2$"),
+        ("pass", r"^now is not the time for pass: market a lot card$"),
+    ]:
+        with pytest.raises(merchantry.IllegalAction, match=reason):
+            state.apply(0, move)
+    assert state.to_dict() == before
+
+
+def test_bz_m1_only_a_type_the_market_has_can_be_taken():
+    state = market_round()
+    abel = 1
+    for move, reason in [
+        ("take wine", r"^the market has no wine$"),
+        ("pass", r"^now is not the time for pass: take a type$"),
+    ]:
+        with pytest.raises(merchantry.IllegalAction, match=reason):
+            state.apply(abel, move)
+
+
+def test_bz_e1_the_final_selling_only_sells_or_is_done_and_a_finished_game_refuses_every_move():
+    state = market_round()
+    state.deck = []
+    state.round_opener = 2
+    for seat, pick in ((1, "take wood"), (0, "take spice"), (3, "take merchant"), (2, "take cloth")):
+        act(state, seat, pick)
+    assert state.phase == FINAL
+    with pytest.raises(merchantry.IllegalAction, match=r"^now is not the time for pass: sell, or done$"):
+        state.apply(2, "pass")
+    while not state.is_over():
+        seat = state.to_act()[0]
+        sells = [a for a in state.legal_actions(seat) if a.verb == "sell" and seat != 1]
+        state.apply(seat, sells[0] if sells else "done")
+    sale = next(a for a in sellable_sets_of(state, 1))  # Abel kept his three wood: a sale, but too late
+    for seat, move in ((1, sale), (0, "done")):
+        with pytest.raises(merchantry.IllegalAction, match="^the game is over$"):
+            state.apply(seat, move)
+    assert state.legal_actions(1) == []
+
+
+def sellable_sets_of(state: ByzanzState, seat: int) -> list[object]:
+    from merchantry.games.byzanz.rules import sellable_sets
+
+    return list(sellable_sets(state.hands[seat]))
+
+
+def test_bz_s3_the_log_opens_each_round():
+    state = GAME.new_game(players=3, seed=2)
+    rounds = [e for e in state.view(None)["log"] if e["type"] == "round"]
+    assert rounds == [{"type": "round", "round": 1, "rounds": state.rounds, "new_round": 1}]

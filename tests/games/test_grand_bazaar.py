@@ -324,3 +324,95 @@ def test_bad_notation_is_refused_with_the_move_format():
     with pytest.raises(merchantry.IllegalAction, match="P1's turn"):
         state.apply(1, "buy ruby")
     assert str(GAME.parse_action(state, 0, " BUY  Ruby")) == "buy ruby"
+
+
+# --- found by mutation testing (docs/testing.md) ------------------------------------------------------
+
+
+def spread_prices() -> BazaarState:
+    """Round 9 of 4 players, opened by P1: sapphire fell to 4 and ruby rose to 16 over the first 9 cards;
+    P1 holds one sapphire and 8 grands, and the bazaar has no emerald left."""
+    cards = [i for i, c in enumerate(PRICE_CARDS) if (c[SAPPHIRE], c[RUBY]) in ((-1, 1), (-1, 0), (0, 1))]
+    assert len(cards) == 9
+    start = GAME.new_game(players=4, seed=0)
+    prices = tuple(10 + sum(PRICE_CARDS[c][g] for c in cards) for g in range(3))
+    assert prices == (4, 16, 10)
+    deck = [c for c in range(len(PRICE_CARDS)) if c not in cards]
+    return arranged(
+        start,
+        revealed=cards,
+        deck=deck,
+        round=9,
+        turn=0,
+        current=0,
+        prices=list(prices),
+        cash=[8, 30, 30, 30],
+        gems=[[1, 0, 0], [0, 0, 4], [0, 0, 4], [0, 0, 2]],
+        stock=[9, 10, 0],
+    )
+
+
+def test_gb_r7_a_sale_counts_only_the_gems_left_after_it():
+    state = spread_prices()
+    # buying the sapphire is possible; after selling it (12 grands) the ruby (16) is out of reach
+    assert legal(state) == ["buy sapphire"]
+    with pytest.raises(
+        merchantry.IllegalAction,
+        match=r"^you must buy a gem this turn, and after selling sapphire you could buy none: buy first "
+        r"\(GB-R3, GB-R7\)$",
+    ):
+        state.apply(0, "sell sapphire")
+    with pytest.raises(
+        merchantry.IllegalAction,
+        match=r"^you must buy at least one gem this turn before you are done \(GB-R3\)$",
+    ):
+        state.apply(0, "done")
+
+
+def test_gb_r6_only_held_gems_can_be_sold_and_only_the_player_to_act_trades():
+    state = spread_prices()
+    before = state.to_dict()
+    with pytest.raises(merchantry.IllegalAction, match="^you have no ruby to sell$"):
+        state.apply(0, "sell ruby")
+    with pytest.raises(merchantry.IllegalAction, match=r"^it is P1's turn, not P2's$"):
+        state.apply(1, "sell emerald")
+    assert state.legal_actions(1) == [] and state.legal_actions(3) == []
+    assert state.to_dict() == before
+
+
+def test_gb_r5_hand_made_actions_for_no_real_gem_are_refused():
+    from merchantry.games.grand_bazaar.actions import BazaarAction
+
+    state = arranged(GAME.new_game(players=2, seed=3), gems={0: [0, 0, 2]}, stock=[10, 10, 8])
+    before = state.to_dict()
+    for verb in ("buy", "sell"):
+        with pytest.raises(merchantry.IllegalAction) as refused:
+            state.apply(0, BazaarAction(verb, -1))  # -1 would be the emerald in Python's reckoning
+        assert not any(gem in str(refused.value) for gem in state.view(None)["gems"])  # it names no gem
+        assert "XX" not in str(refused.value)
+    assert state.to_dict() == before
+
+
+def test_gb_i1_the_expected_price_moves_are_the_mean_of_the_cards_left():
+    state = GAME.new_game(players=3, seed=5)
+    left = [PRICE_CARDS[c] for c in state.deck]
+    assert state.expected_moves() == tuple(sum(card[g] for card in left) / len(left) for g in range(3))
+
+
+def test_gb_r1_the_log_opens_each_round_and_names_who_could_not_buy():
+    state = arranged(GAME.new_game(players=2, seed=12), cash={0: 0})
+    play_turn(state, "done")
+    events = state.view(None)["log"]
+    assert events[0]["type"] == "price_card" and events[0]["new_round"] == 1
+    assert events[-1] == {"type": "could_not_buy", "seat": 0}
+
+
+def test_gb_e1_a_finished_game_refuses_every_move():
+    state = GAME.new_game(players=2, seed=1)
+    rng = random.Random(2)
+    while not state.is_over():
+        state.apply(state.current, rng.choice(state.legal_actions(state.current)))
+    assert state.legal_actions(0) == [] and state.legal_actions(1) == []
+    for seat in (0, 1):
+        with pytest.raises(merchantry.IllegalAction, match="^the game is over$"):
+            state.apply(seat, "done")

@@ -488,3 +488,111 @@ def test_bad_notation_is_refused_with_the_move_format():
     with pytest.raises(merchantry.IllegalAction, match="not a seat"):
         state.apply(7, "bid")
     assert str(GAME.parse_action(state, 0, "  ADD   eur20 ")) == "add EUR20"
+
+
+# --- found by mutation testing (docs/testing.md) ------------------------------------------------------
+
+
+def test_mo_r7_robbed_bidder_acts_next_even_out_of_bid_order():
+    state = four_player_table()
+    bid_round(state, [["USD60"], ["GBP20", "GBP30"], ["AUD20"], []])
+    assert state.order == [0, 1, 2]
+    state.apply(0, "take P3")  # P3 bid least: by bid order P2 would be next, but P3 was robbed
+    assert state.to_act() == [2] and state.view(None)["current"] == 2
+    assert [str(a) for a in state.legal_actions(2)] == ["take right", "take left", "take P2", "keep"]
+    assert state.legal_actions(1) == []
+    state.apply(2, "keep")  # P3 takes back the cards P1 left there
+    assert "USD60" in hand_codes(state, 2)
+    assert state.to_act() == [1]  # then the bid order goes on
+
+
+def test_mo_r6_the_exchange_step_allows_only_the_three_options():
+    state = four_player_table()
+    bid_round(state, [["USD60"], ["GBP20"], [], []])
+    before = state.to_dict()
+    for move in ("bid", "add EUR20", "remove USD60"):
+        with pytest.raises(merchantry.IllegalAction, match="P1 must exchange: take right, take left"):
+            state.apply(0, move)
+    assert state.legal_actions(1) == [] and state.legal_actions(2) == []  # only the bidder to act
+    assert state.to_dict() == before
+
+
+def test_mo_r6_an_empty_market_group_cannot_be_taken():
+    state = arrange(hands=[["EUR20"], [], [], []], right=["USD20"], left=[])
+    bid_round(state, [["EUR20"], [], [], []])
+    assert [str(a) for a in state.legal_actions(0)] == ["take right", "keep"]
+    with pytest.raises(merchantry.IllegalAction, match="the left market group is empty"):
+        state.apply(0, "take left")
+
+
+def test_mo_r6_the_takers_bid_is_gone_from_the_table_and_the_state_still_saves():
+    from merchantry.games.money.actions import TAKE_BID
+
+    state = four_player_table()
+    bid_round(state, [["USD60"], ["GBP20", "GBP30"], ["AUD20"], []])
+    with pytest.raises(merchantry.IllegalAction, match="there is no seat P5 in this game"):
+        state.apply(0, TAKE_BID[4])  # a hand-made action for a seat the table lacks
+    state.apply(0, "take P2")
+    assert state.to_dict()["bids"][0] == []
+    assert GAME.from_dict(state.to_dict()).view(None) == state.view(None)
+    state.apply(1, "keep")  # P3 is still to act: the kept bid is gone from the table
+    assert state.to_act() == [2]
+    assert state.to_dict()["bids"][1] == [] and GAME.from_dict(state.to_dict()).view(1) == state.view(1)
+
+
+def test_mo_r1_refusals_say_who_has_sealed_and_whom_the_table_waits_for():
+    state = four_player_table()
+    state.apply(0, "add BLUFF")
+    assert state.view(0)["my_bid"] == ["BLUFF"]  # the bluff card shows in the bid being built
+    with pytest.raises(merchantry.IllegalAction, match="bluff card is already in the bid"):
+        state.apply(0, "add BLUFF")
+    state.apply(0, "bid")
+    state.apply(2, "bid")
+    with pytest.raises(
+        merchantry.IllegalAction, match="^P1 has already sealed a bid this round; waiting for P2, P4$"
+    ):
+        state.apply(0, "add EUR20")
+
+
+def test_mo_e2_a_finished_game_refuses_every_move():
+    state = GAME.new_game(players=3, seed=2, max_rounds=1)
+    bid_round(state, [[], [], []])
+    assert state.is_over() and state.legal_actions(0) == []
+    with pytest.raises(merchantry.IllegalAction, match="^the game is over$"):
+        state.apply(0, "bid")
+
+
+def test_mo_s1_later_deals_of_a_match_are_seeded_too():
+    def second_deal() -> list[tuple[int, ...]]:
+        state = GAME.new_game(players=3, seed=8, match_games=2, max_rounds=1)
+        bid_round(state, [[], [], []])
+        assert state.match_index == 1
+        return [state.hands[p] for p in range(3)] + [state.deck]
+
+    assert second_deal() == second_deal()
+
+
+@pytest.mark.parametrize("games", [2, 3])
+def test_mo_e6_the_log_numbers_each_game_of_a_match(games):
+    state = GAME.new_game(players=3, seed=4, match_games=games, max_rounds=1)
+    for _ in range(games):
+        bid_round(state, [[], [], []])
+    deals = [e for e in state.view(None)["log"] if e["type"] in ("deal", "match_deal")]
+    assert [(e["type"], e["game"], e["new_round"]) for e in deals] == [
+        ("match_deal", g, 1) for g in range(1, games + 1)
+    ]
+    assert log_lines(state.view(None))[0].startswith("Game 1: new deal")
+    single = GAME.new_game(players=3, seed=4)
+    assert [(e["type"], e["game"]) for e in single.view(None)["log"]] == [("deal", 1)]
+
+
+def test_mo_i1_the_public_log_opens_each_round():
+    state = GAME.new_game(players=3, seed=4)
+    assert state.view(None)["log"][0]["new_round"] == 1
+    bid_round(state, [[], [], []])
+    bid_round(state, [[], [], []])
+    revealed = [e for e in state.view(None)["log"] if e["type"] == "bids_revealed"]
+    assert revealed == [
+        {"type": "bids_revealed", "round": 1},
+        {"type": "bids_revealed", "round": 2, "new_round": 2},
+    ]

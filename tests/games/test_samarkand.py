@@ -740,3 +740,258 @@ def test_sk_c4_the_supply_never_runs_out():
     state = build(d)
     state.apply(0, f"expand byzantium {sid(meet)}")
     assert state.money[0] == 1003
+
+
+# --- found by mutation testing (docs/testing.md) ------------------------------------------------------
+
+
+def test_sk_t3_no_second_camel_when_the_family_has_none_left():
+    d = fresh()
+    turn_to(d, 0)
+    give_tile(d, 0, "Levant")
+    d["treasury"][FAMILY["Levant"]] = 3  # the treasury would pay for a second camel
+    target = land_next_to(start_of("Levant"))
+    elsewhere = [
+        s.index for s in MAP.spaces if s.kind == "land" and not d["camels"][s.index] and s.index != target
+    ]
+    for index in elsewhere[:10]:  # only one camel is left on the domain
+        put_camel(d, "Levant", index)
+    assert d["camels_left"][FAMILY["Levant"]] == 1
+    state = build(d)
+    state.apply(0, f"expand levant {sid(target)}")
+    assert state.view(None)["families"][FAMILY["Levant"]]["camels_left"] == 0
+    assert state.phase == "act" and state.current == 1  # the turn is over: no `camel` step
+    assert state.treasury[FAMILY["Levant"]] == 3
+    d = state.to_dict()
+    d["current"] = 0
+    state = build(d)
+    assert not any(m.startswith("expand levant") for m in legal(state))
+    with pytest.raises(merchantry.IllegalAction, match=r"^Levant has no camels left \(SK-T3\)$"):
+        state.apply(0, f"expand levant {sid(land_next_to(target))}")
+
+
+def test_sk_e1_nine_families_met_of_ten_do_not_end_the_game():
+    d = fresh()
+    turn_to(d, 0)
+    give_tile(d, 0, "Byzantium")
+    give_tile(d, 1, "Levant")
+    d["stack"] = [4] * 10  # every family has met another but Egypt
+    d["stack"][FAMILY["Egypt"]] = 5
+    meet = land_next_to(start_of("Byzantium"))
+    put_camel(d, "Levant", meet)
+    state = build(d)
+    state.apply(0, f"expand byzantium {sid(meet)}")  # a new pair meets: 9 families have met, not 10
+    assert state.view(None)["families"][FAMILY["Byzantium"]]["met"] == ["Levant"]
+    assert not state.is_over() and state.current == 1
+    assert state.view(None)["families"][FAMILY["Egypt"]]["markers_left"] == 5
+
+
+def test_sk_t6_a_turn_that_is_not_a_pass_starts_the_count_of_passes_again():
+    d = fresh(players=3)
+    turn_to(d, 0)
+    d["money"] = [10, 0, 0]  # seats 2 and 3 can do nothing but pass
+    state = build(d)
+    state.apply(0, "marry egypt")
+    state.apply(0, "done")
+    state.apply(1, "pass")
+    state.apply(2, "pass")
+    assert not state.is_over() and state.current == 0  # two passes in a row, not a whole round
+    assert [e["seat"] for e in state.view(None)["log"] if e["type"] == "passed"] == [1, 2]
+
+
+def test_sk_t6_a_finished_game_refuses_every_move():
+    d = fresh(players=3)
+    d["money"] = [0, 0, 0]
+    state = build(d)
+    for _ in range(3):
+        state.apply(state.current, "pass")
+    assert state.is_over() and state.legal_actions(state.current) == []
+    d = state.to_dict()
+    d["money"] = [10, 10, 10]  # money would allow a marriage, but the game is over
+    state = build(d)
+    for seat in range(3):
+        with pytest.raises(merchantry.IllegalAction, match="^the game is over$"):
+            state.apply(seat, "marry egypt")
+
+
+def test_sk_2p3_only_a_marriage_draws_a_tile_from_the_bag():
+    d = fresh(players=2, seed=1)
+    turn_to(d, 0)
+    give_tile(d, 0, "Levant")
+    state = build(d)
+    state.apply(0, f"expand levant {sid(land_next_to(start_of('Levant')))}")  # the first turn: no marriage
+    assert state.view(None)["bag_size"] == 10 and state.current == 1
+    assert not any(e["type"] in ("tile_removed", "tile_returned") for e in state.view(None)["log"])
+
+
+def test_sk_t4_a_camel_cannot_be_put_on_a_full_space_or_beside_its_own():
+    d = fresh()
+    turn_to(d, 0)
+    give_tile(d, 0, "Levant")
+    full, own = land_next_to(start_of("Levant")), None
+    put_camel(d, "Egypt", full)
+    put_camel(d, "Arabia", full)
+    own = land_next_to(start_of("Levant"), exclude=(full,))
+    put_camel(d, "Levant", own)
+    state = build(d)
+    before = state.to_dict()
+    for target in (full, own, start_of("Levant")):
+        with pytest.raises(
+            merchantry.IllegalAction, match=rf"^{sid(target)} is not next to a Levant camel, or is full"
+        ):
+            state.apply(0, f"expand levant {sid(target)}")
+    assert state.to_dict() == before
+
+
+def test_sk_t3_hand_made_actions_naming_no_real_family_or_space_are_refused():
+    from merchantry.games.samarkand.actions import SamarkandAction
+
+    d = fresh()
+    turn_to(d, 0)
+    give_tile(d, 0, "Persia")  # index -2 in Python's reckoning
+    india = FAMILY["India"]
+    give_tile(d, 0, "India")
+    assert (
+        MAP.families[india].start in MAP.spaces[len(MAP.spaces) - 2].adjacent
+    )  # space -2 is India's neighbour
+    state = build(d)
+    before = state.to_dict()
+    for action in (
+        SamarkandAction("expand", family=-2, space=land_next_to(start_of("Persia"))),
+        SamarkandAction("expand", family=india, space=-2),
+    ):
+        with pytest.raises(merchantry.IllegalAction):
+            state.apply(0, action)
+    assert state.to_dict() == before
+
+
+def test_sk_t2_refusals_while_discarding_say_what_to_do():
+    d = fresh(players=4)
+    turn_to(d, 0)
+    set_hand(d, 0, [1, 2, 3, 4, 5])
+    state = build(d)
+    state.apply(1 - 1, "marry egypt")  # 8 cards, limit 7
+    name = MAP.goods[30 - 1]
+    assert 30 not in state.hands[0]
+    cases = [
+        ("discard 30", rf"^you hold no {name} card \(30\)$"),
+        ("done", r"^your hand is over the limit of 7: discard first \(SK-T2\)$"),
+        ("marry levant", r"^you married and drew: discard up to 2 cards, then 'done' \(SK-T2\)$"),
+        ("pass", r"^you married and drew: discard up to 2 cards, then 'done' \(SK-T2\)$"),
+    ]
+    before = state.to_dict()
+    for move, reason in cases:
+        with pytest.raises(merchantry.IllegalAction, match=reason):
+            state.apply(0, move)
+    with pytest.raises(merchantry.IllegalAction, match=r"^it is P1's turn, not P2's$"):
+        state.apply(1, "marry levant")
+    assert state.to_dict() == before
+
+
+def test_sk_t3_refusals_before_the_second_camel_say_what_to_do():
+    d = fresh()
+    turn_to(d, 0)
+    give_tile(d, 0, "Levant")
+    d["treasury"][FAMILY["Levant"]] = 4
+    state = build(d)
+    state.apply(0, f"expand levant {sid(land_next_to(start_of('Levant')))}")
+    assert state.phase == "second"
+    far = next(s.index for s in MAP.spaces if not state.may_place(FAMILY["Levant"], s.index))
+    cases = [
+        (f"camel {sid(far)}", rf"^{sid(far)} is not next to a Levant camel, or is full \(SK-T3, SK-T4\)$"),
+        (
+            "marry egypt",
+            r"^place a second camel \('camel <space>', 1 dirham from the treasury\) or 'done' \(SK-T3\)$",
+        ),
+    ]
+    before = state.to_dict()
+    for move, reason in cases:
+        with pytest.raises(merchantry.IllegalAction, match=reason):
+            state.apply(0, move)
+    assert state.to_dict() == before
+
+
+def test_sk_t1_refusals_of_a_turn_say_why():
+    d = fresh(players=3)
+    turn_to(d, 0)
+    give_tile(d, 0, "Levant")
+    state = build(d)
+    cases = [
+        ("marry levant", r"^you already hold a Levant tile \(SK-T1\)$"),
+        ("done", r"^choose an action: marry into a family, or expand a family whose tile you hold$"),
+        ("pass", r"^you may only pass when you can neither marry nor expand \(SK-T6\)$"),
+    ]
+    far = next(s.index for s in MAP.spaces if s.index not in MAP.spaces[start_of("Levant")].adjacent)
+    cases.append((f"expand levant {sid(far)}", rf"^{sid(far)} is not next to a Levant camel, or is full"))
+    for move, reason in cases:
+        with pytest.raises(merchantry.IllegalAction, match=reason):
+            state.apply(0, move)
+    d = fresh(players=2)  # two players may marry a family again (SK-2P2): only the cost stands in the way
+    turn_to(d, 0)
+    give_tile(d, 0, "Levant")
+    d["bag"].remove(FAMILY["Levant"])
+    d["domain_tiles"][FAMILY["Levant"]] += 1
+    d["money"][0] = 3
+    with pytest.raises(
+        merchantry.IllegalAction, match=r"^marrying into Levant costs 4 and you have 3 \(SK-T1\)$"
+    ):
+        build(d).apply(0, "marry levant")
+
+
+def test_sk_g1_refusals_during_an_offer_say_why():
+    state = _goods_setup(holder=2)
+    state.apply(0, f"expand levant {sid(goods_space(12))}")
+    name = MAP.goods[11]
+    with pytest.raises(
+        merchantry.IllegalAction,
+        match=rf"^answer the offer for {name} \(12\): 'sell 12' if you hold it, or 'keep'$",
+    ):
+        state.apply(1, "marry egypt")
+    state.apply(1, "keep")
+    for move in ("keep", "sell 12"):
+        with pytest.raises(
+            merchantry.IllegalAction,
+            match=rf"^you have answered the offer for {name} \(12\); waiting for the others$",
+        ):
+            state.apply(1, move)
+    assert state.to_act() == [0, 2, 3]
+
+
+def test_sk_i1_the_log_numbers_turns_and_rounds_and_keeps_private_events_private():
+    d = fresh(players=3)
+    turn_to(d, 0)
+    set_hand(d, 0, [1, 2])
+    d["deck"] = [g for g in d["deck"] if g not in (3, 4, 5)] + [5, 4, 3]  # 3 is on top
+    state = build(d)
+    state.apply(0, "marry egypt")  # draws 3, 4, 5
+    state.apply(0, "discard 4")
+    state.apply(0, "done")
+    state.apply(1, "marry levant")
+    state.apply(1, "done")
+    state.apply(2, "marry china")
+    state.apply(2, "done")
+    state.apply(0, "marry byzantium")
+    own = state.view(0)["log"]
+    drew = [e for e in own if e["type"] == "drew_cards"]
+    assert drew[0] == {
+        "type": "drew_cards",
+        "turn": 1,
+        "seat": 0,
+        "cards": [MAP.goods[g - 1] for g in (3, 4, 5)],
+        "audience": [0],
+        "new_round": 1,
+    } or drew[0]["cards"] == [MAP.goods[g - 1] for g in (3, 4, 5)]
+    assert drew[0]["seat"] == 0 and drew[0]["turn"] == 1
+    mine = next(e for e in own if e["type"] == "you_discarded")
+    assert (mine["seat"], mine["good_name"], mine["turn"]) == (0, MAP.goods[3], 1)
+    public = state.view(None)["log"]
+    assert not any(e["type"] in ("drew_cards", "you_discarded") for e in public)
+    assert all(
+        e["type"] not in ("drew_cards", "you_discarded") or e["seat"] == 1 for e in state.view(1)["log"]
+    )
+    summary = [(e["type"], e["turn"], e.get("new_round")) for e in public]
+    assert summary[:3] == [("married", 1, 1), ("discarded", 1, None), ("married", 2, None)]
+    assert ("married", 4, 2) in summary  # the first event of the second round opens it
+    assert all(type(e.get("new_round", 0)) is int for e in public)  # round numbers, as JSON shows them
+    assert [e["turn"] for e in own if e["type"] == "married"] == [1, 2, 3, 4]
+    assert [e.get("new_round") for e in own if e["turn"] == 1] == [1, None, None, None]
