@@ -788,3 +788,20 @@ def test_bz_s3_the_log_opens_each_round():
     state = GAME.new_game(players=3, seed=2)
     rounds = [e for e in state.view(None)["log"] if e["type"] == "round"]
     assert rounds == [{"type": "round", "round": 1, "rounds": state.rounds, "new_round": 1}]
+
+
+def test_bz_a4_a_bid_is_one_decision_from_its_first_card_to_bid():
+    opened = GAME.new_game(players=4, seed=0)  # the game's own first auction: nobody has bid yet
+    assert not any(opened.in_decision(p) for p in range(4))
+    state = arrange(4, [["wine3", "cloth2"], ["spice4"], [], []], ["cloth1"] * 5)
+    assert not state.in_decision(0)  # nothing added yet
+    act(state, 0, "add wine3")
+    assert state.in_decision(0) and not state.in_decision(1)
+    act(state, 0, "bid")
+    assert not state.in_decision(0)  # the confirmed bid ended it
+    act(state, 1, "add spice4", "bid")
+    act(state, 2, "pass")
+    act(state, 3, "pass")
+    assert state.to_act() == [0] and not state.in_decision(0)  # the bid on the table is P1's confirmed one
+    act(state, 0, "add cloth2")
+    assert state.in_decision(0)

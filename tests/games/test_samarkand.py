@@ -870,7 +870,7 @@ def test_sk_t2_refusals_while_discarding_say_what_to_do():
     turn_to(d, 0)
     set_hand(d, 0, [1, 2, 3, 4, 5])
     state = build(d)
-    state.apply(1 - 1, "marry egypt")  # 8 cards, limit 7
+    state.apply(0, "marry egypt")  # 8 cards, limit 7
     name = MAP.goods[30 - 1]
     assert 30 not in state.hands[0]
     cases = [
@@ -973,15 +973,12 @@ def test_sk_i1_the_log_numbers_turns_and_rounds_and_keeps_private_events_private
     state.apply(0, "marry byzantium")
     own = state.view(0)["log"]
     drew = [e for e in own if e["type"] == "drew_cards"]
-    assert drew[0] == {
-        "type": "drew_cards",
+    assert {k: drew[0][k] for k in ("turn", "seat", "cards", "audience")} == {
         "turn": 1,
         "seat": 0,
-        "cards": [MAP.goods[g - 1] for g in (3, 4, 5)],
+        "cards": [MAP.goods[g - 1] for g in (3, 4, 5)],  # the top of the deck first
         "audience": [0],
-        "new_round": 1,
-    } or drew[0]["cards"] == [MAP.goods[g - 1] for g in (3, 4, 5)]
-    assert drew[0]["seat"] == 0 and drew[0]["turn"] == 1
+    }
     mine = next(e for e in own if e["type"] == "you_discarded")
     assert (mine["seat"], mine["good_name"], mine["turn"]) == (0, MAP.goods[3], 1)
     public = state.view(None)["log"]
@@ -995,3 +992,15 @@ def test_sk_i1_the_log_numbers_turns_and_rounds_and_keeps_private_events_private
     assert all(type(e.get("new_round", 0)) is int for e in public)  # round numbers, as JSON shows them
     assert [e["turn"] for e in own if e["type"] == "married"] == [1, 2, 3, 4]
     assert [e.get("new_round") for e in own if e["turn"] == 1] == [1, None, None, None]
+
+
+def test_sk_i1_who_has_answered_a_sale_offer_is_seen_only_by_that_seat():
+    state = _goods_setup(holder=2)
+    assert state.view(1)["to_act"] == [0]  # outside an offer, the view's to_act is the state's
+    state.apply(0, f"expand levant {sid(goods_space(12))}")
+    state.apply(1, "keep")
+    assert state.to_act() == [0, 2, 3]
+    mine, other, spectator = state.view(1), state.view(2), state.view(None)
+    assert mine["to_act"] == [0, 2, 3] and mine["offer"]["answered"] is True
+    assert other["to_act"] == [0, 1, 2, 3] and other["offer"]["answered"] is False
+    assert spectator["to_act"] == [0, 1, 2, 3] and spectator["offer"]["answered"] is False
