@@ -60,6 +60,7 @@ EXCLUDED = {
         "_still_placeable",
         "check_cards",
         "knowledge_error",
+        "_last_step_was",  # in_decision's
     ),
     "grand_bazaar": (),
 }
