@@ -334,6 +334,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=600, help="at most this long per game")
     parser.add_argument("--repo", type=Path, default=HERE.parent, help="the checkout whose server to probe")
     args = parser.parse_args()
+    commit = subprocess.run(  # the code the server runs, read before it starts
+        ["git", "-C", str(args.repo), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    ).stdout.strip()
     with tempfile.TemporaryDirectory() as folder:
         server, base = start_server(args.repo.resolve(), args.delay, folder)
         try:
@@ -341,9 +344,6 @@ def main() -> None:
         finally:
             server.terminate()
             server.wait()
-    commit = subprocess.run(
-        ["git", "-C", str(args.repo), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
-    ).stdout.strip()
     print(f"timing probe: server {commit} ({args.repo}), bot delay {args.delay} s, {args.tables} games each;")
     print(f"  {platform.node()}, {os.cpu_count()} cores, Python {platform.python_version()}")
     print(f"{'what is guessed':42} {'samples':>8} {'from timing':>12} {'chance':>8}")

@@ -288,6 +288,13 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+MARK_RULE = (
+    "A move is marked when the preferred move wins at least 5 (inaccuracy), 10 (mistake) or 20 (blunder)"
+    " points more, measured on the same sampled worlds, and the low end of that loss's 95% interval"
+    " is above 0."
+)
+
+
 def cmd_analyze_game(args: argparse.Namespace, console: Console) -> int:
     """Every decision of a recorded game judged by the hard bot, from the deciding seat's knowledge only."""
     from merchantry.bots.analysis import analyze, summary
@@ -302,18 +309,20 @@ def cmd_analyze_game(args: argparse.Namespace, console: Console) -> int:
         task = bar.add_task("moves analysed", total=len(record["moves"]))
         for decision in analyze(record, config, progress=lambda done, _: bar.update(task, completed=done)):
             decisions.append(decision)
-    table = Table(title=f"{record['game']}: every decision, by the hard bot (chance to win, %)")
-    for column in ("move", "seat", "played", "preferred", "before", "after", "mark"):
-        table.add_column(column, justify="right" if column in ("move", "before", "after") else "left")
+    title = f"{record['game']}: every decision (a whole move), by the hard bot (chance to win, 95% interval)"
+    table = Table(title=title, caption=MARK_RULE)
+    for column in ("moves", "seat", "played", "preferred", "before", "after", "mark"):
+        table.add_column(column, justify="right" if column in ("moves", "before", "after") else "left")
     for d in decisions:
         if args.all or d.mark:
+            low, high = d.after_interval
             table.add_row(
-                str(d.move),
+                str(d.moves[0]) if len(d.moves) == 1 else f"{d.moves[0]}-{d.moves[-1]}",
                 seat_label(d.seat),
                 d.played,
                 d.preferred if d.preferred != d.played else "=",
                 f"{d.before:.0%}",
-                f"{d.after:.0%}",
+                f"{d.after:.0%} ({low:.0%}-{high:.0%})",
                 d.mark or "",
             )
     console.print(table)

@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 
 from merchantry.bots.ismcts import SearchConfig
 from merchantry.server.app import create_app
-from tests.server.conftest import new_table
+from tests.server.conftest import join_all, new_table
 
 QUICK_HINT = SearchConfig(iterations=30, rollout_depth=10)
 QUICK_ANALYSIS = SearchConfig(iterations=6, rollout_depth=6)
@@ -38,7 +38,9 @@ def my_turn(client, table_id, token):
 
 
 def test_a_player_facing_a_decision_gets_a_legal_hint_and_only_then(client):
-    table = new_table(client, game="grand_bazaar", seats=("human", "bot"))
+    # P2 is a person who never moves: once P1 has played, it is not P1's turn until P2 has played
+    table = new_table(client, game="grand_bazaar", seats=("human", "human", "bot"))
+    join_all(client, table)
     tid, token = table["id"], table["token"]
     payload = wait_for(lambda: my_turn(client, tid, token))
     assert payload["table"]["hints"] is True

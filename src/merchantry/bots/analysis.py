@@ -1,16 +1,29 @@
-"""Hints and post-game analysis by the `hard` bot's search.
+"""Hints and post-game analysis by the `hard` bot's search, by whole moves, with error bars.
 
 Both judge a seat only by what that seat could know at the time: every search runs on worlds sampled for
 that seat (`sample_hidden`), never on the real state, so an analysis tells no one the cards they did not see.
 
-Marks (the loss is the drop in the seat's estimated chance to win between the move the search preferred
-and the move played, in percentage points): an **inaccuracy** loses 5 or more, a **mistake** 10 or more, a
-**blunder** 20 or more. Estimates come from a few hundred sampled games each, so a loss below 5 points is
-within their noise and is not marked.
+A decision is a move as a person makes it (`State.in_decision`): a whole sealed bid, a whole turn of buys and
+sells. The hint proposes a whole move and the analysis judges each decision once. The move the search
+prefers is the one the hard bot would play (its plan, searched again where the plan runs out), and both the
+hint and the analysis search a position from a random stream that is a function of what the seat knows
+there (`position_stream`): at the same settings, a hinted move is the analysis' preferred move.
+
+Chances are measured, not read off the search: the move played and the move preferred are each played out
+in the same `WORLDS` worlds sampled for the seat, each world's play-out from one random stream for both
+(common random numbers), so their difference is not noise of the worlds drawn. Every chance carries its 95%
+interval; the seats' chances at one moment add up to 1 (each play-out shares the win among the winners).
+
+Marks (the loss is how much more the preferred move wins than the move played, in percentage points): an
+**inaccuracy** loses 5 or more, a **mistake** 10 or more, a **blunder** 20 or more, and only when the loss is
+clearly more than its uncertainty: the low end of its 95% interval is above 0.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import math
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
@@ -22,6 +35,9 @@ from merchantry.bots.levels import recipe
 from merchantry.engine import Action, State
 
 MARKS = ((0.20, "blunder"), (0.10, "mistake"), (0.05, "inaccuracy"))
+WORLDS = 48  # worlds each whole move is played out in, the same worlds for every move compared
+MOVE_STEPS = 100  # a whole move is cut after this many steps (a bid that never ends)
+Z95 = 1.96
 
 
 def mark(loss: float) -> str | None:
@@ -33,90 +49,222 @@ def mark(loss: float) -> str | None:
 
 
 @dataclass(frozen=True)
+class Estimate:
+    """A mean over play-outs and its 95% interval (normal approximation, clipped to what can be)."""
+
+    value: float
+    low: float
+    high: float
+
+    @classmethod
+    def of(cls, samples: list[float], floor: float = 0.0, ceiling: float = 1.0) -> Estimate:
+        n = len(samples)
+        mean = sum(samples) / n
+        spread = math.sqrt(sum((x - mean) ** 2 for x in samples) / (n - 1)) if n > 1 else 0.0
+        half = Z95 * spread / math.sqrt(n)
+        return cls(mean, max(floor, mean - half), min(ceiling, mean + half))
+
+
+def position_stream(state: State, seat: int) -> random.Random:
+    """A random stream that is a function of what `seat` knows here (its view): the hint and the analysis of
+    one position search alike, and nothing in it comes from what the seat cannot see."""
+    text = json.dumps(state.view(seat), sort_keys=True, default=str)
+    return random.Random(hashlib.sha256(text.encode()).digest())
+
+
+def whole_move(
+    state: State, seat: int, search: Search, rng: random.Random
+) -> tuple[list[Action], SearchResult]:
+    """The whole move the search makes for `seat` from here, as the hard bot plays it: its plan, searched
+    again from the position reached where the plan runs out before the decision ends; and the first search."""
+    position = state.clone()
+    steps: list[Action] = []
+    first: SearchResult | None = None
+    while True:
+        result = search.run(position.sample_hidden(seat, rng), seat, rng)
+        first = first or result
+        for action in result.plan or [result.best]:
+            if action not in position.legal_actions(seat):
+                if not steps:
+                    raise ValueError(f"the search chose {action}, which is not a move here")
+                break
+            position.apply(seat, action)
+            steps.append(action)
+            if (
+                position.is_over()
+                or seat not in position.to_act()
+                or not position.in_decision(seat)
+                or len(steps) >= MOVE_STEPS
+            ):
+                return steps, first
+
+
+def play_outs(
+    state: State, seat: int, moves: list[list[Action]], search: Search, rng: random.Random, worlds: int
+) -> list[list[list[float]]]:
+    """Each whole move played in the same `worlds` worlds sampled for `seat`, then played out by the search's
+    rollout from one random stream per world for every move: per move, per world, each seat's win share."""
+    outcomes: list[list[list[float]]] = [[] for _ in moves]
+    for _ in range(worlds):
+        world = state.sample_hidden(seat, rng)
+        stream = rng.getrandbits(64)
+        for outcome, steps in zip(outcomes, moves, strict=True):
+            trial = world.clone()
+            for action in steps:
+                trial.apply(seat, action)
+            if trial.is_over():
+                outcome.append(win_shares(trial.winners(), trial.num_players))
+            else:
+                outcome.append(search.rollout(trial, seat, random.Random(stream))[1])
+    return outcomes
+
+
+def chances(outcome: list[list[float]]) -> list[float]:
+    """Each seat's mean win share over the play-outs of one move (they add up to 1)."""
+    return [sum(shares[p] for shares in outcome) / len(outcome) for p in range(len(outcome[0]))]
+
+
+@dataclass(frozen=True)
 class Hint:
     seat: int
-    best: str  # the first step the search prefers
-    plan: list[str]  # the whole multi-step move it has in mind (a bid card by card, a market turn)
-    chance: float  # the seat's estimated chance to win, playing on from here
-    options: list[dict[str, Any]]  # each step tried: action, visits, chance after it; most visited first
+    best: str  # the first step of the move the search prefers
+    plan: list[str]  # the whole move, step by step (a bid card by card, a market turn)
+    chance: float  # the seat's chance to win, playing that move
+    low: float  # its 95% interval
+    high: float
+    chances: list[float]  # every seat's chance after that move (they add up to 1)
+    options: list[
+        dict[str, Any]
+    ]  # each first step tried: action, visits, chance after it; most visited first
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
 def hint(
-    state: State, seat: int, game_name: str, rng: random.Random, config: SearchConfig | None = None
+    state: State,
+    seat: int,
+    game_name: str,
+    rng: random.Random | None = None,
+    config: SearchConfig | None = None,
+    worlds: int = WORLDS,
 ) -> Hint:
-    """What `hard` (or `config`) would play for `seat` here, searched on the seat's sampled worlds only."""
+    """The whole move `hard` (or `config`) would play for `seat` here, searched on the seat's sampled worlds
+    only, with its chance measured. The search's stream is `position_stream` (`rng` is not used: the hint
+    must be the move the analysis of this position prefers)."""
     search = searcher(game_name, config or recipe(game_name, "hard"))
-    result = search.run(state.sample_hidden(seat, rng), seat, rng)
+    stream = position_stream(state, seat)
+    steps, first = whole_move(state, seat, search, stream)
+    outcome = play_outs(state, seat, [steps], search, stream, worlds)[0]
+    chance = Estimate.of([shares[seat] for shares in outcome])
     return Hint(
         seat=seat,
-        best=str(result.best),
-        plan=[str(a) for a in result.plan],
-        chance=round(result.value, 3),
+        best=str(steps[0]),
+        plan=[str(a) for a in steps],
+        chance=round(chance.value, 3),
+        low=round(chance.low, 3),
+        high=round(chance.high, 3),
+        chances=[round(c, 3) for c in chances(outcome)],
         options=[
-            {"action": str(a.action), "visits": a.visits, "chance": round(a.value, 3)} for a in result.actions
+            {"action": str(a.action), "visits": a.visits, "chance": round(a.value, 3)} for a in first.actions
         ],
     )
 
 
 @dataclass(frozen=True)
 class Decision:
-    move: int  # 1-based number of the move in the record
+    move: int  # 1-based number in the record of the move's last step (when the decision is complete)
+    moves: list[int]  # the numbers of all its steps
     seat: int
-    played: str
+    played: str  # the whole move, its steps separated by ", "
     preferred: str
-    before: float  # the seat's chance to win before the move, playing the preferred move
+    before: float  # the seat's chance to win here, playing the preferred move
     after: float  # its chance after the move played
-    best: float  # its chance after the move preferred
+    best: float  # its chance after the move preferred (= before)
     mark: str | None
+    after_interval: tuple[float, float]  # 95% intervals
+    best_interval: tuple[float, float]
+    loss_interval: tuple[float, float]  # of best - after, measured on the same worlds
+    chances: list[float]  # every seat's chance after the move played (they add up to 1)
 
     @property
     def loss(self) -> float:
         return max(0.0, self.best - self.after)
 
 
-def _value_after(
-    search: Search, state: State, seat: int, action: Action, result: SearchResult, rng: random.Random
-) -> float:
-    """The seat's chance after `action`: the search's own figure if it tried the move often enough, else
-    a search from the position after it (still on the seat's sampled worlds)."""
-    for tried in result.actions:
-        if tried.action == action and tried.visits >= search.config.plan_visits:
-            return tried.value
-    after = state.clone()
-    after.apply(seat, action)
-    if after.is_over():
-        return win_shares(after.winners(), after.num_players)[seat]
-    return search.run(after.sample_hidden(seat, rng), seat, rng).value
+def decisions_in(record: dict[str, Any]) -> Iterator[tuple[State, int, list[tuple[int, Action]]]]:
+    """Each decision of a record as it completes: the position before its first step, the seat, and its steps
+    (number in the record, action). A seat's decision goes on while the seat is `in_decision` and to act,
+    even while others take steps of their own (sealed bids are built side by side)."""
+    game = games.get(record["game"])
+    state = game.new_game(players=record["players"], seed=record["seed"], **record["options"])
+    started: dict[int, tuple[State, list[tuple[int, Action]]]] = {}
+    for number, (seat, text) in enumerate(record["moves"], start=1):
+        action = game.parse_action(state, seat, text)
+        if seat not in started:
+            started[seat] = (state.clone(), [])
+        started[seat][1].append((number, action))
+        state.apply(seat, action)
+        if state.is_over() or not state.in_decision(seat) or seat not in state.to_act():
+            before, steps = started.pop(seat)
+            yield before, seat, steps
+    for seat, (before, steps) in started.items():
+        yield before, seat, steps
+
+
+def judge(
+    before: State, seat: int, played: list[Action], search: Search, worlds: int = WORLDS
+) -> tuple[list[Action], list[list[list[float]]]]:
+    """The preferred whole move at `before` and the play-outs of [played, preferred] on the same worlds
+    (only [played] when they are the same move)."""
+    stream = position_stream(before, seat)
+    preferred, _ = whole_move(before, seat, search, stream)
+    moves = [played] if preferred == played else [played, preferred]
+    return preferred, play_outs(before, seat, moves, search, stream, worlds)
 
 
 def analyze(
     record: dict[str, Any],
     config: SearchConfig | None = None,
     progress: Callable[[int, int], None] | None = None,
+    worlds: int = WORLDS,
 ) -> Iterator[Decision]:
     """Judge every decision of a game record that had a choice, each by its own seat's sampled worlds.
     A malformed record or a refused move raises InvalidRecord before anything is searched."""
     records.replay(record)  # the whole record is checked first
-    game = games.get(record["game"])
-    search = searcher(game.name, config or recipe(game.name, "hard"))
-    rng = random.Random(f"analysis:{record['seed']}")
-    state = game.new_game(players=record["players"], seed=record["seed"], **record["options"])
-    moves = record["moves"]
-    for number, (seat, text) in enumerate(moves, start=1):
-        action = game.parse_action(state, seat, text)
-        if len(state.legal_actions(seat)) > 1:
-            result = search.run(state.sample_hidden(seat, rng), seat, rng)
-            best = result.actions[0]
-            after = _value_after(search, state, seat, action, result, rng)
-            best_value = after if best.action == action else best.value
-            loss = max(0.0, best_value - after)
-            yield Decision(number, seat, text, str(best.action), best.value, after, best_value, mark(loss))
-        state.apply(seat, action)
+    search = searcher(record["game"], config or recipe(record["game"], "hard"))
+    total = len(record["moves"])
+    for before, seat, steps in decisions_in(record):
+        numbers, played = [n for n, _ in steps], [a for _, a in steps]
+        if len(played) > 1 or len(before.legal_actions(seat)) > 1:
+            yield _decision(before, seat, numbers, played, search, worlds)
         if progress:
-            progress(number, len(moves))
+            progress(numbers[-1], total)
+
+
+def _decision(
+    before: State, seat: int, numbers: list[int], played: list[Action], search: Search, worlds: int
+) -> Decision:
+    preferred, outcomes = judge(before, seat, played, search, worlds)
+    mine = [[shares[seat] for shares in outcome] for outcome in outcomes]
+    after, best = Estimate.of(mine[0]), Estimate.of(mine[-1])
+    loss = Estimate.of([b - a for a, b in zip(mine[0], mine[-1], strict=True)], floor=-1.0)
+    significant = loss.low > 0
+    return Decision(
+        move=numbers[-1],
+        moves=numbers,
+        seat=seat,
+        played=", ".join(str(a) for a in played),
+        preferred=", ".join(str(a) for a in preferred),
+        before=best.value,
+        after=after.value,
+        best=best.value,
+        mark=mark(loss.value) if significant else None,
+        after_interval=(after.low, after.high),
+        best_interval=(best.low, best.high),
+        loss_interval=(loss.low, loss.high),
+        chances=chances(outcomes[0]),
+    )
 
 
 def summary(decisions: list[Decision], players: int) -> list[dict[str, Any]]:

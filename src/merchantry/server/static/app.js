@@ -312,7 +312,7 @@ async function askHint(tableId, token, position, area) {
 function hintBox(advice) {
   return h("div", { class: "hint-box", role: "status" },
     h("strong", {}, `${t("hintSays")} `), advice.plan.map((step, i) => h("span", {}, i ? " → " : "", h("code", {}, step))),
-    h("div", { class: "muted" }, t("hintChance", { chance: Math.round(advice.chance * 100) })));
+    h("div", { class: "muted" }, t("hintChance", { chance: Math.round(advice.chance * 100), low: Math.round(advice.low * 100), high: Math.round(advice.high * 100) })));
 }
 
 // The turn clock counts down on the page between the server's messages (the server decides when time is up).
@@ -446,9 +446,9 @@ function analysisPanel(analysis, table, start, show) {
   }
   const marked = analysis.decisions.filter((d) => d.mark);
   const rows = marked.map((d) => h("tr", { class: `mark-${d.mark}` },
-    h("td", {}, h("button", { class: "link", onclick: () => show(d.move - 1), title: t("showPosition") }, String(d.move))),
+    h("td", {}, h("button", { class: "link", onclick: () => show(d.moves[0] - 1), title: t("showPosition") }, String(d.moves[0]))),
     h("td", {}, seatName(table, d.seat)), h("td", {}, h("code", {}, d.played)), h("td", {}, h("code", {}, d.preferred)),
-    h("td", { class: "num" }, `${Math.round(d.before * 100)}% → ${Math.round(d.after * 100)}%`), h("td", {}, t(`mark_${d.mark}`))));
+    h("td", { class: "num" }, `${Math.round(d.before * 100)}% → ${Math.round(d.after * 100)}% (${Math.round(d.after_interval[0] * 100)}-${Math.round(d.after_interval[1] * 100)}%)`), h("td", {}, t(`mark_${d.mark}`))));
   const totals = analysis.summary.map((r) => h("tr", {}, h("td", {}, seatName(table, r.seat)), h("td", { class: "num" }, String(r.decisions)),
     h("td", { class: "num" }, String(r.inaccuracy)), h("td", { class: "num" }, String(r.mistake)), h("td", { class: "num" }, String(r.blunder)),
     h("td", { class: "num" }, (r.mean_loss * 100).toFixed(1))));
