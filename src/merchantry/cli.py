@@ -297,7 +297,7 @@ MARK_RULE = (
 
 def cmd_analyze_game(args: argparse.Namespace, console: Console) -> int:
     """Every decision of a recorded game judged by the hard bot, from the deciding seat's knowledge only."""
-    from merchantry.bots.analysis import analyze, summary
+    from merchantry.bots.analysis import analyze, key_moments, summary
     from merchantry.bots.levels import recipe
 
     record = records.load(args.file, args.game)
@@ -336,6 +336,12 @@ def cmd_analyze_game(args: argparse.Namespace, console: Console) -> int:
             f"{row['mean_loss'] * 100:.1f}",
         )
     console.print(totals)
+    for seat, moments in enumerate(key_moments(decisions, record["players"])):
+        for moment in moments:
+            console.print(
+                f"{seat_label(seat)}, round {moment['round']}: {moment['played']} instead of "
+                f"{moment['preferred']} cost about {moment['points']} points of winning chance"
+            )
     if args.json:
         Path(args.json).write_text(
             json.dumps([asdict(d) for d in decisions], indent=1) + "\n", encoding="utf-8"

@@ -115,3 +115,13 @@ def test_a_finished_game_is_analysed_in_the_background(client):
     for decision in done["decisions"]:
         assert decision["move"] >= 1 and 0 <= decision["after"] <= 1
         assert decision["mark"] in (None, "inaccuracy", "mistake", "blunder")
+        low, high = decision["after_interval"]
+        assert low <= decision["after"] <= high and abs(sum(decision["chances"]) - 1) < 1e-6
+    # each seat's costliest marked moves, biggest first, at most three
+    assert len(done["key_moments"]) == 2
+    for seat, moments in enumerate(done["key_moments"]):
+        marked = sorted(
+            (round(d["loss"] * 100) for d in done["decisions"] if d["seat"] == seat and d["mark"]), reverse=True
+        )
+        assert len(moments) == len(marked[:3])
+        assert all(abs(m["points"] - points) <= 1 for m, points in zip(moments, marked, strict=False))

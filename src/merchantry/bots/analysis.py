@@ -186,10 +186,42 @@ class Decision:
     best_interval: tuple[float, float]
     loss_interval: tuple[float, float]  # of best - after, measured on the same worlds
     chances: list[float]  # every seat's chance after the move played (they add up to 1)
+    round: int = 0  # the round it was made in (the newest "new_round" of the log before it; 0: none yet)
 
     @property
     def loss(self) -> float:
         return max(0.0, self.best - self.after)
+
+
+KEY_MOMENTS = 3  # per seat
+
+
+def key_moments(decisions: list[Decision], players: int) -> list[list[dict[str, Any]]]:
+    """Per seat, its (at most) three costliest moves, biggest first: the marked ones, which lost clearly
+    more than their uncertainty; what was played, what was preferred, the round and the points lost."""
+    moments = []
+    for seat in range(players):
+        mine = sorted((d for d in decisions if d.seat == seat and d.mark), key=lambda d: -d.loss)
+        moments.append(
+            [
+                {
+                    "move": d.moves[0],
+                    "round": d.round,
+                    "played": d.played,
+                    "preferred": d.preferred,
+                    "points": round(d.loss * 100),
+                    "mark": d.mark,
+                }
+                for d in mine[:KEY_MOMENTS]
+            ]
+        )
+    return moments
+
+
+def round_of(state: State) -> int:
+    """The round a position is in, as the public log tells it (its newest "new_round" marker)."""
+    rounds = [event["new_round"] for event in state.view(None)["log"] if "new_round" in event]
+    return int(rounds[-1]) if rounds else 0
 
 
 def decisions_in(record: dict[str, Any]) -> Iterator[tuple[State, int, list[tuple[int, Action]]]]:
@@ -264,6 +296,7 @@ def _decision(
         best_interval=(best.low, best.high),
         loss_interval=(loss.low, loss.high),
         chances=chances(outcomes[0]),
+        round=round_of(before),
     )
 
 

@@ -33,7 +33,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from merchantry import bots, games
-from merchantry.bots.analysis import MARKS, analyze, hint, summary
+from merchantry.bots.analysis import MARKS, analyze, hint, key_moments, summary
 from merchantry.bots.ismcts import SearchConfig
 from merchantry.bots.levels import recipe
 from merchantry.engine import seat_label
@@ -259,6 +259,7 @@ class Analysis:
         if self.status == "done":
             body["decisions"] = [{**asdict(d), "loss": round(d.loss, 3)} for d in self.decisions]
             body["summary"] = summary(self.decisions, players)
+            body["key_moments"] = key_moments(self.decisions, players)
             body["marks"] = {name: threshold for threshold, name in MARKS}
         return body
 

@@ -452,9 +452,15 @@ function analysisPanel(analysis, table, start, show) {
   const totals = analysis.summary.map((r) => h("tr", {}, h("td", {}, seatName(table, r.seat)), h("td", { class: "num" }, String(r.decisions)),
     h("td", { class: "num" }, String(r.inaccuracy)), h("td", { class: "num" }, String(r.mistake)), h("td", { class: "num" }, String(r.blunder)),
     h("td", { class: "num" }, (r.mean_loss * 100).toFixed(1))));
+  const moments = (analysis.key_moments || []).flatMap((mine, seat) => mine.length
+    ? [h("li", {}, h("strong", {}, `${seatName(table, seat)}: `), mine.map((m, i) => h("span", {}, i ? "; " : "",
+      h("button", { class: "link", onclick: () => show(m.move - 1), title: t("showPosition") },
+        t("keyMoment", { round: m.round, played: m.played, preferred: m.preferred, points: m.points })))))]
+    : []);
   return h("section", { id: "analysis" },
     h("h2", {}, t("analysisTitle")),
     h("p", { class: "muted" }, t("analysisHelp")),
+    moments.length ? h("div", { class: "key-moments" }, h("h3", {}, t("keyMoments")), h("ul", {}, moments)) : null,
     chanceChart(analysis, table),
     h("div", { class: "table-scroll" }, h("table", { class: "scores analysis-summary" }, h("thead", {}, h("tr", {}, ["seat", "decisions", "inaccuracies", "mistakes", "blunders", "meanLoss"].map((k) => h("th", {}, t(k))))), h("tbody", {}, totals))),
     marked.length ? h("div", { class: "table-scroll" }, h("table", { class: "scores analysis-marks" },
