@@ -120,8 +120,7 @@ def test_a_finished_game_is_analysed_in_the_background(client):
     # each seat's costliest marked moves, biggest first, at most three
     assert len(done["key_moments"]) == 2
     for seat, moments in enumerate(done["key_moments"]):
-        marked = sorted(
-            (round(d["loss"] * 100) for d in done["decisions"] if d["seat"] == seat and d["mark"]), reverse=True
-        )
+        mine = [d for d in done["decisions"] if d["seat"] == seat and d["mark"]]
+        marked = sorted((round(d["loss"] * 100) for d in mine), reverse=True)
         assert len(moments) == len(marked[:3])
         assert all(abs(m["points"] - points) <= 1 for m, points in zip(moments, marked, strict=False))
