@@ -202,7 +202,9 @@ class ByzanzState(State):
         if self.phase == OVER:
             return False
         if self.limit_player >= 0:
-            return self.limit_player == player and self._last_step_was(player, ("discarded_card", "sold"))
+            # ("discarded" too: a world sampled for another seat holds the public half of a discard only)
+            kinds = ("discarded", "discarded_card", "sold")
+            return self.limit_player == player and self._last_step_was(player, kinds)
         if self.phase == AUCTION:
             return player == self.bid_turn and self.bid_value(player) != self.confirmed[player]
         return self.phase == FINAL and player == self._actor() and self._last_step_was(player, ("sold",))
