@@ -521,12 +521,18 @@ def test_bz_a4_a5_bidding_skips_players_who_have_passed():
 # --- end and scoring --------------------------------------------------------------------------------
 
 
-def test_bz_e1_final_selling_in_seat_order_from_the_last_rounds_opener():
+def final_selling() -> ByzanzState:
+    """The last market of the game played out (the deck is empty): the final selling begins (BZ-E1)."""
     state = market_round()
     state.deck = []
     state.round_opener = 2
     for seat, pick in ((1, "take wood"), (0, "take spice"), (3, "take merchant"), (2, "take cloth")):
         act(state, seat, pick)
+    return state
+
+
+def test_bz_e1_final_selling_in_seat_order_from_the_last_rounds_opener():
+    state = final_selling()
     assert state.phase == FINAL
     order = []
     while not state.is_over():
@@ -759,11 +765,7 @@ def test_bz_m1_only_a_type_the_market_has_can_be_taken():
 
 
 def test_bz_e1_the_final_selling_only_sells_or_is_done_and_a_finished_game_refuses_every_move():
-    state = market_round()
-    state.deck = []
-    state.round_opener = 2
-    for seat, pick in ((1, "take wood"), (0, "take spice"), (3, "take merchant"), (2, "take cloth")):
-        act(state, seat, pick)
+    state = final_selling()
     assert state.phase == FINAL
     with pytest.raises(merchantry.IllegalAction, match=r"^now is not the time for pass: sell, or done$"):
         state.apply(2, "pass")

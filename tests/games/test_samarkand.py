@@ -322,12 +322,18 @@ def test_sk_t6_a_player_who_can_neither_marry_nor_expand_passes():
         build(d).apply(0, "pass")
 
 
-def test_sk_t6_a_full_round_of_passes_ends_the_game():
+def everyone_passes_once() -> SamarkandState:
+    """A 3-player game in which nobody can pay for anything, after one whole round of passes (SK-T6)."""
     d = fresh(players=3)
     d["money"] = [0, 0, 0]
     state = build(d)
     for _ in range(3):
         state.apply(state.current, "pass")
+    return state
+
+
+def test_sk_t6_a_full_round_of_passes_ends_the_game():
+    state = everyone_passes_once()
     assert state.is_over() and state.view(None)["log"][-1]["reason"] == "nobody_can_move"
 
 
@@ -800,11 +806,7 @@ def test_sk_t6_a_turn_that_is_not_a_pass_starts_the_count_of_passes_again():
 
 
 def test_sk_t6_a_finished_game_refuses_every_move():
-    d = fresh(players=3)
-    d["money"] = [0, 0, 0]
-    state = build(d)
-    for _ in range(3):
-        state.apply(state.current, "pass")
+    state = everyone_passes_once()
     assert state.is_over() and state.legal_actions(state.current) == []
     d = state.to_dict()
     d["money"] = [10, 10, 10]  # money would allow a marriage, but the game is over
