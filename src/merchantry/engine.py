@@ -140,8 +140,8 @@ class State(ABC):
         return False
 
     def answers_unseen(self) -> bool:
-        """True in a simultaneous step whose answers nobody sees until it ends (Samarkand's sale offer: at
-        a real table whoever holds the card speaks up, everyone else stays silent). The view then shows no
+        """True in a simultaneous step whose answers nobody sees until it ends (a sale offer that whoever
+        holds the card answers by speaking up, everyone else by staying silent). The view then shows no
         seat's answer but the viewer's own, and the platform makes every answer arrive alike: a seat with one
         legal answer is answered for, and all after the same kind of pause (docs/web.md, "Timing")."""
         return False

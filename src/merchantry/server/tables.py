@@ -42,12 +42,12 @@ SEATS_CHANGED = -1  # a change notice for a table whose seats or status changed 
 REPLAY_CACHE = 512  # replay steps kept (a step of a finished game never changes)
 SEED_BITS = 128  # a shorter seed can be brute-forced from the cards revealed so far (ENGINE principle 2)
 MOVE_STEPS = 100  # a bot's whole move is cut after this many steps (one that never ends its bid)
-# a step whose answers nobody sees (State.answers_unseen: Samarkand's sale offer) waits this long for a person
+# a step whose answers nobody sees (State.answers_unseen: a sale offer, say) waits this long for a person
 # who has a choice to answer, then a bot answers for them: nobody stalls the table in another's turn
 UNSEEN_ANSWER_SECONDS = 30.0
 # at a table with people, a step whose answers are unseen stays open at least this long (times a random
 # factor in [1, 5/3]) before the server's answers close it: a person who holds the card and answers within it
-# is not told apart from nobody holding it (docs/samarkand.md, "Timing")
+# is not told apart from nobody holding it (docs/web.md, "Timing")
 UNSEEN_WINDOW_SECONDS = 3.0
 THINKING_KEPT = 30  # the pause before publishing keeps above the longest of this many latest thinking times
 
