@@ -26,6 +26,7 @@ import gymnasium
 import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 import merchantry.rl.gymnasium as merchantry_gym
@@ -48,6 +49,28 @@ def policy_path(game: str, seed: int) -> Path:
     return OUT / f"{game}-seed{seed}.zip"
 
 
+class WallClock(BaseCallback):  # type: ignore[misc]
+    """Stops training after the first update past `minutes` of wall-clock time (the timesteps done are
+    recorded, so `--timesteps` with that number rebuilds the same policy without a clock)."""
+
+    def __init__(self, minutes: float | None):
+        super().__init__()
+        self.deadline = None if minutes is None else time.time() + 60 * minutes
+        self.late = False
+
+    def _on_rollout_end(self) -> None:
+        self.late = self.deadline is not None and time.time() > self.deadline
+
+    def _on_step(self) -> bool:
+        return not self.late
+
+
+def updates_done(model: MaskablePPO, envs: int, n_steps: int) -> int:
+    """The timesteps of the rollouts that were learnt from (a stop by the clock takes one step more)."""
+    per_rollout = envs * n_steps
+    return int(model.num_timesteps) // per_rollout * per_rollout
+
+
 def train(args: argparse.Namespace) -> None:
     torch.set_num_threads(1)
     OUT.mkdir(parents=True, exist_ok=True)
@@ -68,7 +91,7 @@ def train(args: argparse.Namespace) -> None:
         verbose=0,
     )
     start = time.process_time()
-    model.learn(total_timesteps=args.timesteps)
+    model.learn(total_timesteps=args.timesteps, callback=WallClock(args.minutes))
     seconds = time.process_time() - start
     model.save(policy_path(args.game, args.seed), exclude=["env", "replay_buffer"])
     record = {
@@ -76,7 +99,7 @@ def train(args: argparse.Namespace) -> None:
         "game": args.game,
         "players": PLAYERS,
         "seed": args.seed,
-        "timesteps": args.timesteps,
+        "timesteps": updates_done(model, envs.num_envs, args.n_steps),
         "opponents": args.opponents,
         "cpu_seconds": round(seconds, 1),
         "policy_bytes": policy_path(args.game, args.seed).stat().st_size,
@@ -166,7 +189,8 @@ def main() -> None:
     learn.add_argument("--timesteps", type=int, default=200_000)
     learn.add_argument("--seed", type=int, default=1)
     learn.add_argument("--opponents", default="random")
-    learn.add_argument("--n-steps", type=int, default=1024)
+    learn.add_argument("--n-steps", type=int, default=512, help="steps per environment per update")
+    learn.add_argument("--minutes", type=float, help="stop after the first update past this wall time")
     judge = commands.add_parser("evaluate")
     judge.add_argument("game")
     judge.add_argument("--seed", type=int, default=1)
