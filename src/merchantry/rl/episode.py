@@ -1,15 +1,16 @@
 """What every adapter keeps beside the engine state: the bound that makes each episode finite, each seat's
 own actions (perfect recall), its observations at its last decisions (the history option) and the rewards.
 
-Finite episodes. The rules let a seat change a choice it has not yet sealed as often as it likes (MO-R1: a
-Money bid is built card by card, and a card put in can be taken back), so an agent that adds and removes
+Finite episodes. The rules let a seat change a choice it has not yet sealed as often as it likes (a sealed bid
+built card by card, where a card put in can be taken back), so an agent that adds and removes
 the same card forever never ends the game. People never notice a bound on that, so the rules keep none;
 the adapters do. A seat that takes more than `MOVE_STEPS` actions in a row without leaving `to_act()`
 (one move, however it is built) truncates the episode, and so does an episode longer than
 `EPISODE_STEPS` actions in all. A truncated game has no winner: the seat that stalled scores -1, a loss,
 so that stalling is never better than losing (with a plain time limit it would score 0, and a learner that
 is losing learns to stall); the other seats score 0. The longest move seen in random play is about a
-hundred actions (a random walk of adds and removes in one Money bid), the longest random game about 1,500
+hundred actions (a random walk of adds and removes in one
+sealed bid), the longest random game about 1,500
 actions (`tests/rl/test_finite.py`).
 """
 
@@ -39,7 +40,7 @@ def win_rewards(state: State) -> list[float]:
 def margin_rewards(state: State) -> list[float]:
     """Each seat's final score against the best other seat's, scaled into [-1, 1]:
     (mine - best other) / (|mine| + |best other|), 0 when both are 0. Given at the end only: during play
-    `scores()` may count hidden cards (Samarkand's hands), so a reward per step would leak them."""
+    `scores()` may count hidden cards (hands that score), so a reward per step would leak them."""
     scores = state.scores()
     out = []
     for seat, mine in enumerate(scores):

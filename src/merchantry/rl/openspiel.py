@@ -14,8 +14,8 @@ bids, an offer every seat answers) is taken seat after seat, each seeing only it
 Chance is sampled inside the state (SAMPLED_STOCHASTIC): a game's deal and later draws come from its seed.
 
 Information states have perfect recall: the string is the player's view with its log (everything it saw
-happen) and the ids of every action it took, so adding a Money card and taking it back is a new
-information state. The information state tensor is the game's encoding of the view, the encoded views at
+happen) and the ids of every action it took, so adding a card to a bid and taking it back is a
+new information state. The information state tensor is the game's encoding of the view, the encoded views at
 the start of the player's last `history` moves, and the actions of its move so far (the last `MOVE_SLOTS`
 of them, and how many there were);
 the observation string is the view without its log, the observation tensor the encoding alone.
@@ -134,7 +134,7 @@ class MerchantryState(pyspiel.State):  # type: ignore[misc]
         self.episode = Episode(state.num_players, game.history)
         self.search_rng = search_rng
         # A world's first mover is the player it was sampled for: in a simultaneous step whose answers
-        # nobody sees (Samarkand's sale offer) the world may draw others as still to answer before it.
+        # nobody sees (an offer answered in silence) the world may draw others as still to answer before it.
         self.pinned: int | None = None
 
     def current_player(self) -> int:

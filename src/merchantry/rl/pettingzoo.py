@@ -14,7 +14,7 @@ the first seat of the game's `to_act()`: in a simultaneous step (sealed bids, an
 the seats take it in turn, each building its own choice step by step; a seat's observation comes from its
 own `view(seat)`, which never shows another seat's sealed choice, so acting later tells it nothing more
 than acting first. The parallel environment lets every seat of `to_act()` act in the same step instead
-(Money's sealed bids are built side by side, a card per seat per step); seats with nothing to do have an
+(sealed bids are built side by side, a card per seat per step); seats with nothing to do have an
 empty mask and their action is ignored.
 
 Rewards come at the end: +1 for a winner (a shared win too), -1 for every other seat; `reward="margin"`
@@ -234,9 +234,9 @@ class MerchantryEnv(AECEnv):  # type: ignore[misc]
 class MerchantryParallelEnv(ParallelEnv):  # type: ignore[misc]
     """Every seat of `to_act()` acts in each step, in seat order; the others' actions are ignored (their
     mask is empty). The seats of one step act on what they saw before it: in a simultaneous step nobody
-    sees another seat's choice until the step is over (a sealed Money bid), so the order does not matter.
-    When an earlier seat's action does change what a later one sees (its answer closed a Samarkand sale
-    offer, and the turn goes on), the later seat's action is not applied: it acts again on what it now
+    sees another seat's choice until the step is over (a sealed bid), so the order does not matter.
+    When an earlier seat's action does change what a later one sees (its answer closed an offer, and the
+    turn goes on), the later seat's action is not applied: it acts again on what it now
     sees, in the next step."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"]}
