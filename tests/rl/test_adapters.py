@@ -118,7 +118,7 @@ def test_pettingzoo_parallel_api_test_passes(setup):
 
 
 def test_money_sealed_bids_are_built_side_by_side_in_the_parallel_env():
-    """MO-R1: every seat builds its bid at once; a step takes one card from each, and nobody sees another's."""
+    """MO-R1: every seat builds its bid at once; a step takes a card from each, and nobody sees another's."""
     env = pettingzoo.parallel_env("money", players=3)
     observations, _ = env.reset(seed=2)
     assert all(observations[a]["action_mask"].any() for a in env.agents)  # all three bid at once
@@ -127,7 +127,8 @@ def test_money_sealed_bids_are_built_side_by_side_in_the_parallel_env():
     adds = {}
     for agent in env.agents:
         legal = [space.texts[i] for i in np.flatnonzero(observations[agent]["action_mask"])]
-        adds[agent] = space.ids[next(text for text in legal if text.startswith("add ") and "BLUFF" not in text)]
+        card = next(text for text in legal if text.startswith("add ") and "BLUFF" not in text)
+        adds[agent] = space.ids[card]
     observations, rewards, terminations, truncations, _ = env.step(adds)
     assert not any(terminations.values()) and not any(truncations.values())
     for agent, action in adds.items():
@@ -172,7 +173,8 @@ def test_opponents_may_be_policies_and_change_between_episodes():
     observation, info = env.reset(seed=3)
     done = False
     while not done:
-        observation, reward, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[-1]))
+        last_legal = int(np.flatnonzero(info["action_mask"])[-1])
+        observation, reward, terminated, truncated, info = env.step(last_legal)
         done = terminated or truncated
     assert calls and set(calls) == {observation.shape}  # the policy saw its own seat's observation
     env.unwrapped.set_opponents(["greedy", first_legal])
@@ -211,7 +213,8 @@ def test_the_margin_reward_is_the_final_margin_over_the_best_other_seat():
     scores = env.game_state.scores()
     for seat, agent in enumerate(env.possible_agents):
         best_other = max(s for other, s in enumerate(scores) if other != seat)
-        assert final[agent] == pytest.approx((scores[seat] - best_other) / (abs(scores[seat]) + abs(best_other)))
+        margin = (scores[seat] - best_other) / (abs(scores[seat]) + abs(best_other))
+        assert final[agent] == pytest.approx(margin)
     assert max(final.values()) > 0 > min(final.values())
     with pytest.raises(ValueError, match="reward must be one of win, margin"):
         pettingzoo.env("money", reward="points")
