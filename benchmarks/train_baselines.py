@@ -126,7 +126,7 @@ def evaluate(args: argparse.Namespace) -> None:
     rng = np.random.default_rng(args.seed)
 
     def learned(observation: np.ndarray, mask: np.ndarray) -> int:
-        action, _ = model.predict(observation, action_masks=mask, deterministic=True)
+        action, _ = model.predict(observation, action_masks=mask, deterministic=not args.sample)
         return int(action)
 
     def uniform(observation: np.ndarray, mask: np.ndarray) -> int:
@@ -146,6 +146,7 @@ def evaluate(args: argparse.Namespace) -> None:
         "seed": args.seed,
         "opponents": args.opponents,
         "games": args.games,
+        "policy": "sampled" if args.sample else "most likely",
         "ppo_wins": wins["ppo"],
         "ppo_interval": [round(x, 4) for x in wilson(wins["ppo"], args.games)],
         "random_wins": None if args.skip_reference else wins["random"],
@@ -162,10 +163,23 @@ def evaluate(args: argparse.Namespace) -> None:
 def table(args: argparse.Namespace) -> None:
     rows = [json.loads(line) for line in (OUT / "results.jsonl").read_text().splitlines() if line]
     trained = {(r["game"], r["seed"]): r for r in rows if r["kind"] == "train"}
-    latest = {(r["game"], r["seed"], r["opponents"]): r for r in rows if r["kind"] == "evaluate"}
-    print("| game | trained (steps, CPU min) | opponents | games | PPO wins | 95% interval | random agent |")
-    print("|---|---|---|---|---|---|---|")
-    for (game, seed, opponents), r in sorted(latest.items()):
+    latest = {
+        (r["game"], r["seed"], r["opponents"], r.get("policy", "most likely")): r
+        for r in rows
+        if r["kind"] == "evaluate"
+    }
+    header = (
+        "game | trained (steps, CPU min) | opponents | PPO acts | games | PPO wins | 95% interval | random"
+    )
+    print(f"| {header} |")
+    print("|---|---|---|---|---|---|---|---|")
+    strength = ["random", "greedy", "medium", "hard"]
+
+    def order(key: tuple[str, int, str, str]) -> tuple[str, int, str, int]:
+        game, seed, opponents, policy = key
+        return game, seed, policy, strength.index(opponents) if opponents in strength else len(strength)
+
+    for (game, seed, opponents, _), r in sorted(latest.items(), key=lambda item: order(item[0])):
         t = trained.get((game, seed))
         how = f"{t['timesteps']:,}, {t['cpu_seconds'] / 60:.1f}" if t else "?"
         low, high = r["ppo_interval"]
@@ -174,7 +188,8 @@ def table(args: argparse.Namespace) -> None:
             low_r, high_r = r["random_interval"]
             reference = f"{r['random_wins'] / r['games']:.1%} ({low_r:.1%}–{high_r:.1%})"
         print(
-            f"| {game} | {how} | {PLAYERS - 1} × {opponents} | {r['games']} | "
+            f"| {game} | {how} | {PLAYERS - 1} × {opponents} | {r.get('policy', 'most likely')} | "
+            f"{r['games']} | "
             f"{r['ppo_wins'] / r['games']:.1%} | {low:.1%}–{high:.1%} | {reference} |"
         )
 
@@ -197,6 +212,7 @@ def main() -> None:
     judge.add_argument("--opponents", default="random")
     judge.add_argument("--games", type=int, default=300)
     judge.add_argument("--skip-reference", action="store_true", help="do not play the random learner too")
+    judge.add_argument("--sample", action="store_true", help="sample the policy's actions (not its best)")
     commands.add_parser("table")
     args = parser.parse_args()
     {"train": train, "evaluate": evaluate, "table": table}[args.command](args)
