@@ -36,7 +36,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.envs.registration import WrapperSpec
 
-from merchantry import bots
+from merchantry import bots, games
 from merchantry.engine import State
 from merchantry.rl.encoding import BOUND
 from merchantry.rl.pettingzoo import Table
@@ -199,8 +199,6 @@ class ActionMasks(gymnasium.Wrapper[Any, Any, Any, Any], gymnasium.utils.RecordC
 
 def register_all() -> list[str]:
     """Register `merchantry/<Game>-v0` for every game with an encoding; returns the ids."""
-    from merchantry import games
-
     ids = []
     wrapper = WrapperSpec("ActionMasks", f"{__name__}:ActionMasks", {})
     for name in games.names():
