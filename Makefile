@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 UV_VERSION := 0.13.9
 STAMP := $(VENV)/.synced
 
-.PHONY: setup extras run play test lint typecheck check bench simulate clean
+.PHONY: setup extras baselines run play test lint typecheck check bench simulate clean
 
 setup: $(STAMP)
 
@@ -30,9 +30,13 @@ test: setup extras lint typecheck
 	$(BIN)/pytest -n 2
 
 extras: setup
-	$(BIN)/uv sync --locked --quiet --all-extras
+	$(BIN)/uv sync --locked --quiet --all-extras --no-extra baselines
 	# axe-core for the browser tests' accessibility check, from npm (skipped where npm is missing)
 	if command -v npm >/dev/null 2>&1; then npm ci --prefix tests/accessibility --no-audit --no-fund --silent; fi
+
+## The extras plus sb3-contrib and PyTorch (a few GB) for the RL baselines (docs/rl.md, "Baselines").
+baselines: setup
+	$(BIN)/uv sync --locked --quiet --all-extras
 
 lint: setup
 	$(BIN)/ruff check src tests benchmarks examples

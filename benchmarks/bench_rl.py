@@ -5,6 +5,7 @@ nothing: every game takes 4). Uniformly random legal actions, one core.
 
 - engine: `state.apply(seat, random legal action)` on the real state (the ceiling);
 - pettingzoo: `env.step(random legal id)` with `env.last()` (observation + mask) before every step;
+- pettingzoo parallel: `env.step({agent: random legal id})` for every seat that acts (counted per seat);
 - gymnasium: `env.step(random legal id)` for the learning seat, bots (`random`) moving the other seats inside
   the step (so one step covers several game actions: the table counts learner steps);
 - openspiel: `state.apply_action(random legal id)` with `observation_tensor()` before every action.
@@ -68,6 +69,27 @@ def pettingzoo(name: str, seconds: float) -> float:
     return timed(game, seconds)
 
 
+def parallel(name: str, seconds: float) -> float:
+    from merchantry.rl import pettingzoo as pz
+
+    env, rng = pz.parallel_env(name, players=PLAYERS), np.random.default_rng(1)
+
+    def game() -> int:
+        observations, _ = env.reset(seed=int(rng.integers(2**31)))
+        steps = 0
+        while env.agents:
+            actions = {
+                agent: int(rng.choice(np.flatnonzero(seen["action_mask"])))
+                for agent, seen in observations.items()
+                if seen["action_mask"].any()
+            }
+            observations, *_ = env.step(actions)
+            steps += len(actions)
+        return steps
+
+    return timed(game, seconds)
+
+
 def gymnasium(name: str, seconds: float) -> float:
     import gymnasium as gym
 
@@ -110,10 +132,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0)
     args = parser.parse_args()
     table = Table(title=f"Steps per second, {PLAYERS} players, random legal actions, one core")
-    for column in ("game", "engine", "pettingzoo", "gymnasium (learner steps)", "openspiel"):
+    columns = ("game", "engine", "pettingzoo", "parallel", "gymnasium (learner steps)", "openspiel")
+    for column in columns:
         table.add_column(column, justify="right")
     for name in games.names():
-        rates = [run(name, args.seconds) for run in (engine, pettingzoo, gymnasium, openspiel)]
+        rates = [run(name, args.seconds) for run in (engine, pettingzoo, parallel, gymnasium, openspiel)]
         table.add_row(name, *(f"{rate:,.0f}" for rate in rates))
     Console().print(table)
 

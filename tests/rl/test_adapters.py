@@ -1,6 +1,7 @@
-"""The RL adapters: every game with an encoding, every player count, through PettingZoo's and Gymnasium's own
-checks; the encodings against many random games (every legal action has an id, every id is one notation
-string, observations come from the seat's view alone and stay in bounds)."""
+"""The RL adapters: every game with an encoding, every player count, through PettingZoo's (AEC and parallel)
+and Gymnasium's own checks; the encodings against many random games (every legal action has an id, every id
+is one notation string, observations come from the seat's view alone and stay in bounds); self-play
+opponents, the margin reward and the history option."""
 
 from __future__ import annotations
 
@@ -106,3 +107,134 @@ def test_an_illegal_action_ends_the_episode_with_a_penalty():
     illegal = int(np.flatnonzero(~info["action_mask"])[0])
     _, reward, terminated, _, info = env.step(illegal)
     assert reward == -1.0 and terminated and info["illegal"]
+
+
+@pytest.mark.parametrize("setup", SETUPS, ids=ids)
+def test_pettingzoo_parallel_api_test_passes(setup):
+    name, players = setup
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pettingzoo_test.parallel_api_test(pettingzoo.parallel_env(name, players=players), num_cycles=300)
+
+
+def test_money_sealed_bids_are_built_side_by_side_in_the_parallel_env():
+    """MO-R1: every seat builds its bid at once; a step takes a card from each, and nobody sees another's."""
+    env = pettingzoo.parallel_env("money", players=3)
+    observations, _ = env.reset(seed=2)
+    assert all(observations[a]["action_mask"].any() for a in env.agents)  # all three bid at once
+    space = env.table.action_ids
+    before = {a: observations[a]["observation"].copy() for a in env.agents}
+    adds = {}
+    for agent in env.agents:
+        legal = [space.texts[i] for i in np.flatnonzero(observations[agent]["action_mask"])]
+        card = next(text for text in legal if text.startswith("add ") and "BLUFF" not in text)
+        adds[agent] = space.ids[card]
+    observations, rewards, terminations, truncations, _ = env.step(adds)
+    assert not any(terminations.values()) and not any(truncations.values())
+    for agent, action in adds.items():
+        card = space.texts[action].split()[1]
+        assert env.game_state.view(env.possible_agents.index(agent))["my_bid"] == [card]
+        assert not np.array_equal(observations[agent]["observation"], before[agent])
+
+
+def test_a_parallel_step_needs_every_acting_seat():
+    env = pettingzoo.parallel_env("money", players=3)
+    observations, _ = env.reset(seed=2)
+    first = int(np.flatnonzero(observations["player_0"]["action_mask"])[0])
+    with pytest.raises(ValueError, match="player_1, player_2 must act"):
+        env.step({"player_0": first})
+
+
+@pytest.mark.parametrize("make", [pettingzoo.env, pettingzoo.parallel_env])
+def test_state_is_pettingzoos_global_state(make):
+    env = make("money", players=3)
+    env.reset(seed=1)
+    state = env.state()
+    assert state.shape == env.state_space.shape and env.state_space.contains(state)
+    size = encoding_of("money").observation_size(3)
+    seat_1 = encoding_of("money").observe(env.game_state.view(1), 3)
+    assert np.allclose(state[size : 2 * size], seat_1)
+
+
+def test_action_masks_answers_on_the_made_gymnasium_environment():
+    env = gymnasium.make(merchantry_gym.env_id("money"), players=3)
+    _, info = env.reset(seed=1)
+    assert np.array_equal(env.action_masks(), info["action_mask"])
+
+
+def test_opponents_may_be_policies_and_change_between_episodes():
+    calls = []
+
+    def first_legal(observation, mask):
+        calls.append(observation.shape)
+        return int(np.flatnonzero(mask)[0])
+
+    env = gymnasium.make(merchantry_gym.env_id("grand_bazaar"), players=3, opponents=first_legal)
+    observation, info = env.reset(seed=3)
+    done = False
+    while not done:
+        last_legal = int(np.flatnonzero(info["action_mask"])[-1])
+        observation, reward, terminated, truncated, info = env.step(last_legal)
+        done = terminated or truncated
+    assert calls and set(calls) == {observation.shape}  # the policy saw its own seat's observation
+    env.unwrapped.set_opponents(["greedy", first_legal])
+    assert hasattr(env.unwrapped.opponents[1], "choose") and env.unwrapped.policies[2] is first_legal
+    with pytest.raises(ValueError, match="one opponent per other seat"):
+        env.unwrapped.set_opponents(["greedy"])
+
+
+def test_a_snapshot_is_frozen_against_later_training():
+    class Model:
+        def __init__(self):
+            self.policy = self
+
+        def predict(self, observation, action_masks=None, deterministic=False):
+            return np.flatnonzero(action_masks)[self.choice], None
+
+    model = Model()
+    model.choice = 0
+    frozen = merchantry_gym.snapshot(model)
+    model.choice = -1  # "training" goes on
+    mask = np.array([False, True, True, True])
+    assert frozen(np.zeros(3), mask) == 1 and merchantry_gym.as_policy(model)(np.zeros(3), mask) == 3
+
+
+def test_the_margin_reward_is_the_final_margin_over_the_best_other_seat():
+    env = pettingzoo.env("grand_bazaar", players=3, reward="margin")
+    env.reset(seed=6)
+    final, rng = {}, np.random.default_rng(6)
+    for agent in env.agent_iter():
+        _, reward, termination, truncation, _ = env.last()
+        if termination or truncation:
+            final[agent] = reward
+            env.step(None)
+        else:
+            env.step(int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"]))))
+    scores = env.game_state.scores()
+    for seat, agent in enumerate(env.possible_agents):
+        best_other = max(s for other, s in enumerate(scores) if other != seat)
+        margin = (scores[seat] - best_other) / (abs(scores[seat]) + abs(best_other))
+        assert final[agent] == pytest.approx(margin)
+    assert max(final.values()) > 0 > min(final.values())
+    with pytest.raises(ValueError, match="reward must be one of win, margin"):
+        pettingzoo.env("money", reward="points")
+
+
+def test_the_history_option_holds_the_observations_at_the_start_of_past_moves():
+    env = gymnasium.make(merchantry_gym.env_id("grand_bazaar"), players=3, history=2)
+    size = encoding_of("grand_bazaar").observation_size(3)
+    assert env.observation_space.shape == (3 * size,)
+    observation, info = env.reset(seed=2)
+    assert not observation[size:].any()  # no past move yet
+    starts = []
+    done = False
+    while not done and len(starts) < 4:
+        starts.append(observation[:size].copy())
+        while True:  # one whole turn: buys and sells up to `done`
+            legal = np.flatnonzero(info["action_mask"])
+            observation, _, terminated, truncated, info = env.step(int(legal[-1]))
+            done = terminated or truncated
+            if done or not env.unwrapped.state.in_decision(0):
+                break
+    assert np.allclose(observation[size : 2 * size], starts[-1])
+    assert np.allclose(observation[2 * size :], starts[-2])

@@ -1,8 +1,12 @@
 """OpenSpiel: every game with an encoding loads with pyspiel.load_game, passes OpenSpiel's own random
-simulation test, and OpenSpiel's ISMCTS bot plays it through a resampler built on sample_hidden."""
+simulation test, has information states with perfect recall (OpenSpiel's own criterion, checked on trees of
+random games), and OpenSpiel's ISMCTSBot plays whole games of it, unmodified, through
+`State.resample_from_infostate` and `pyspiel.evaluate_bots`, the same again from the same seeds."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 
 import numpy as np
@@ -10,35 +14,36 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")  # the optional extra merchantry[openspiel]; make test installs it
 
-from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts  # noqa: E402
 
 from merchantry import games  # noqa: E402
 from merchantry.rl import openspiel  # noqa: E402
 
 NAMES = openspiel.register()
+GAMES = games.names()
+
+
+def load(name, players=3, **params):
+    return pyspiel.load_game(openspiel.short_name(name), {"players": players, **params})
 
 
 def test_every_game_is_registered():
-    assert [openspiel.short_name(name) for name in games.names()] == NAMES
+    assert [openspiel.short_name(name) for name in GAMES] == NAMES
     assert set(NAMES) <= set(pyspiel.registered_names())
 
 
 @pytest.mark.parametrize(
     ("name", "players"),
-    [
-        (name, n)
-        for name in games.names()
-        for n in sorted({games.get(name).min_players, games.get(name).max_players})
-    ],
+    [(name, n) for name in GAMES for n in sorted({games.get(name).min_players, games.get(name).max_players})],
 )
 def test_openspiel_random_simulation_test_passes(name, players):
-    game = pyspiel.load_game(openspiel.short_name(name), {"players": players, "seed": 3})
+    game = load(name, players, seed=3)
     assert game.num_players() == players
     pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
 
 
 def test_the_same_seed_parameter_gives_the_same_game():
-    game = pyspiel.load_game(openspiel.short_name("money"), {"players": 3, "seed": 9})
+    game = load("money", seed=9)
     first, second = game.new_initial_state(), game.new_initial_state()
     rng = random.Random(0)
     for _ in range(40):
@@ -48,26 +53,148 @@ def test_the_same_seed_parameter_gives_the_same_game():
         second.apply_action(action)
 
 
-def test_the_resampler_keeps_what_the_player_has_seen():
-    game = pyspiel.load_game(openspiel.short_name("byzanz"), {"players": 4, "seed": 2})
+def action_named(state, text):
+    return next(a for a in state.legal_actions() if state.action_to_string(a) == text)
+
+
+def test_adding_a_money_card_and_taking_it_back_is_a_new_information_state():
+    """The bug this fixes: after `add X`, `remove X` the information state was what it was before, so
+    ISMCTS built a cycle and died of RecursionError."""
+    state = load("money", seed=1).new_initial_state()
+    seat = state.current_player()
+    before = state.information_state_string(seat), state.information_state_tensor(seat)
+    card = state.action_to_string(state.legal_actions()[0]).split()[1]
+    state.apply_action(action_named(state, f"add {card}"))
+    state.apply_action(action_named(state, f"remove {card}"))
+    assert state.current_player() == seat
+    assert state.observation_string(seat) == json.loads(json.dumps(state.observation_string(seat)))
+    assert state.information_state_string(seat) != before[0]
+    assert state.information_state_tensor(seat) != before[1]
+
+
+def digest(text):
+    return hashlib.blake2b(text.encode(), digest_size=16).digest()
+
+
+def check_perfect_recall(game, trajectories, rng, depth):
+    """OpenSpiel's perfect-recall criterion (integration_tests/api_test.py, `_assert_is_perfect_recall`):
+    wherever a player's information state recurs, the sequence of its own earlier information states and
+    actions leading there is the same. OpenSpiel walks the whole tree; these games are far too big, so
+    this walks a tree of random games that share prefixes: each new game replays a random prefix of an
+    earlier one, then goes its own way. Returns how many times an information state recurred."""
+    recorded, paths, recurred = {}, [], 0
+    for _ in range(trajectories):
+        state, own = game.new_initial_state(), {p: [] for p in range(game.num_players())}
+        prefix = rng.choice(paths)[: rng.randrange(depth)] if paths else []
+        path = []
+        while not state.is_terminal() and len(path) < depth:
+            player = state.current_player()
+            key = (player, digest(state.information_state_string(player)))
+            if key in recorded:
+                recurred += 1
+                assert recorded[key] == own[player], "two histories of different recall share a state"
+            else:
+                recorded[key] = list(own[player])
+            action = prefix[len(path)] if len(path) < len(prefix) else rng.choice(state.legal_actions())
+            own[player].append((key[1], action))
+            path.append(action)
+            state.apply_action(action)
+        paths.append(path)
+    return recurred
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_information_states_have_perfect_recall(name):
+    recurred = check_perfect_recall(load(name, seed=11), trajectories=40, rng=random.Random(11), depth=120)
+    assert recurred > 100  # states were met again along different branches, and every one agreed
+
+
+def test_the_perfect_recall_check_catches_a_state_that_forgets():
+    """Without the player's own actions in it, a Money information state forgets add-then-remove."""
+
+    class Forgetful(openspiel.MerchantryState):
+        def information_state_string(self, player=None):
+            return json.dumps(self.state.view(player), sort_keys=True)
+
+    game = load("money", seed=11)
+    real = game.new_initial_state
+
+    def new_initial_state():
+        state = real()
+        state.__class__ = Forgetful
+        return state
+
+    game.new_initial_state = new_initial_state
+    with pytest.raises(AssertionError, match="different recall"):
+        check_perfect_recall(game, trajectories=40, rng=random.Random(11), depth=120)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_resample_from_infostate_keeps_what_the_player_knows_and_no_more(name):
+    game = load(name, players=4, seed=2)
     state = game.new_initial_state()
     rng = random.Random(2)
     for _ in range(30):
         state.apply_action(rng.choice(state.legal_actions()))
     player = state.current_player()
-    world = openspiel.resampler(state, player)
+    world = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0.0, 1.0))
     assert world.information_state_string(player) == state.information_state_string(player)
+    assert world.information_state_tensor(player) == state.information_state_tensor(player)
     assert world.legal_actions() == state.legal_actions()
-    assert world.state.to_dict() != state.state.to_dict()  # the hidden cards were redealt
+    for other in range(4):
+        if other != player:  # another seat's own past actions are its secret
+            assert world.episode.own[other] == [openspiel.UNKNOWN]
+    if name != "grand_bazaar":  # everything but the price deck is public there
+        assert world.state.to_dict() != state.state.to_dict()  # the hidden cards were redealt
 
 
-def test_openspiel_ismcts_plays_with_the_resampler():
-    game = pyspiel.load_game(openspiel.short_name("samarkand"), {"players": 3, "seed": 5})
+def test_resampling_draws_from_the_search_seed_alone():
+    def worlds(search_seed):
+        state = load("byzanz", seed=2, search_seed=search_seed).new_initial_state()
+        return [json.dumps(state.resample_from_infostate(0).state.to_dict()) for _ in range(3)]
+
+    first = worlds(1)
+    assert first == worlds(1) and first != worlds(2)
+    assert len(set(first)) == 3  # each call draws a new world
+
+
+def ismcts_game(name, seed, simulations=3, rollout_length=20):
+    """OpenSpiel's ISMCTSBot in seat 0 against OpenSpiel's uniform random bots, through pyspiel's
+    evaluate_bots; returns the returns and the history."""
+    game = load(name, seed=seed, search_seed=seed)
+    rs = np.random.RandomState(seed)
+    evaluator = mcts.RandomRolloutEvaluator(1, rs, max_length=rollout_length)
+    bots = [ismcts.ISMCTSBot(game, evaluator, 2.0, simulations, random_state=rs)]
+    bots += [pyspiel.make_uniform_random_bot(p, seed + p) for p in range(1, 3)]
+    state = game.new_initial_state()
+    returns = pyspiel.evaluate_bots(state, bots, seed)
+    assert state.is_terminal() and state.state.is_over()  # a whole game, played to its end
+    return returns, state.history()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_openspiel_ismcts_plays_whole_games_reproducibly(name):
+    returns, history = ismcts_game(name, seed=5)
+    assert sorted(set(returns)) in ([-1.0, 1.0], [1.0])
+    assert ismcts_game(name, seed=5) == (returns, history)
+
+
+def test_openspiel_python_evaluate_bots_works_with_bots_that_restart():
+    """open_spiel.python.algorithms.evaluate_bots calls `restart_at`, which OpenSpiel's own Python
+    ISMCTSBot does not implement (in any game: kuhn_poker too); with bots that do, it plays our games."""
+    game = load("grand_bazaar", seed=1)
+    bots = [pyspiel.make_uniform_random_bot(p, p) for p in range(3)]
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(1))
+    assert 1.0 in returns
+
+
+def test_the_old_resampler_callback_still_works():
+    game = load("samarkand", seed=5)
     state = game.new_initial_state()
     rs = np.random.RandomState(1)
-    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), 2.0, 10, random_state=rs)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), 2.0, 5, random_state=rs)
     bot.set_resampler(openspiel.resampler)
-    for _ in range(8):
+    for _ in range(5):
         action = bot.step(state)
         assert action in state.legal_actions()
         state.apply_action(action)

@@ -47,6 +47,7 @@ class ActionSpace:
         self.game = games.get(game)
         self.texts: tuple[str, ...] = tuple(encoding_of(game).actions(players))
         self.ids = {text: i for i, text in enumerate(self.texts)}
+        self.by_action: dict[Any, int] = {}
         if len(self.ids) != len(self.texts):
             raise ValueError(f"{game}'s action list names an action twice")
 
@@ -59,11 +60,26 @@ class ActionSpace:
     def id_of(self, action: Any) -> int:
         return self.ids[str(action)]
 
+    def id_of_action(self, action: Any) -> int:
+        """`id_of`, remembering each action object met (actions are small immutable values): playouts
+        through the adapters ask for the same few actions again and again."""
+        try:
+            return self.by_action[action]
+        except KeyError:
+            action_id = self.by_action[action] = self.ids[str(action)]
+            return action_id
+        except TypeError:  # an unhashable action
+            return self.ids[str(action)]
+
+    def legal_ids(self, state: State, seat: int) -> list[int]:
+        """The legal action ids of `seat`, in increasing order."""
+        return sorted(self.id_of_action(action) for action in state.legal_actions(seat))
+
     def mask(self, state: State, seat: int) -> list[int]:
         """1 for each legal action id of `seat`, else 0."""
         out = [0] * len(self.texts)
-        for action in state.legal_actions(seat):
-            out[self.ids[str(action)]] = 1
+        for action_id in self.legal_ids(state, seat):
+            out[action_id] = 1
         return out
 
     def action(self, state: State, seat: int, action_id: int) -> Any:

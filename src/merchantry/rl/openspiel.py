@@ -4,14 +4,31 @@
     openspiel.register()
     game = pyspiel.load_game("python_merchantry_" + GAME, {"players": 4})
 
+Parameters: `players`, `seed` (the game's deal; -1 draws a fresh game each time), `search_seed` (the
+stream `resample_from_infostate` draws its worlds from, so that a search is reproducible) and `history`
+(how many past moves' observations the information state tensor holds; 0 by default, as each costs an
+encoding at the start of every move).
+
 Sequential dynamics: the player to move is the first seat of `to_act()`, so a simultaneous step (sealed
 bids, an offer every seat answers) is taken seat after seat, each seeing only its own `view(seat)`.
-Chance is sampled inside the state (SAMPLED_STOCHASTIC): a game's deal and later draws come from its seed
-(the `seed` parameter, or a fresh one per game when it is -1). Information states and observations come from
-`view(player)` alone: the information state string is the view with its log (what the player saw happen),
-the observation string the view without it, the observation tensor the game's encoding. `resampler` draws
-a world for OpenSpiel's ISMCTS bot with `sample_hidden` (`bot.set_resampler(openspiel.resampler)`).
-Returns are +1 for a winner (shared wins too) and -1 for every other seat. Needs `merchantry[openspiel]`.
+Chance is sampled inside the state (SAMPLED_STOCHASTIC): a game's deal and later draws come from its seed.
+
+Information states have perfect recall: the string is the player's view with its log (everything it saw
+happen) and the ids of every action it took, so adding a card to a bid and taking it back is a
+new information state. The information state tensor is the game's encoding of the view, the encoded views at
+the start of the player's last `history` moves, and the actions of its move so far (the last `MOVE_SLOTS`
+of them, and how many there were);
+the observation string is the view without its log, the observation tensor the encoding alone.
+
+`state.resample_from_infostate(player, sampler)` is a world for OpenSpiel's ISMCTSBot: `sample_hidden` for
+that player with a `random.Random` drawn from the state's own search stream (seeded by `search_seed`; the
+sampler OpenSpiel passes is seeded from the clock, so it is not used). Other seats' past actions are not
+carried into a world (they are theirs to know). OpenSpiel's MCTSBot, by contrast, searches the very state it
+is handed: given the real state it sees every hidden card (docs/rl.md, "OpenSpiel").
+
+Returns are +1 for a winner (shared wins too) and -1 for every other seat; a game truncated because a seat
+stalled (`merchantry.rl.episode`) ends with -1 for that seat and 0 for the others. Needs
+`merchantry[openspiel]`.
 """
 
 from __future__ import annotations
@@ -26,9 +43,10 @@ import pyspiel
 from merchantry import games
 from merchantry.engine import State
 from merchantry.rl.encoding import action_space, encoding_of
-from merchantry.rl.pettingzoo import final_rewards
+from merchantry.rl.episode import EPISODE_STEPS, MOVE_STEPS, Episode, final_rewards
 
-MAX_GAME_LENGTH = 20_000  # actions: far above the longest random game seen (a few thousand)
+MOVE_SLOTS = 32  # the current move's actions in the information state tensor
+UNKNOWN = -1  # in a world: "this seat's actions before the world was sampled are not known"
 
 
 def short_name(game: str) -> str:
@@ -48,10 +66,10 @@ def game_type(name: str) -> pyspiel.GameType:
         max_num_players=game.max_players,
         min_num_players=game.min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"players": game.min_players, "seed": -1},
+        parameter_specification={"players": game.min_players, "seed": -1, "search_seed": 0, "history": 0},
     )
 
 
@@ -61,60 +79,100 @@ class MerchantryGame(pyspiel.Game):  # type: ignore[misc]
         self.merchantry_game = games.get(name)
         self.players = int(params["players"])
         self.seed = int(params["seed"])
+        self.search_seed = int(params["search_seed"])
+        self.history = int(params["history"])
         self.action_ids = action_space(name, self.players)
         self.encoding = encoding_of(name)
+        self.view_size = self.encoding.observation_size(self.players)
         info = pyspiel.GameInfo(
             num_distinct_actions=len(self.action_ids),
             max_chance_outcomes=0,
             num_players=self.players,
             min_utility=-1.0,
             max_utility=1.0,
-            max_game_length=MAX_GAME_LENGTH,
+            max_game_length=EPISODE_STEPS,
         )
         super().__init__(game_type(name), info, params)
-        self.games_made = 0
 
     def new_initial_state(self) -> MerchantryState:
         seed = self.seed if self.seed >= 0 else random.SystemRandom().getrandbits(63)
-        return MerchantryState(self, self.merchantry_game.new_game(players=self.players, seed=seed))
+        state = self.merchantry_game.new_game(players=self.players, seed=seed)
+        return MerchantryState(self, state, random.Random(f"search {self.search_seed}"))
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
-        return Observer(self)
+        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        return Observer(self, perfect_recall)
+
+    def information_state_size(self) -> int:
+        return self.view_size * (1 + self.history) + MOVE_SLOTS + 1
+
+
+class Numbers:
+    """The game's encoding and sizes, shared by every clone (OpenSpiel clones Python states with
+    copy.deepcopy)."""
+
+    def __init__(self, game: MerchantryGame):
+        self.encoding = game.encoding
+        self.players = game.players
+        self.view_size = game.view_size
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Numbers:
+        return self
+
+    def observe(self, state: State, seat: int) -> list[float]:
+        return self.encoding.observe(state.view(seat), self.players)
 
 
 class MerchantryState(pyspiel.State):  # type: ignore[misc]
     """Holds the engine state and plain data only: OpenSpiel clones a Python state with copy.deepcopy."""
 
-    def __init__(self, game: MerchantryGame, state: State):
+    def __init__(self, game: MerchantryGame, state: State, search_rng: random.Random):
         super().__init__(game)
         self.state = state
         self.action_ids = game.action_ids
+        self.numbers = Numbers(game)
+        self.episode = Episode(state.num_players, game.history)
+        self.search_rng = search_rng
+        # A world's first mover is the player it was sampled for: in a simultaneous step whose answers
+        # nobody sees (an offer answered in silence) the world may draw others as still to answer before it.
+        self.pinned: int | None = None
 
     def current_player(self) -> int:
-        if self.state.is_over():
+        if self.is_terminal():
             return int(pyspiel.PlayerId.TERMINAL)
-        return self.state.to_act()[0]
+        acting = self.state.to_act()
+        return self.pinned if self.pinned in acting else acting[0]
 
     def _legal_actions(self, player: int) -> list[int]:
-        mask = self.action_ids.mask(self.state, player)
-        return [action_id for action_id, legal in enumerate(mask) if legal]
+        return self.action_ids.legal_ids(self.state, player)
 
     def _apply_action(self, action: int) -> None:
         seat = self.current_player()
+        self.pinned = None
+        if self.episode.history and not self.episode.move[seat]:
+            self.episode.before(seat, self.view_numbers(seat))
         self.state.apply(seat, self.action_ids.action(self.state, seat, int(action)))
+        self.episode.after(self.state, seat, int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         return self.action_ids.texts[action]
 
     def is_terminal(self) -> bool:
-        return self.state.is_over()
+        return self.state.is_over() or self.episode.truncated()
 
     def returns(self) -> list[float]:
-        return final_rewards(self.state) if self.state.is_over() else [0.0] * self.state.num_players
+        if self.state.is_over():
+            return final_rewards(self.state)
+        if self.episode.truncated():
+            return self.episode.truncation_rewards()
+        return [0.0] * self.state.num_players
+
+    def view_numbers(self, seat: int) -> list[float]:
+        return self.numbers.observe(self.state, seat)
 
     def information_state_string(self, player: int | None = None) -> str:
         seat = self.current_player() if player is None else player
-        return json.dumps(self.state.view(seat), sort_keys=True)
+        return json.dumps({"view": self.state.view(seat), "mine": self.episode.own[seat]}, sort_keys=True)
 
     def observation_string(self, player: int | None = None) -> str:
         seat = self.current_player() if player is None else player
@@ -122,32 +180,64 @@ class MerchantryState(pyspiel.State):  # type: ignore[misc]
         view.pop("log", None)
         return json.dumps(view, sort_keys=True)
 
+    def information_state_numbers(self, seat: int) -> list[float]:
+        move = self.episode.move[seat][-MOVE_SLOTS:]
+        slots = [(action + 1) / len(self.action_ids) for action in move]
+        return [
+            *self.view_numbers(seat),
+            *self.episode.history_features(seat, self.numbers.view_size),
+            *slots,
+            *[0.0] * (MOVE_SLOTS - len(slots)),
+            min(len(self.episode.move[seat]), MOVE_STEPS) / MOVE_STEPS,
+        ]
+
+    def resample_from_infostate(self, player: int, sampler: Any = None) -> MerchantryState:
+        """A world for `player`: the hidden parts drawn with `sample_hidden` from the state's search stream;
+        the player's information state is the same in it. Other seats' earlier actions are left out."""
+        world: MerchantryState = self.clone()
+        rng = random.Random(self.search_rng.getrandbits(64))
+        world.state = self.state.sample_hidden(player, rng)
+        world.search_rng = random.Random(rng.getrandbits(64))
+        world.pinned = player
+        for seat in range(self.state.num_players):
+            if seat != player:
+                world.episode.own[seat] = [UNKNOWN]
+                world.episode.move[seat] = []  # how long its move has lasted is not known either
+                world.episode.move_steps[seat] = 0
+                world.episode.past[seat] = []
+        return world
+
     def __str__(self) -> str:
         return json.dumps(self.state.view(None)["log"][-3:])
 
 
 class Observer:
-    """OpenSpiel's PyObserver interface: the game's encoding of `view(player)` as the tensor."""
+    """OpenSpiel's PyObserver interface: the observation (the encoding of `view(player)`) or, with
+    perfect recall asked for, the information state tensor and string."""
 
-    def __init__(self, game: MerchantryGame):
+    def __init__(self, game: MerchantryGame, perfect_recall: bool):
         self.game = game
-        size = game.encoding.observation_size(game.players)
+        self.perfect_recall = perfect_recall
+        size = game.information_state_size() if perfect_recall else game.view_size
         self.tensor = np.zeros(size, np.float32)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: MerchantryState, player: int) -> None:
-        self.tensor[:] = self.game.encoding.observe(state.state.view(player), self.game.players)
+        if self.perfect_recall:
+            self.tensor[:] = state.information_state_numbers(player)
+        else:
+            self.tensor[:] = state.view_numbers(player)
 
     def string_from(self, state: MerchantryState, player: int) -> str:
+        if self.perfect_recall:
+            return str(state.information_state_string(player))
         return str(state.observation_string(player))
 
 
 def resampler(state: MerchantryState, player: int) -> MerchantryState:
-    """A world for ISMCTS drawn from what `player` has seen (`sample_hidden`), with its own random stream."""
-    seed = random.SystemRandom().getrandbits(63)
-    world: MerchantryState = state.clone()
-    world.state = state.state.sample_hidden(player, random.Random(seed))
-    return world
+    """The same as `state.resample_from_infostate(player)`, for `ISMCTSBot.set_resampler` (kept for
+    scripts written before the method existed)."""
+    return state.resample_from_infostate(player)
 
 
 def game_class(name: str) -> type[MerchantryGame]:
