@@ -103,11 +103,15 @@ def test_analyze_game_judges_a_record_and_writes_its_analysis(tmp_path, capsys):
     code = cli.main(["analyze-game", str(path), "--iterations", "8", "--all", "--json", str(out)])
     assert code == 0
     text = capsys.readouterr().out
-    assert "every decision, by the hard bot" in text and "By seat" in text and "mean loss" in text
+    assert "whole move" in text and "By seat" in text and "mean loss" in text
     decisions = json.loads(out.read_text())
     assert decisions and {d["seat"] for d in decisions} == {0, 1}
     assert all(d["move"] <= len(result.record["moves"]) for d in decisions)
     assert all(d["mark"] in (None, "inaccuracy", "mistake", "blunder") for d in decisions)
+    for d in decisions:  # whole turns, each chance with its interval, the seats' chances adding up to 1
+        assert d["played"].split(", ")[-1] == "done" and d["move"] == d["moves"][-1]
+        assert d["after_interval"][0] <= d["after"] <= d["after_interval"][1]
+        assert abs(sum(d["chances"]) - 1) < 1e-6
 
 
 def test_analyze_game_refuses_a_broken_record(tmp_path, capsys):
