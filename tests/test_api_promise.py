@@ -168,5 +168,7 @@ def test_every_option_declares_the_values_it_accepts(name):
         assert allowed[option].accepts(default), option
         assert description and allowed[option].text
         assert not allowed[option].accepts(10**30), option
-    refused = raises_documented(game.new_game, players=game.min_players, **dict.fromkeys(game.options(), 10**30))
+    refused = raises_documented(
+        game.new_game, players=game.min_players, **dict.fromkeys(game.options(), 10**30)
+    )
     assert "must be" in refused

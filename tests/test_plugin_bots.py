@@ -4,6 +4,7 @@ entry-point name and as module:factory, on local worker processes and on a Ray c
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -135,13 +136,16 @@ def ray_cluster(tmp_path_factory):
     gcs, manager, objects, metrics, agent, agent_grpc, runtime_env, dashboard = free_ports(8)
     env = {**os.environ, "HOME": str(home), "RAY_AUTH_MODE": "token", "RAY_USAGE_STATS_ENABLED": "0"}
     env.pop("RAY_ADDRESS", None)
-    subprocess.run([str(VENV_BIN / "ray"), "get-auth-token", "--generate"], env=env, check=True, capture_output=True)
+    subprocess.run(
+        [str(VENV_BIN / "ray"), "get-auth-token", "--generate"], env=env, check=True, capture_output=True
+    )
     command = [
         str(VENV_BIN / "ray"), "start", "--head", "--node-ip-address=127.0.0.1", f"--port={gcs}",
-        f"--node-manager-port={manager}", f"--object-manager-port={objects}", f"--metrics-export-port={metrics}",
-        f"--dashboard-agent-listen-port={agent}", f"--dashboard-agent-grpc-port={agent_grpc}",
-        f"--runtime-env-agent-port={runtime_env}", f"--dashboard-port={dashboard}", "--include-dashboard=false",
-        "--num-cpus=2", "--disable-usage-stats", f"--temp-dir={temp}",
+        f"--node-manager-port={manager}", f"--object-manager-port={objects}",
+        f"--metrics-export-port={metrics}", f"--dashboard-agent-listen-port={agent}",
+        f"--dashboard-agent-grpc-port={agent_grpc}", f"--runtime-env-agent-port={runtime_env}",
+        f"--dashboard-port={dashboard}", "--include-dashboard=false", "--num-cpus=2",
+        "--disable-usage-stats", f"--temp-dir={temp}",
     ]  # fmt: skip
     starter = subprocess.Popen(
         command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True
@@ -159,10 +163,8 @@ def ray_cluster(tmp_path_factory):
 def stop_session(session: int) -> None:
     for sig in (signal.SIGTERM, signal.SIGKILL):
         for pid in processes_of_session(session):
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, sig)
-            except ProcessLookupError:
-                pass
         deadline = time.monotonic() + 10
         while processes_of_session(session) and time.monotonic() < deadline:
             time.sleep(0.2)
@@ -211,8 +213,8 @@ def test_nothing_listening_is_one_line_too(tmp_path):
     (port,) = free_ports(1)
     env = {**os.environ, "HOME": str(tmp_path)}
     refused = merchantry(
-        "tournament", "money", "--bots", "random,greedy", "--backend", "ray", "--address", f"127.0.0.1:{port}",
-        env=env,
+        "tournament", "money", "--bots", "random,greedy", "--backend", "ray",
+        "--address", f"127.0.0.1:{port}", env=env,
     )  # fmt: skip
     assert refused.returncode == 2 and "nothing answers" in refused.stderr
     assert refused.stderr.strip().count("\n") == 0, refused.stderr

@@ -209,27 +209,31 @@ def cmd_tournament(args: argparse.Namespace, console: Console) -> int:
 
 
 def check_output_file(path: str, flag: str) -> None:
-    """Before a run: `path` must be a file this run can write (an existing one is replaced)."""
+    """Before a run: `path` must be a file this run can write (an existing one is replaced at the end)."""
     target = Path(path)
     if target.is_dir():
         raise ValueError(f"{flag} {path}: that is a folder; name a file")
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise ValueError(f"{flag} {path}: the folder {folder} does not exist")
-    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
-        raise ValueError(f"{flag} {path}: cannot write there")
+    existed = target.exists()
+    try:
+        target.open("a", encoding="utf-8").close()
+    except OSError as exc:
+        raise ValueError(f"{flag} {path}: cannot write there ({exc.strerror or exc})") from None
+    if not existed:
+        target.unlink()
 
 
 def check_output_folder(path: str, flag: str) -> None:
-    """Before a run: `path` must be a folder, or a new one this run can make (its parents are made)."""
+    """Before a run: `path` must be a folder this run can write into; a new one is made now."""
     target = Path(path)
     if target.exists() and not target.is_dir():
         raise ValueError(f"{flag} {path}: that is a file, not a folder; name a folder")
-    existing = target
-    while not existing.exists():
-        existing = existing.parent
-    if not existing.is_dir() or not os.access(existing, os.W_OK):
-        raise ValueError(f"{flag} {path}: cannot write into {existing}")
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+        probe = target / ".merchantry-write-test"
+        probe.touch()
+        probe.unlink()
+    except OSError as exc:
+        raise ValueError(f"{flag} {path}: cannot write there ({exc.strerror or exc})") from None
 
 
 def progress_bar(console: Console, transient: bool = False) -> Progress:
@@ -405,7 +409,7 @@ def cmd_games(args: argparse.Namespace, console: Console) -> int:
         game = games.get(name)
         allowed = game.option_values()
         options = "\n".join(
-            f"{o}={d!r}{' (variant)' if o in game.variants() else ''}: {text}"
+            f"{o}={d!r}: {text}"
             + (f"; {allowed[o].text}" if o in allowed else "")
             for o, (d, text) in game.options().items()
         )

@@ -303,9 +303,10 @@ class Game(ABC):
         allowed = self.option_values()
         for name, value in options.items():
             if name in allowed and not allowed[name].accepts(value):
-                raise InvalidOption(f"{self.name} option {name} must be {allowed[name].text}, not {value!r:.40}")
+                raise InvalidOption(
+                    f"{self.name} option {name} must be {allowed[name].text}, not {value!r:.40}"
+                )
         return {name: options.get(name, default) for name, (default, _) in known.items()}
-
 
     def __repr__(self) -> str:
         return f"<Game {self.name}>"

@@ -112,11 +112,10 @@ def connect(backend: str, address: str | None = None, bot_names: Sequence[str] =
                 configure_logging=False,
                 runtime_env=_runtime_env(bot_names) or None,
             )
-            failure: BaseException | None = None
+            return
         except Exception as exc:  # Ray raises ConnectionError, AuthenticationError, RuntimeError, ...
-            failure = exc
-    if failure is not None:
-        raise ValueError(_connection_problem(address, failure, said())) from None
+            problem = _connection_problem(address, exc, said())
+    raise ValueError(problem)
 
 
 JOIN_RETRIES = 5  # seconds a driver keeps trying to join a cluster that answers but refuses it
@@ -140,21 +139,20 @@ def _check_reachable(address: str) -> None:
 def _stderr_kept() -> Iterator[Callable[[], str]]:
     """Send this process's stderr (file descriptor 2, where Ray's C++ core logs) to a file while the
     block runs; yields a function that returns what was written."""
-    kept = tempfile.TemporaryFile(mode="w+b")
-    try:
-        sys.stderr.flush()
-        saved = os.dup(2)
-    except (OSError, ValueError):  # no real stderr (some test runners): nothing to hide
-        kept.close()
-        yield lambda: ""
-        return
-    os.dup2(kept.fileno(), 2)
-    try:
-        yield lambda: (kept.seek(0), kept.read().decode("utf-8", "replace"))[1]
-    finally:
-        sys.stderr.flush()
-        os.dup2(saved, 2)
-        os.close(saved)
+    with tempfile.TemporaryFile(mode="w+b") as kept:
+        try:
+            sys.stderr.flush()
+            saved = os.dup(2)
+        except (OSError, ValueError):  # no real stderr (some test runners): nothing to hide
+            yield lambda: ""
+            return
+        os.dup2(kept.fileno(), 2)
+        try:
+            yield lambda: (kept.seek(0), kept.read().decode("utf-8", "replace"))[1]
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
 
 
 def _token_available() -> bool:
@@ -174,7 +172,7 @@ def _send_token_if_any() -> None:
         return
     os.environ["RAY_AUTH_MODE"] = "token"
     try:  # Ray read its configuration when imported: have it read the mode again
-        from ray._raylet import Config
+        from ray._raylet import Config  # type: ignore[attr-defined]
 
         Config.initialize("")
     except (ImportError, AttributeError):

@@ -15,6 +15,7 @@ cannot make the server import a module it names):
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import os
@@ -149,7 +150,7 @@ def _from_factory(spec: str, name: str, game: Game | str) -> Bot:
         module = importlib.import_module(module_name)
     except ImportError as exc:
         raise UnknownBot(f"bot {name!r}: cannot import {module_name!r} ({exc})") from None
-    factory = module
+    factory: Any = module
     for part in attribute.split("."):
         factory = getattr(factory, part, None)
         if factory is None:
@@ -157,14 +158,17 @@ def _from_factory(spec: str, name: str, game: Game | str) -> Bot:
     if not callable(factory):
         raise UnknownBot(f"bot {name!r}: {spec} is not callable: it must be a factory called with the game")
     the_game = games.get(game) if isinstance(game, str) else game
-    bot = factory(the_game)
+    try:
+        bot = factory(the_game)
+    except Exception as exc:  # the plug-in's own code: its failure, in one line, before any game
+        raise UnknownBot(f"bot {name!r}: {spec}(game) failed: {type(exc).__name__}: {exc}"[:300]) from None
     if not callable(getattr(bot, "choose", None)):
-        raise UnknownBot(f"bot {name!r}: {spec}(game) returned {bot!r:.40}, which has no choose(world, seat, rng)")
+        raise UnknownBot(
+            f"bot {name!r}: {spec}(game) returned {bot!r:.40}, which has no choose(world, seat, rng)"
+        )
     if not isinstance(getattr(bot, "name", None), str):
-        try:
+        with contextlib.suppress(AttributeError):  # a bot with slots keeps its own
             bot.name = name
-        except AttributeError:
-            pass
     result: Bot = bot
     return result
 

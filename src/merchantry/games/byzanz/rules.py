@@ -8,9 +8,9 @@ sell before anything else happens (BZ-H1). After the last round everyone may sel
 from __future__ import annotations
 
 import random
-from typing import Any
 from functools import cache, lru_cache
 from itertools import combinations
+from typing import Any
 
 from merchantry.engine import JSON, EventLog, State, add_at, replace_at, seat_label
 from merchantry.games.byzanz.actions import (
@@ -143,6 +143,7 @@ class ByzanzState(State):
     )
 
     num_players: int
+    options: dict[str, Any]  # the resolved options (variants); public, never changed once built: shared
     offers: tuple[int, ...]  # offer cards in play (BZ-S2), ascending
     rounds: int
     # Every table is a tuple, replaced when it changes, so that clones share them (issue 12).
@@ -298,7 +299,8 @@ class ByzanzState(State):
             return f"{who} does not hold {action.arg} to sell"
         if self.limit_player >= 0:
             if player != self.limit_player:
-                return f"{seat_label(self.limit_player)} must first get down to {self.hand_limit()} cards (BZ-H1)"
+                limit = self.hand_limit()
+                return f"{seat_label(self.limit_player)} must first get down to {limit} cards (BZ-H1)"
             if action.verb == "discard":
                 return f"{who} has no {action.arg} to discard"
             return f"{who} has more than {self.hand_limit()} cards: discard or sell first (BZ-H1)"

@@ -27,7 +27,8 @@ class GrandBazaarGame(Game):
             ),
             "market_size": (
                 GEM_CARDS_PER_TYPE,
-                f"variant of GB-C1: gem cards of each type in the bazaar (the rulebook: {GEM_CARDS_PER_TYPE})",
+                "variant of GB-C1: gem cards of each type in the bazaar "
+                f"(the rulebook: {GEM_CARDS_PER_TYPE})",
             ),
         }
 

@@ -54,6 +54,7 @@ class BazaarState(State):
     )
 
     num_players: int
+    options: dict[str, Any]  # the resolved options (variants); public, never changed once built: shared
     deck: tuple[int, ...]  # unrevealed price cards, the top one last (GB-I1: the only secret)
     revealed: tuple[int, ...]  # price cards in the order they were revealed (public)
     prices: tuple[int, ...]  # per gem

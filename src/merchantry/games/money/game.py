@@ -9,7 +9,6 @@ from merchantry.engine import JSON, Allowed, EventLog, Game, State, integers
 from merchantry.errors import InvalidOption, InvalidRecord
 from merchantry.games.money import actions
 from merchantry.games.money.components import CARD_CURRENCY, CURRENCIES, NUM_CARDS
-from merchantry.games.money.scoring import PENALTY, TRIO_BONUS
 from merchantry.games.money.rules import (
     FORMAT_VERSION,
     PHASE_NAMES,
@@ -17,6 +16,7 @@ from merchantry.games.money.rules import (
     deal,
     removed_currency_count,
 )
+from merchantry.games.money.scoring import PENALTY, TRIO_BONUS
 
 
 class MoneyGame(Game):
@@ -51,7 +51,8 @@ class MoneyGame(Game):
         return {
             "max_rounds": integers(1, 200),
             "removed_currencies": Allowed(
-                f"text naming distinct currencies from {', '.join(CURRENCIES)}, e.g. 'EUR,JPY' (empty: drawn)",
+                f"text naming distinct currencies from {', '.join(CURRENCIES)}, "
+                "e.g. 'EUR,JPY' (empty: drawn)",
                 _names_currencies,
             ),
             "match_games": integers(1, 10),

@@ -56,9 +56,7 @@ def _count_codes(cards: Iterable[str]) -> Counter[str]:
     return counts
 
 
-def score_breakdown(
-    cards: Iterable[str], penalty: int = PENALTY, trio_bonus: int = TRIO_BONUS
-) -> HandScore:
+def score_breakdown(cards: Iterable[str], penalty: int = PENALTY, trio_bonus: int = TRIO_BONUS) -> HandScore:
     """Score a final hand given as card codes, per currency (by the rulebook unless a variant's
     `penalty` or `trio_bonus` is given)."""
     counts = _count_codes(cards)

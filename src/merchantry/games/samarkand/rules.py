@@ -98,6 +98,7 @@ class SamarkandState(State):
     )
 
     num_players: int
+    options: dict[str, Any]  # the resolved options (variants); public, never changed once built: shared
     # Every table and card pile is a tuple, replaced when it changes, so that clones share them all.
     money: tuple[int, ...]  # dirhams per seat (SK-S3)
     hands: tuple[tuple[int, ...], ...]  # goods cards per seat, sorted (hidden, SK-I1)
