@@ -53,7 +53,7 @@ def variants(
     game_name: str, players: int, options: dict[str, Any], compare: str | None
 ) -> tuple[Variant, ...]:
     """The variants of `--compare name=a,b,...` (`players` or an option), or the one setting given. Values
-    that hold commas themselves are separated by `|` instead: `removed_currencies=EUR,JPY|USD,GBP`. A
+    that hold commas themselves are separated by `|` instead: `name=A1,A2|B1,B2`. A
     variant's name alone (`--compare late_start_money`) compares the rulebook with the variant's values
     that `variant_values` suggests."""
     name, sep, values = (compare or "").partition("=")
@@ -68,7 +68,7 @@ def variants(
     if len(choices) < 2:
         raise ValueError(
             "--compare takes name=value1,value2[,...] (name: players or an option; values that hold "
-            "commas are separated by |: removed_currencies='EUR,JPY|USD,GBP')"
+            "commas are separated by |: name=A1,A2|B1,B2)"
         )
     found = []
     for value in choices:
