@@ -99,7 +99,9 @@ def main() -> None:
     temp = tempfile.mkdtemp(prefix="rb", dir="/tmp")
     env = {**os.environ, "HOME": home, "COLUMNS": "200", "RAY_USAGE_STATS_ENABLED": "0"}
     env.pop("RAY_AUTH_MODE", None)
-    subprocess.run([str(BIN / "ray"), "get-auth-token", "--generate"], env=env, check=True, capture_output=True)
+    subprocess.run(
+        [str(BIN / "ray"), "get-auth-token", "--generate"], env=env, check=True, capture_output=True
+    )
     cluster_env = {**env, "RAY_AUTH_MODE": "disabled"}  # a cluster without authentication
     address, session = start_cluster(cluster_env, temp)
     rows = []

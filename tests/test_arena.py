@@ -187,9 +187,12 @@ def test_a_tournament_game_replays_from_its_records(tmp_path, capsys):
     assert "holds 4 games" in capsys.readouterr().err
 
 
-def test_a_local_ray_cluster_plays_the_same_games_as_local_processes():
-    import ray  # an optional extra, installed by make test: a real local cluster, no mock
-
+def test_a_local_ray_cluster_plays_the_same_games_as_local_processes(tmp_path, monkeypatch):
+    ray = pytest.importorskip("ray")  # an optional extra, installed by make test: a real cluster, no mock
+    # a local ray.init() writes ~/.ray/auth_token and turns token mode on for the whole process: keep both
+    # to this test (a HOME of its own; RAY_AUTH_MODE is put back by monkeypatch)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("RAY_AUTH_MODE", "disabled")
     contest = small()
     on_ray: dict = {}
     try:

@@ -77,7 +77,9 @@ def test_byzanz_variants_change_the_hand_limit_and_the_merchants_worth():
     assert free.profits == rulebook.profits  # the same game: only what a merchant scores differs
     merchants = [sum(1 for c in profits if c == MERCHANT) for profits in free.profits]
     assert sum(merchants) > 0
-    assert [r - f for r, f in zip(rulebook.scores(), free.scores(), strict=True)] == [5.0 * m for m in merchants]
+    assert [r - f for r, f in zip(rulebook.scores(), free.scores(), strict=True)] == [
+        5.0 * m for m in merchants
+    ]
 
 
 def test_grand_bazaar_variants_set_the_starting_cash_and_the_market():
@@ -162,7 +164,9 @@ def test_simulate_without_players_takes_the_games_minimum(capsys):
 
 
 def test_tables_reach_a_pipe_whole(capsys, monkeypatch):
-    monkeypatch.syspath_prepend(str(Path(__file__).parent.parent / "examples" / "merchantry-example-bot" / "src"))
+    monkeypatch.syspath_prepend(
+        str(Path(__file__).parent.parent / "examples" / "merchantry-example-bot" / "src")
+    )
     long_bot = "merchantry_example_bot:make"
     argv = ["tournament", "money", "--players", "3", "--bots", f"random,{long_bot}", "--games", "4"]
     assert cli.main(argv) == 0

@@ -409,8 +409,7 @@ def cmd_games(args: argparse.Namespace, console: Console) -> int:
         game = games.get(name)
         allowed = game.option_values()
         options = "\n".join(
-            f"{o}={d!r}: {text}"
-            + (f"; {allowed[o].text}" if o in allowed else "")
+            f"{o}={d!r}: {text}" + (f"; {allowed[o].text}" if o in allowed else "")
             for o, (d, text) in game.options().items()
         )
         table.add_row(
