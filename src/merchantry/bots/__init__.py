@@ -16,10 +16,12 @@ cannot make the server import a module it names):
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib
 import json
 import os
 import random
+import sys
 from importlib import metadata
 from types import ModuleType
 from typing import Any, Protocol
@@ -81,9 +83,15 @@ def _plugins_on(plugins: bool | None) -> bool:
 def installed() -> dict[str, str]:
     """{name: "module:factory"} of the bots installed packages register (entry-point group
     `merchantry.bots`), and of those handed to this worker by its driver (SPECS_ENV)."""
-    found = {ep.name: ep.value for ep in metadata.entry_points(group=ENTRY_POINTS)}
     handed = os.environ.get(SPECS_ENV)
-    return {**(json.loads(handed) if handed else {}), **found}
+    return {**(json.loads(handed) if handed else {}), **_entry_points(tuple(sys.path))}
+
+
+@functools.lru_cache(maxsize=8)
+def _entry_points(path: tuple[str, ...]) -> dict[str, str]:
+    """The `merchantry.bots` entry points on this import path (remembered per path: a run looks its
+    plug-ins up for every game)."""
+    return {ep.name: ep.value for ep in metadata.entry_points(group=ENTRY_POINTS)}
 
 
 def names(game: Game | str, plugins: bool | None = None) -> list[str]:
