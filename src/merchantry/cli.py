@@ -45,6 +45,7 @@ def bot_list(text: str, count: int, what: str) -> list[str]:
 
 
 def cmd_play(args: argparse.Namespace, console: Console) -> int:
+    bots.enable_plugins()
     game = games.get(args.game)
     players = args.players or min(game.min_players + 1, game.max_players)
     human = args.seat - 1
@@ -54,8 +55,12 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
     seat_bots = others[:human] + ["you"] + others[human:]
     for name in set(others):
         bots.get(name, game)
+    options = parse_options(args.option)
+    game.new_game(players=players, seed=0, **options)  # a bad option: one line now, not after the deal
+    if args.record:
+        check_output_file(args.record, "--record")
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
-    session = records.Session(game.name, players, seed=seed, options=parse_options(args.option))
+    session = records.Session(game.name, players, seed=seed, options=options)
     console.print(f"Seed {seed}.")
     table = TerminalTable(
         session, human, seat_bots, console, console.input, random.Random(seed), args.record, args.lang
@@ -65,10 +70,17 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
+    from merchantry.arena import backends
+
+    bots.enable_plugins()
     game = games.get(args.game)
-    players = args.players or len(args.bots.split(","))
+    named = [name for name in args.bots.split(",") if name.strip()]
+    players = args.players or (len(named) if len(named) > 1 else game.min_players)
     lineup = bot_list(args.bots, players, "one per seat")
     simulate.check_lineup(game.name, lineup)
+    if args.records:
+        check_output_file(args.records, "--records")
+    backends.connect(args.backend, args.address, lineup)
     finished: list[simulate.GameResult] = []
     interrupted, started = False, time.perf_counter()
     with progress_bar(Console(stderr=True), transient=True) as progress:
@@ -139,8 +151,9 @@ def print_summary(
 
 
 def cmd_tournament(args: argparse.Namespace, console: Console) -> int:
-    from merchantry.arena import report, schedule, tournament  # matplotlib, openskill: loaded when needed
+    from merchantry.arena import backends, report, schedule, tournament  # matplotlib, openskill: when needed
 
+    bots.enable_plugins()
     game = games.get(args.game)
     players = args.players or game.min_players
     names = tuple(n.strip() for n in args.bots.split(",") if n.strip())
@@ -151,6 +164,11 @@ def cmd_tournament(args: argparse.Namespace, console: Console) -> int:
         )
     contest = tournament.Tournament(game.name, players, names, count, args.seed)
     contest.check()
+    if args.report:
+        check_output_folder(args.report, "--report")
+    if args.records:
+        check_output_folder(args.records, "--records")
+    backends.connect(args.backend, args.address, names)
     folder = Path(args.records) if args.records else None
     results: dict[int, simulate.GameResult] = {}
     if folder:
@@ -190,6 +208,34 @@ def cmd_tournament(args: argparse.Namespace, console: Console) -> int:
     return 130 if interrupted else 0
 
 
+def check_output_file(path: str, flag: str) -> None:
+    """Before a run: `path` must be a file this run can write (an existing one is replaced at the end)."""
+    target = Path(path)
+    if target.is_dir():
+        raise ValueError(f"{flag} {path}: that is a folder; name a file")
+    existed = target.exists()
+    try:
+        target.open("a", encoding="utf-8").close()
+    except OSError as exc:
+        raise ValueError(f"{flag} {path}: cannot write there ({exc.strerror or exc})") from None
+    if not existed:
+        target.unlink()
+
+
+def check_output_folder(path: str, flag: str) -> None:
+    """Before a run: `path` must be a folder this run can write into; a new one is made now."""
+    target = Path(path)
+    if target.exists() and not target.is_dir():
+        raise ValueError(f"{flag} {path}: that is a file, not a folder; name a folder")
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+        probe = target / ".merchantry-write-test"
+        probe.touch()
+        probe.unlink()
+    except OSError as exc:
+        raise ValueError(f"{flag} {path}: cannot write there ({exc.strerror or exc})") from None
+
+
 def progress_bar(console: Console, transient: bool = False) -> Progress:
     """Games done, games/s and time left, for every long run."""
     columns = (*Progress.get_default_columns(), MofNCompleteColumn(), GamesPerSecond())
@@ -212,8 +258,9 @@ def print_tournament(analysis: dict[str, Any], console: Console) -> None:
 
 
 def cmd_balance(args: argparse.Namespace, console: Console) -> int:
-    from merchantry.arena import balance, report
+    from merchantry.arena import backends, balance, report
 
+    bots.enable_plugins()
     game = games.get(args.game)
     players = args.players or game.min_players
     options = parse_options(args.option)
@@ -225,6 +272,9 @@ def cmd_balance(args: argparse.Namespace, console: Console) -> int:
         balance.variants(game.name, players, options, args.compare),
     )
     study.check()
+    if args.report:
+        check_output_folder(args.report, "--report")
+    backends.connect(args.backend, args.address, (args.bot,))
     results: dict[str, list[simulate.GameResult]] = {v.label: [] for v in study.variants}
     total = args.games * len(study.variants)
     interrupted = False
@@ -351,12 +401,17 @@ def cmd_analyze_game(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_games(args: argparse.Namespace, console: Console) -> int:
+    bots.enable_plugins()  # installed plug-in bots are listed by name
     table = Table(title="Games")
     for column in ("name", "title", "players", "options", "bots"):
         table.add_column(column)
     for name in games.names():
         game = games.get(name)
-        options = "\n".join(f"{o}={d!r}: {text}" for o, (d, text) in game.options().items())
+        allowed = game.option_values()
+        options = "\n".join(
+            f"{o}={d!r}: {text}" + (f"; {allowed[o].text}" if o in allowed else "")
+            for o, (d, text) in game.options().items()
+        )
         table.add_row(
             name, game.title, f"{game.min_players}-{game.max_players}", options, ", ".join(bots.names(game))
         )
@@ -418,7 +473,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--bots",
         default="medium",
-        help="bot for every other seat, or one name per other seat: easy, medium, hard (or greedy, random)",
+        help="bot for every other seat, or one name per other seat: easy, medium, hard (or greedy, random, "
+        "an installed plug-in's name, or your own as module:factory)",
     )
     play.add_argument("--seed", type=int, help="seed for the deal (default: random, printed)")
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option")
@@ -428,9 +484,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     sim = sub.add_parser("simulate", help="play many bot games and print statistics")
     sim.add_argument("game")
-    sim.add_argument("--players", type=int, help="number of players (default: number of --bots)")
+    sim.add_argument(
+        "--players", type=int, help="number of players (default: number of --bots, or the game's minimum)"
+    )
     sim.add_argument("--games", type=int, default=100)
-    sim.add_argument("--bots", default="random", help="one bot name per seat, or one name for all")
+    sim.add_argument(
+        "--bots", default="random", help="one bot per seat, or one for all (a name or module:factory)"
+    )
     add_run_arguments(sim)
     sim.add_argument("--json", action="store_true", help="print the statistics as JSON")
     sim.add_argument("--records", metavar="FILE", help="write every game's record to FILE (JSON lines)")
@@ -453,7 +513,12 @@ def build_parser() -> argparse.ArgumentParser:
     bal.add_argument("--games", type=int, default=500, help="games per variant")
     bal.add_argument("--bot", default="greedy", help="the bot in every seat (default greedy)")
     bal.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option")
-    bal.add_argument("--compare", metavar="NAME=A,B", help="variants to compare: players=3,4,5 or an option")
+    bal.add_argument(
+        "--compare",
+        metavar="NAME=A,B",
+        help="settings to compare: players=3,4,5, OPTION=A,B (values holding commas: A1,A2|B1), or a "
+        "variant's name alone (the rulebook against the ends of its range)",
+    )
     add_run_arguments(bal)
     bal.add_argument("--report", metavar="DIR", help="write report.html, report.md and PNG plots into DIR")
     bal.set_defaults(run=cmd_balance)
@@ -494,9 +559,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def output_console() -> Console:
+    """The terminal's width in a terminal; printed to a pipe or a file, wide enough that no table is cut
+    or wrapped (rich would take 80 columns)."""
+    console = Console()
+    if not console.is_terminal:
+        console = Console(width=PIPE_WIDTH)
+    return console
+
+
+PIPE_WIDTH = 1000
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    console = Console()
+    console = output_console()
     try:
         code: int = args.run(args, console)
         return code

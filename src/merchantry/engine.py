@@ -11,6 +11,8 @@ import copy
 import json
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
 from importlib import resources
 from typing import Any, TypeVar
 
@@ -58,7 +60,7 @@ def parse_seat_label(text: str, num_players: int) -> int:
         seat = int(label[1:]) - 1
         if 0 <= seat < num_players:
             return seat
-    raise IllegalAction(f"{text!r} is not a seat: seats are P1..P{num_players}")
+    raise IllegalAction(f"{text!r:.60} is not a seat: seats are P1..P{num_players}")
 
 
 class State(ABC):
@@ -66,6 +68,9 @@ class State(ABC):
 
     game: Game
     num_players: int
+    # the class of the game's actions: `apply` refuses anything else that is not text (a plain tuple equal
+    # to an action included, whose fields the rules could not read); None accepts any value (toy games)
+    action_type: type | None = None
 
     @abstractmethod
     def is_over(self) -> bool:
@@ -116,8 +121,11 @@ class State(ABC):
         """
         if type(player) is not int or not 0 <= player < self.num_players:  # the common case, checked fast
             self.check_seat(player)
-        if isinstance(action, str):
-            action = self.game.parse_action(self, player, action)
+        if type(action) is not self.action_type:  # one check on the fast path: text, or not an action
+            if isinstance(action, str):
+                action = self.game.parse_action(self, player, action)
+            elif self.action_type is not None:
+                raise IllegalAction(self.game.not_an_action(action))
         if not self._is_legal(player, action):
             raise IllegalAction(self._why_illegal(player, action))
         self._apply(player, action)
@@ -155,8 +163,43 @@ class State(ABC):
         return [seat for seat, score in enumerate(scores) if score == best]
 
     def check_seat(self, player: int) -> None:
+        """IllegalAction unless `player` is a seat number of this game (0..num_players-1; not a bool)."""
         if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < self.num_players:
-            raise IllegalAction(f"{player!r} is not a seat of this {self.num_players}-player game")
+            raise IllegalAction(
+                f"{player!r:.40} is not a seat of this {self.num_players}-player game: seats are numbered "
+                f"0 to {self.num_players - 1}"
+            )
+
+    def check_viewer(self, player: int | None, rng: Any = None) -> None:
+        """For `view` and `sample_hidden`: a seat or None (spectators), and where given a random.Random."""
+        if player is not None:
+            self.check_seat(player)
+        if rng is not None and not isinstance(rng, random.Random):
+            raise IllegalAction(f"sample_hidden draws from a random.Random, not {type(rng).__name__}")
+
+
+@dataclass(frozen=True)
+class Allowed:
+    """The values a game option accepts, and how a person would say so ("an integer from 1 to 200")."""
+
+    text: str
+    accepts: Callable[[Any], bool]
+
+
+def integers(low: int, high: int) -> Allowed:
+    """An option taking a whole number from `low` to `high` (bools are not numbers here)."""
+    return Allowed(
+        f"an integer from {low} to {high}",
+        lambda value: type(value) is int and low <= value <= high,
+    )
+
+
+def one_of(*values: Any) -> Allowed:
+    """An option taking one of a few values."""
+    return Allowed(
+        "one of " + ", ".join(repr(v) for v in values),
+        lambda value: type(value) in (int, str) and value in values,
+    )
 
 
 class Game(ABC):
@@ -170,6 +213,35 @@ class Game(ABC):
     @abstractmethod
     def options(self) -> dict[str, tuple[Any, str]]:
         """{option: (default, one-line description)}."""
+
+    def option_values(self) -> dict[str, Allowed]:
+        """{option: the values it accepts}: every option declares one (tests check), and `resolve_options`
+        refuses anything else before a game is built."""
+        return {}
+
+    def variants(self) -> tuple[str, ...]:
+        """The options that change the rulebook's rules, for designers to study (`merchantry balance
+        --compare`): each defaults to the rulebook, so a game without options is the game as published."""
+        return ()
+
+    def not_an_action(self, action: Any) -> str:
+        """Why `action` (neither an action of this game nor text) cannot be applied."""
+        return (
+            f"{action!r:.40} ({type(action).__name__}) is not a {self.title} action: pass one from "
+            "legal_actions(), or its text"
+        )
+
+    def recorded_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The options a state's to_dict() writes: every option that is not a variant, and the variants
+        that differ from the rulebook. A game at the rulebook's rules keeps the state dict it had before
+        its variants existed (pinned states and course fingerprints stay valid)."""
+        variants, known = self.variants(), self.options()
+        return {k: v for k, v in options.items() if k not in variants or v != known[k][0]}
+
+    def variants_in_play(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The variants of `options` that differ from the rulebook: what a view shows as "variants"."""
+        known = self.options()
+        return {k: options[k] for k in self.variants() if k in options and options[k] != known[k][0]}
 
     @abstractmethod
     def _new_game(self, players: int, seed: int, options: dict[str, Any]) -> State:
@@ -191,7 +263,7 @@ class Game(ABC):
             or isinstance(players, bool)
             or not self.min_players <= players <= self.max_players
         ):
-            raise InvalidRecord(f"players must be {self.min_players}-{self.max_players}, not {players!r}")
+            raise InvalidRecord(f"players must be {self.min_players}-{self.max_players}, not {players!r:.40}")
         try:
             return self._from_dict(data, players)
         except InvalidRecord:
@@ -209,22 +281,31 @@ class Game(ABC):
 
     def new_game(self, players: int, seed: int = 0, **options: Any) -> State:
         """A new game; the same seed and options always give the same game."""
-        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+        if type(players) is not int or not self.min_players <= players <= self.max_players:
             raise InvalidOption(
-                f"{self.title} is for {self.min_players}-{self.max_players} players, not {players!r}"
+                f"{self.title} is for {self.min_players}-{self.max_players} players, not {players!r:.40}"
             )
         if not isinstance(seed, int) or isinstance(seed, bool):
-            raise InvalidOption(f"seed must be an integer, not {seed!r}")
+            raise InvalidOption(f"seed must be an integer, not {seed!r:.40}")
         return self._new_game(players, seed, self.resolve_options(options))
 
     def resolve_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        """Fill in defaults and reject unknown option names."""
+        """Fill in defaults; reject unknown option names and values outside an option's declared range."""
+        if not isinstance(options, dict):
+            raise InvalidOption(f"options must be a dict of name: value, not {type(options).__name__}")
         known = self.options()
-        unknown = sorted(set(options) - set(known))
+        unknown = sorted(map(str, set(options) - set(known)))
         if unknown:
+            listed = ", ".join(known) if known else f"none ({self.title} has no options)"
             raise InvalidOption(
-                f"unknown option(s) {', '.join(unknown)} for {self.name}; options are: {', '.join(known)}"
+                f"unknown option(s) {', '.join(unknown)} for {self.name}; options are: {listed}"
             )
+        allowed = self.option_values()
+        for name, value in options.items():
+            if name in allowed and not allowed[name].accepts(value):
+                raise InvalidOption(
+                    f"{self.name} option {name} must be {allowed[name].text}, not {value!r:.40}"
+                )
         return {name: options.get(name, default) for name, (default, _) in known.items()}
 
     def __repr__(self) -> str:

@@ -78,7 +78,7 @@ def play_seated(
     """Game `index` of a run, with `seat_bots[s]` in seat s: depends on nothing but its arguments."""
     session = Session(game_name, len(seat_bots), game_seed(run_seed, index), options)
     first = session.state.view(None).get("first_player")
-    players = [bots.get(name, game_name) for name in seat_bots]
+    players = [bots.get(name, game_name, plugins=True) for name in seat_bots]  # its driver checked them
     rng = random.Random(f"bots:{run_seed}:{index}")
     state = session.state
     while not state.is_over():
@@ -112,7 +112,7 @@ def check_lineup(game_name: str, lineup: Sequence[str]) -> None:
             f"{game.title} is for {game.min_players}-{game.max_players} players, not {len(lineup)}"
         )
     for name in set(lineup):
-        bots.get(name, game_name)
+        bots.get(name, game_name, plugins=True)
 
 
 def run(
@@ -140,7 +140,7 @@ def run(
         results.append(result)
         on_result(result)
 
-    run_chunks(_play_chunk, tasks, keep, workers, backend, address)
+    run_chunks(_play_chunk, tasks, keep, workers, backend, address, lineup)
     return sorted(results, key=lambda r: r.index), time.perf_counter() - start
 
 

@@ -36,26 +36,40 @@ class Study:
     variants: tuple[Variant, ...] = field(default=())
 
     def check(self) -> None:
+        """Fail before any game runs, with the reason: an unknown bot, a player count or an option value
+        the game refuses (a first game of every variant is built, which checks what depends on the
+        player count too)."""
         game = games.get(self.game)
-        bots.get(self.bot, self.game)
+        bots.get(self.bot, self.game, plugins=True)
         if self.games < 1:
             raise ValueError("a balance study needs at least one game")
         for variant in self.variants:
             if not game.min_players <= variant.players <= game.max_players:
                 raise ValueError(f"{game.title} is for {game.min_players}-{game.max_players} players")
-            game.resolve_options(dict(variant.options))
+            game.new_game(players=variant.players, seed=0, **dict(variant.options))
 
 
 def variants(
     game_name: str, players: int, options: dict[str, Any], compare: str | None
 ) -> tuple[Variant, ...]:
-    """The variants of `--compare name=a,b,...` (`players` or an option), or the one setting given."""
+    """The variants of `--compare name=a,b,...` (`players` or an option), or the one setting given. Values
+    that hold commas themselves are separated by `|` instead: `name=A1,A2|B1,B2`. A
+    variant's name alone (`--compare late_start_money`) compares the rulebook with the variant's values
+    that `variant_values` suggests."""
+    name, sep, values = (compare or "").partition("=")
     if not compare:
         return (Variant(_label(players, options), players, tuple(sorted(options.items()))),)
-    name, sep, values = compare.partition("=")
-    choices = [v.strip() for v in values.split(",") if v.strip()]
-    if not sep or len(choices) < 2:
-        raise ValueError("--compare takes name=value1,value2[,...] (name: players or an option)")
+    if not sep:
+        values = "|".join(map(str, variant_values(game_name, name.strip())))
+        sep = "="
+    name = name.strip()
+    separator = "|" if "|" in values else ","
+    choices = [v.strip() for v in values.split(separator) if v.strip()]
+    if len(choices) < 2:
+        raise ValueError(
+            "--compare takes name=value1,value2[,...] (name: players or an option; values that hold "
+            "commas are separated by |: name=A1,A2|B1,B2)"
+        )
     found = []
     for value in choices:
         typed: Any = int(value) if value.lstrip("-").isdigit() else value
@@ -67,6 +81,29 @@ def variants(
             chosen = {**options, name: typed}
             found.append(Variant(_label(players, chosen), players, tuple(sorted(chosen.items()))))
     return tuple(found)
+
+
+def variant_values(game_name: str, name: str) -> list[Any]:
+    """For `--compare VARIANT` alone: the rulebook's value and two others from the variant's range
+    (the range's ends for a number), so that a designer sees at once which way it moves the game."""
+    game = games.get(game_name)
+    known, allowed = game.options(), game.option_values()
+    if name not in game.variants():
+        listed = ", ".join(game.variants()) or "none"
+        raise ValueError(f"{name!r} is no variant of {game_name} (variants: {listed}); or write {name}=A,B")
+    default = known[name][0]
+    low, high = _integer_ends(allowed[name])
+    candidates = [default, low, high] if low is not None else [default]
+    found = list(dict.fromkeys(v for v in candidates if v is not None))
+    if len(found) < 2:
+        raise ValueError(f"give the values of {name} to compare: --compare {name}=A,B")
+    return found
+
+
+def _integer_ends(allowed: Any) -> tuple[int | None, int | None]:
+    """The smallest and largest integer an option accepts (searched in 0..1000), or (None, None)."""
+    accepted = [v for v in range(0, 1001) if allowed.accepts(v)]
+    return (accepted[0], accepted[-1]) if accepted else (None, None)
 
 
 def _label(players: int, options: dict[str, Any]) -> str:
@@ -97,7 +134,7 @@ def run(
     def report(labelled: tuple[str, GameResult]) -> None:
         on_result(*labelled)
 
-    run_chunks(_play_chunk, tasks, report, workers, backend, address)
+    run_chunks(_play_chunk, tasks, report, workers, backend, address, (study.bot,))
 
 
 def analyse(study: Study, results: dict[str, list[GameResult]]) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from merchantry import games  # noqa: E402
 from merchantry.arena import statistics  # noqa: E402
 
 PLOTS = {
+    "win_rate_by_bot.png": "Win rate by bot, with 95% intervals (dashed: the share of a seat, 1/players)",
     "ratings.png": "Ratings (openskill mu with ±3 sigma; the dot is the ordinal mu - 3 sigma)",
     "win_rate_by_seat.png": "Win rate by seat, with 95% intervals (dashed: equal shares)",
     "scores_by_bot.png": "Final scores by bot",
@@ -31,7 +32,7 @@ Table = tuple[str, list[str], list[list[str]]]  # caption, header, rows
 def write(folder: Path, analysis: dict[str, Any]) -> list[Path]:
     """Write a tournament's plots, report.md and report.html into `folder`; returns the files written."""
     folder.mkdir(parents=True, exist_ok=True)
-    plots = [_ratings, _seats, _scores, _length]
+    plots = [_bots, _ratings, _seats, _scores, _length]
     files = [draw(folder / name, analysis) for name, draw in zip(PLOTS, plots, strict=True)]
     return [*files, *documents(folder, title(analysis), tables(analysis), PLOTS)]
 
@@ -63,6 +64,27 @@ def _save(figure: Any, path: Path) -> Path:
     return path
 
 
+def _error_bars(rows: list[dict[str, float]]) -> list[list[float]]:
+    """Matplotlib's error bars (below, above) in percent from rows with win_rate, win_low, win_high
+    (never negative: at 0% the interval's float low end may sit a hair above the rate)."""
+    below = [max(0.0, 100 * (row["win_rate"] - row["win_low"])) for row in rows]
+    above = [max(0.0, 100 * (row["win_high"] - row["win_rate"])) for row in rows]
+    return [below, above]
+
+
+def _bots(path: Path, analysis: dict[str, Any]) -> Path:
+    """What a designer asks first: how often each bot wins, and how sure the run is of it."""
+    by_bot = sorted(analysis["by_bot"].items(), key=lambda item: item[1]["win_rate"])
+    figure, axes = plt.subplots(figsize=(7, 0.6 * len(by_bot) + 1.5))
+    names = [name for name, _ in by_bot]
+    rates = [100 * row["win_rate"] for _, row in by_bot]
+    axes.barh(names, rates, xerr=_error_bars([row for _, row in by_bot]), color="#d9b27c", capsize=5)
+    axes.axvline(100 / analysis["tournament"]["players"], color="#2b2118", linestyle="--", linewidth=1)
+    axes.set_xlabel("% of its seats won (shared wins split), 95% interval")
+    axes.set_title("Win rate by bot")
+    return _save(figure, path)
+
+
 def _ratings(path: Path, analysis: dict[str, Any]) -> Path:
     rated = sorted(analysis["ratings"].items(), key=lambda item: item[1]["mu"])
     figure, axes = plt.subplots(figsize=(7, 0.6 * len(rated) + 1.5))
@@ -82,9 +104,7 @@ def _seats(path: Path, analysis: dict[str, Any]) -> Path:
     figure, axes = plt.subplots(figsize=(7, 4))
     labels = [f"P{s + 1}" for s in range(len(seats))]
     rates = [100 * s["win_rate"] for s in seats]
-    below = [100 * (s["win_rate"] - s["win_low"]) for s in seats]
-    above = [100 * (s["win_high"] - s["win_rate"]) for s in seats]
-    axes.bar(labels, rates, color="#d9b27c", yerr=[below, above], capsize=6)
+    axes.bar(labels, rates, color="#d9b27c", yerr=_error_bars(seats), capsize=6)
     axes.axhline(100 / len(seats), color="#2b2118", linestyle="--", linewidth=1)
     test = analysis["seat_test"]
     axes.set_title(f"Win rate by seat (chi-square p = {test['p_value']:.3g})")
@@ -120,33 +140,34 @@ def _length(path: Path, analysis: dict[str, Any]) -> Path:
 
 def tables(analysis: dict[str, Any]) -> list[Table]:
     """(caption, header, rows) of every table, shared by the Markdown and the HTML."""
-    rated = sorted(analysis["ratings"].items(), key=lambda item: -item[1]["ordinal"])
+    ratings = analysis["ratings"]
     by_bot = analysis["by_bot"]
+    rated = sorted(ratings.items(), key=lambda item: (-by_bot[item[0]]["win_rate"], -item[1]["ordinal"]))
     out = [
         (
-            "Bots, best rated first",
+            "Bots, most wins first (win rates with 95% intervals; then the openskill rating)",
             [
                 "bot",
+                "win rate",
+                "95% interval",
+                "seats",
+                "mean score",
+                "score stdev",
                 "ordinal",
                 "mu",
                 "sigma",
-                "seats",
-                "win rate",
-                "95% interval",
-                "mean score",
-                "score stdev",
             ],
             [
                 [
                     name,
+                    f"{100 * by_bot[name]['win_rate']:.1f}%",
+                    f"{100 * by_bot[name]['win_low']:.1f}-{100 * by_bot[name]['win_high']:.1f}%",
+                    str(by_bot[name]["seats"]),
+                    f"{by_bot[name]['mean_score']:.1f}",
+                    f"{by_bot[name]['stdev_score']:.1f}",
                     f"{r['ordinal']:.2f}",
                     f"{r['mu']:.2f}",
                     f"{r['sigma']:.2f}",
-                    str(by_bot[name]["seats"]),
-                    f"{100 * by_bot[name]['win_rate']:.1f}%",
-                    f"{100 * by_bot[name]['win_low']:.1f}-{100 * by_bot[name]['win_high']:.1f}%",
-                    f"{by_bot[name]['mean_score']:.1f}",
-                    f"{by_bot[name]['stdev_score']:.1f}",
                 ]
                 for name, r in rated
             ],
@@ -200,6 +221,23 @@ def explanation() -> str:
     return (statistics.__doc__ or "").split("\n\n", 1)[1].strip()
 
 
+def explanation_html() -> str:
+    """The explanation as HTML: its "- " items a list, the rest paragraphs."""
+    blocks: list[str] = []
+    items: list[str] = []
+    for line in explanation().splitlines():
+        text = line.strip()
+        if text.startswith("- "):
+            items.append(text[2:])
+        elif text and items:
+            items[-1] += " " + text
+        elif text:
+            blocks.append(f"<p>{html.escape(text)}</p>")
+    if items:
+        blocks.append("<ul>" + "".join(f"<li>{html.escape(item)}</li>" for item in items) + "</ul>")
+    return "".join(blocks)
+
+
 def as_markdown(heading: str, parts: list[Table], plots: dict[str, str]) -> str:
     lines = [f"# {heading}", ""]
     for caption, header, rows in parts:
@@ -224,7 +262,7 @@ def as_html(heading: str, tables_: list[Table], plots: dict[str, str], folder: P
             f'<figure><img src="data:image/png;base64,{data}" alt="{html.escape(caption)}">'
             f"<figcaption>{html.escape(caption)}</figcaption></figure>"
         )
-    parts.append("<h2>How to read this</h2><pre>" + html.escape(explanation()) + "</pre>")
+    parts.append("<h2>How to read this</h2>" + explanation_html())
     style = (
         "body{font:15px/1.4 system-ui,sans-serif;max-width:60rem;margin:1rem auto;padding:0 1rem}"
         "table{border-collapse:collapse;margin:1rem 0}td,th{border-bottom:1px solid #ddd;padding:.3rem .6rem;"
@@ -360,8 +398,9 @@ def _balance_seats(path: Path, analysis: dict[str, Any]) -> Path:
                 row = rows[label][s]
                 xs.append(i + (s - (seats - 1) / 2) * width)
                 rates.append(100 * row["win_rate"])
-                below.append(100 * (row["win_rate"] - row["win_low"]))
-                above.append(100 * (row["win_high"] - row["win_rate"]))
+                (low,), (high,) = _error_bars([row])
+                below.append(low)
+                above.append(high)
         name = _ordinal(s + 1) if by_order else f"P{s + 1}"
         axes.bar(xs, rates, width * 0.95, yerr=[below, above], capsize=3, label=name)
     for i, v in enumerate(variants.values()):

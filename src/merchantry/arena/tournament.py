@@ -42,7 +42,7 @@ class Tournament:
         if self.games < 1:
             raise ValueError("a tournament needs at least one game")
         for name in self.bots:
-            bots.get(name, self.game)
+            bots.get(name, self.game, plugins=True)
 
     def play(self, index: int) -> GameResult:
         return play_seated(self.game, seating(self.bots, self.players, index), self.seed, index)
@@ -66,7 +66,7 @@ def run(
     finished = set(done)
     todo = [i for i in range(tournament.games) if i not in finished]
     tasks = [(tournament, chunk) for chunk in chunked(todo, workers, backend)]
-    run_chunks(_play_chunk, tasks, on_result, workers, backend, address)
+    run_chunks(_play_chunk, tasks, on_result, workers, backend, address, tournament.bots)
 
 
 # --- records: one JSON line per finished game, so that a run can resume -----------------------------

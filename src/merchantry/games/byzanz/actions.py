@@ -79,4 +79,4 @@ def parse(text: str) -> ByzanzAction:
         return TAKE[type_of(rest[0])]
     if verb == "sell" and len(rest) == 3:
         return sell(tuple(code_of(word) for word in rest))
-    raise IllegalAction(f"{text!r} is not a Byzanz move; {NOTATION_HELP}")
+    raise IllegalAction(f"{text!r:.60} is not a Byzanz move; {NOTATION_HELP}")

@@ -44,7 +44,7 @@ def code_of(text: str) -> int:
         return CODE_INDEX[text.strip().lower()]
     except KeyError:
         raise IllegalAction(
-            f"{text!r} is not a Byzanz card (cards look like wine3, cloth1, merchant)"
+            f"{text!r:.60} is not a Byzanz card (cards look like wine3, cloth1, merchant)"
         ) from None
 
 
@@ -55,7 +55,7 @@ def type_of(text: str) -> int:
         return -1
     if name in TYPES:
         return TYPES.index(name)
-    raise IllegalAction(f"{text!r} is not a goods type: {', '.join(TYPES)} or merchant")
+    raise IllegalAction(f"{text!r:.60} is not a goods type: {', '.join(TYPES)} or merchant")
 
 
 def profit_points(code: int) -> int:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from merchantry.engine import JSON, EventLog, Game, State
-from merchantry.errors import InvalidRecord
+from merchantry.engine import JSON, Allowed, EventLog, Game, State, integers
+from merchantry.errors import InvalidOption, InvalidRecord
 from merchantry.games.byzanz import actions
-from merchantry.games.byzanz.components import NUM_CODES
+from merchantry.games.byzanz.components import HAND_LIMIT, MERCHANT_PROFIT, NUM_CODES
 from merchantry.games.byzanz.rules import (
     _FLAT_LISTS,
     _NESTED_LISTS,
@@ -30,12 +30,27 @@ class ByzanzGame(Game):
     state_version = FORMAT_VERSION
 
     def options(self) -> dict[str, tuple[Any, str]]:
-        return {}
+        return {
+            "hand_limit": (
+                HAND_LIMIT,
+                f"variant of BZ-H1: the most cards a hand may hold (the rulebook: {HAND_LIMIT})",
+            ),
+            "merchant_profit": (
+                MERCHANT_PROFIT,
+                f"variant of BZ-E2: points for a merchant profit card (the rulebook: {MERCHANT_PROFIT})",
+            ),
+        }
+
+    def option_values(self) -> dict[str, Allowed]:
+        return {"hand_limit": integers(4, 12), "merchant_profit": integers(0, 10)}
+
+    def variants(self) -> tuple[str, ...]:
+        return ("hand_limit", "merchant_profit")
 
     def _new_game(self, players: int, seed: int, options: dict[str, Any]) -> ByzanzState:
         state = ByzanzState.__new__(ByzanzState)
         state.num_players = players
-        setup(state, random.Random(f"byzanz:{seed}"))
+        setup(state, random.Random(f"byzanz:{seed}"), options)
         return state
 
     def parse_action(self, state: State, player: int, text: str) -> actions.ByzanzAction:
@@ -61,6 +76,10 @@ class ByzanzGame(Game):
         if len(s.maybe) != n or any(not 0 <= c < NUM_CODES for cards in s.maybe for _, c in cards):
             raise InvalidRecord(f"not a Byzanz state: maybe must have {n} lists of (epoch, card) pairs")
         s.log = EventLog.of(data["log"])
+        try:
+            s.options = self.resolve_options(dict(data.get("options", {})))
+        except InvalidOption as exc:
+            raise InvalidRecord(f"not a Byzanz state: {exc}") from None
         for counts in (*s.hands, *s.known, s.market, s.boxed):
             if len(counts) != NUM_CODES:
                 raise InvalidRecord(f"not a Byzanz state: card counts must have {NUM_CODES} entries")
@@ -78,3 +97,4 @@ def _scalar(slot: str, value: Any) -> int | bool:
 
 GAME = ByzanzGame()
 ByzanzState.game = GAME
+ByzanzState.action_type = actions.ByzanzAction

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from functools import cache, lru_cache
 from itertools import combinations
+from typing import Any
 
 from merchantry.engine import JSON, EventLog, State, add_at, replace_at, seat_label
 from merchantry.games.byzanz.actions import (
@@ -31,6 +32,7 @@ from merchantry.games.byzanz.components import (
     COPIES,
     HAND_LIMIT,
     MERCHANT,
+    MERCHANT_PROFIT,
     NUM_CODES,
     SETUP,
     STARTING_HAND,
@@ -137,9 +139,11 @@ class ByzanzState(State):
         "next_opener",
         "phase",
         "log",
+        "options",
     )
 
     num_players: int
+    options: dict[str, Any]  # the resolved options (variants); public, never changed once built: shared
     offers: tuple[int, ...]  # offer cards in play (BZ-S2), ascending
     rounds: int
     # Every table is a tuple, replaced when it changes, so that clones share them (issue 12).
@@ -214,6 +218,8 @@ class ByzanzState(State):
         return last is not None and last["type"] in kinds and last.get("seat") == player
 
     def legal_actions(self, player: int) -> list[ByzanzAction]:
+        if type(player) is not int or not 0 <= player < self.num_players:
+            self.check_seat(player)
         if self.phase == OVER:
             return []
         hand = self.hands[player]
@@ -293,10 +299,11 @@ class ByzanzState(State):
             return f"{who} does not hold {action.arg} to sell"
         if self.limit_player >= 0:
             if player != self.limit_player:
-                return f"{seat_label(self.limit_player)} must first get down to {HAND_LIMIT} cards (BZ-H1)"
+                limit = self.hand_limit()
+                return f"{seat_label(self.limit_player)} must first get down to {limit} cards (BZ-H1)"
             if action.verb == "discard":
                 return f"{who} has no {action.arg} to discard"
-            return f"{who} has more than {HAND_LIMIT} cards: discard or sell first (BZ-H1)"
+            return f"{who} has more than {self.hand_limit()} cards: discard or sell first (BZ-H1)"
         if player not in self.to_act():
             return f"it is {seat_label(self.to_act()[0])}'s turn, not {who}'s"
         if action.verb == "add":
@@ -371,7 +378,7 @@ class ByzanzState(State):
             self.boxed = add_at(self.boxed, code, 1)  # BZ-V1: the other two leave the game
         self.profits[player] = (*self.profits[player], profit)
         self.log = self.log.add(
-            "sold", seat=player, cards=card_names(codes), profit=CODES[profit], points=profit_points(profit)
+            "sold", seat=player, cards=card_names(codes), profit=CODES[profit], points=self.points(profit)
         )
         self._check_limit_resolved(player)
 
@@ -392,17 +399,30 @@ class ByzanzState(State):
     def hand_size(self, player: int) -> int:
         return sum(self.hands[player])
 
+    def hand_limit(self) -> int:
+        """BZ-H1's 7, or the variant's."""
+        limit: int = self.options.get("hand_limit") or HAND_LIMIT
+        return limit
+
+    def points(self, code: int) -> int:
+        """BZ-E2: what a profit card scores (a merchant's 5, or the variant's)."""
+        if code == MERCHANT:
+            merchant: int = self.options.get("merchant_profit", MERCHANT_PROFIT)
+            return merchant
+        return profit_points(code)
+
     def _after_gain(self, player: int, resume: int) -> None:
         """BZ-H1: over 7 cards, the player must discard or sell before the game goes on."""
-        if self.hand_size(player) > HAND_LIMIT:
+        limit = self.hand_limit()
+        if self.hand_size(player) > limit:
             self.limit_player = player
             self.resume = resume
-            self.log = self.log.add("over_limit", seat=player, count=self.hand_size(player), limit=HAND_LIMIT)
+            self.log = self.log.add("over_limit", seat=player, count=self.hand_size(player), limit=limit)
         else:
             self._continue(resume)
 
     def _check_limit_resolved(self, player: int) -> None:
-        if player == self.limit_player and self.hand_size(player) <= HAND_LIMIT:
+        if player == self.limit_player and self.hand_size(player) <= self.hand_limit():
             self.limit_player = -1
             self._continue(self.resume)
 
@@ -578,7 +598,7 @@ class ByzanzState(State):
 
     def scores(self) -> list[float]:
         """BZ-E2: the sum of profit cards; public, since every sold set was shown (BZ-I1)."""
-        return [float(sum(profit_points(c) for c in profits)) for profits in self.profits]
+        return [float(sum(map(self.points, profits))) for profits in self.profits]
 
     def winners(self) -> list[int]:
         """BZ-E2 highest score; BZ-E3 a tie goes to the most cards in hand, then it is shared."""
@@ -632,6 +652,9 @@ class ByzanzState(State):
             "winners": self.winners(),
             "log": self.log.visible_to(player),
         }
+        variants = self.game.variants_in_play(self.options)
+        if variants:
+            view["variants"] = variants
         if player is not None:
             view["hand"] = [CODES[c] for c in sorted(expand(self.hands[player]), key=_hand_order)]
             view["my_discards"] = [CODES[c] for c in self.discards[player]]
@@ -670,6 +693,7 @@ class ByzanzState(State):
         new.next_opener = self.next_opener
         new.phase = self.phase
         new.log = self.log  # immutable, shared
+        new.options = self.options  # never changed once the game is built: shared
         new.deck = self.deck  # tuples: shared
         new.removed = self.removed
         new.confirmed = self.confirmed
@@ -700,14 +724,16 @@ class ByzanzState(State):
             data[slot] = [list(inner) for inner in getattr(self, slot)]
         data["maybe"] = [[list(pair) for pair in cards] for cards in self.maybe]
         data["log"] = self.log.events()
+        recorded = self.game.recorded_options(self.options)
+        if recorded:  # the variants in play; nothing at the rulebook's rules (the dict stays as it was)
+            data["options"] = recorded
         return data
 
     def sample_hidden(self, player: int | None, rng: random.Random) -> ByzanzState:
         """BZ-I1/BZ-I2: redeal the deck, the removed cards, and what the others' hands and face-down
         discards hold beyond what is public. Cards known to be in a hand stay there; a card known to be
         "in the hand or discarded" goes to one of the two, never into a discard made before it arrived."""
-        if player is not None:
-            self.check_seat(player)
+        self.check_viewer(player, rng)
         world = self.clone()
         world.log = self.log.seen_by(player)
         others = [q for q in range(self.num_players) if q != player]
@@ -838,9 +864,11 @@ _FLAT_LISTS = (
 _NESTED_LISTS = ("hands", "known", "bids", "profits", "discards")
 
 
-def setup(state: ByzanzState, rng: random.Random) -> None:
-    """BZ-S1..BZ-S3: shuffle, deal 4 each, remove cards unseen, stack the offer cards, choose a dealer."""
+def setup(state: ByzanzState, rng: random.Random, options: dict[str, Any] | None = None) -> None:
+    """BZ-S1..BZ-S3: shuffle, deal 4 each, remove cards unseen, stack the offer cards, choose a dealer;
+    `options` may name variants (game.py)."""
     n = state.num_players
+    state.options = options or {}
     table = SETUP[n]
     deck = full_deck()
     rng.shuffle(deck)

@@ -28,5 +28,5 @@ def parse(text: str) -> BazaarAction:
         raise IllegalAction(f"a move must be text, not {type(text).__name__}")
     action = _BY_TEXT.get(" ".join(text.split()).lower())
     if action is None:
-        raise IllegalAction(f"{text!r} is not a Grand Bazaar move; {NOTATION_HELP}")
+        raise IllegalAction(f"{text!r:.60} is not a Grand Bazaar move; {NOTATION_HELP}")
     return action

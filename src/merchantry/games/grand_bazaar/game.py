@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from merchantry.engine import JSON, EventLog, Game, State
-from merchantry.errors import InvalidRecord
+from merchantry.engine import JSON, Allowed, EventLog, Game, State, integers
+from merchantry.errors import InvalidOption, InvalidRecord
 from merchantry.games.grand_bazaar import actions
-from merchantry.games.grand_bazaar.components import GEM_CARDS_PER_TYPE, GEMS, PRICE_CARDS
-from merchantry.games.grand_bazaar.rules import FORMAT_VERSION, BazaarState, setup
+from merchantry.games.grand_bazaar.components import GEM_CARDS_PER_TYPE, GEMS, PRICE_CARDS, START_CASH
+from merchantry.games.grand_bazaar.rules import FORMAT_VERSION, BazaarState, market_size, setup
 
 
 class GrandBazaarGame(Game):
@@ -20,12 +20,28 @@ class GrandBazaarGame(Game):
     state_version = FORMAT_VERSION
 
     def options(self) -> dict[str, tuple[Any, str]]:
-        return {}
+        return {
+            "start_cash": (
+                START_CASH,
+                f"variant of GB-S1: the grands each player starts with (the rulebook: {START_CASH})",
+            ),
+            "market_size": (
+                GEM_CARDS_PER_TYPE,
+                "variant of GB-C1: gem cards of each type in the bazaar "
+                f"(the rulebook: {GEM_CARDS_PER_TYPE})",
+            ),
+        }
+
+    def option_values(self) -> dict[str, Allowed]:
+        return {"start_cash": integers(10, 100), "market_size": integers(5, 20)}
+
+    def variants(self) -> tuple[str, ...]:
+        return ("start_cash", "market_size")
 
     def _new_game(self, players: int, seed: int, options: dict[str, Any]) -> BazaarState:
         state = BazaarState.__new__(BazaarState)
         state.num_players = players
-        setup(state, random.Random(f"grand_bazaar:{seed}"))
+        setup(state, random.Random(f"grand_bazaar:{seed}"), options)
         return state
 
     def parse_action(self, state: State, player: int, text: str) -> actions.BazaarAction:
@@ -48,6 +64,10 @@ class GrandBazaarGame(Game):
         s.bought_any = bool(data["bought_any"])
         s.over = bool(data["over"])
         s.log = EventLog.of(data["log"])
+        try:
+            s.options = self.resolve_options(dict(data.get("options", {})))
+        except InvalidOption as exc:
+            raise InvalidRecord(f"not a Grand Bazaar state: {exc}") from None
         _check(s)
         return s
 
@@ -62,7 +82,7 @@ def _check(s: BazaarState) -> None:
     if len(s.gems) != n or len(s.cash) != n or any(len(hand) != kinds for hand in s.gems):
         raise InvalidRecord(f"not a Grand Bazaar state: gems and cash must be given for {n} players")
     for g in range(kinds):
-        if s.stock[g] < 0 or s.stock[g] + sum(hand[g] for hand in s.gems) != GEM_CARDS_PER_TYPE:
+        if s.stock[g] < 0 or s.stock[g] + sum(hand[g] for hand in s.gems) != market_size(s.options):
             raise InvalidRecord(f"not a Grand Bazaar state: the {GEMS[g]} cards do not add up")
     if any(c < 0 for c in s.cash) or not 0 <= s.current < n or not 0 <= s.turn <= n:
         raise InvalidRecord("not a Grand Bazaar state: cash, turn or current player out of range")
@@ -72,3 +92,4 @@ def _check(s: BazaarState) -> None:
 
 GAME = GrandBazaarGame()
 BazaarState.game = GAME
+BazaarState.action_type = actions.BazaarAction

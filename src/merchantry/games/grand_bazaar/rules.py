@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import random
+from typing import Any
 
 from merchantry.engine import JSON, EventLog, State, replace_at, seat_label
 from merchantry.games.grand_bazaar.actions import BUY, DONE, SELL, BazaarAction
@@ -49,9 +50,11 @@ class BazaarState(State):
         "bought_any",
         "over",
         "log",
+        "options",
     )
 
     num_players: int
+    options: dict[str, Any]  # the resolved options (variants); public, never changed once built: shared
     deck: tuple[int, ...]  # unrevealed price cards, the top one last (GB-I1: the only secret)
     revealed: tuple[int, ...]  # price cards in the order they were revealed (public)
     prices: tuple[int, ...]  # per gem
@@ -80,6 +83,8 @@ class BazaarState(State):
         return not self.over and player == self.current and (any(self.bought) or any(self.sold))
 
     def legal_actions(self, player: int) -> list[BazaarAction]:
+        if type(player) is not int or not 0 <= player < self.num_players:
+            self.check_seat(player)
         if self.over or player != self.current:
             return []
         # _can_buy, _must_buy and _may_sell for every gem at once: random playouts spend their time here
@@ -280,6 +285,9 @@ class BazaarState(State):
             "ranks": self.ranks() if self.over else None,
             "log": self.log.visible_to(player),
         }
+        variants = self.game.variants_in_play(self.options)
+        if variants:
+            view["variants"] = variants
         return view
 
     def expected_moves(self) -> tuple[float, ...]:
@@ -320,6 +328,7 @@ class BazaarState(State):
         new.bought_any = self.bought_any
         new.over = self.over
         new.log = self.log  # immutable, shared
+        new.options = self.options  # never changed once the game is built: shared
         return new
 
     def to_dict(self) -> dict[str, JSON]:
@@ -341,12 +350,18 @@ class BazaarState(State):
             "bought_any": self.bought_any,
             "over": self.over,
             "log": self.log.events(),
+            **self._options_dict(),
         }
+
+    def _options_dict(self) -> dict[str, JSON]:
+        """The variants in play, under "options"; nothing at the rulebook's rules (the dict stays as it was
+        before variants existed)."""
+        recorded = self.game.recorded_options(self.options)
+        return {"options": recorded} if recorded else {}
 
     def sample_hidden(self, player: int | None, rng: random.Random) -> BazaarState:
         """GB-I1: only the order of the unrevealed price cards is secret; reshuffle it with `rng`."""
-        if player is not None:
-            self.check_seat(player)
+        self.check_viewer(player, rng)
         world = self.clone()
         world.log = self.log.seen_by(player)
         deck = sorted(world.deck)  # the unrevealed cards as a set: their real order must not steer a shuffle
@@ -366,23 +381,31 @@ def _price_history(revealed: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     return (*before, tuple(price + change for price, change in zip(before[-1], card, strict=True)))
 
 
-def setup(state: BazaarState, rng: random.Random) -> None:
-    """GB-S1: prices at 10, gems in the bazaar, the price cards shuffled, 30 grands each; then round 1."""
+def setup(state: BazaarState, rng: random.Random, options: dict[str, Any] | None = None) -> None:
+    """GB-S1: prices at 10, gems in the bazaar, the price cards shuffled, 30 grands each; then round 1.
+    `options` may name variants (game.py): the grands each starts with, the gem cards of each type."""
     n = state.num_players
+    state.options = options or {}
     deck = list(range(len(PRICE_CARDS)))
     rng.shuffle(deck)
     state.deck = tuple(deck)
     state.revealed = ()
     state.prices = (START_PRICE,) * len(GEMS)
-    state.stock = (GEM_CARDS_PER_TYPE,) * len(GEMS)
+    state.stock = (market_size(state.options),) * len(GEMS)
     state.gems = ((0,) * len(GEMS),) * n
-    state.cash = (START_CASH,) * n
+    state.cash = (state.options.get("start_cash") or START_CASH,) * n
     state.round = 1
     state.bought = state.sold = NO_FLAGS
     state.bought_any = False
     state.over = False
     state.log = EventLog()
     state._open_round()
+
+
+def market_size(options: dict[str, Any]) -> int:
+    """Gem cards of each type in the bazaar: GB-C1's 10, or the variant's."""
+    size: int = options.get("market_size") or GEM_CARDS_PER_TYPE
+    return size
 
 
 def _buy_still_possible(

@@ -52,7 +52,7 @@ def parse(text: str, num_players: int) -> MoneyAction:
     key = " ".join(text.split()).lower()
     action = _BY_TEXT.get(key)
     if action is None:
-        raise IllegalAction(f"{text!r} is not a Money move; {NOTATION_HELP}")
+        raise IllegalAction(f"{text!r:.60} is not a Money move; {NOTATION_HELP}")
     if action in TAKE_BID and TAKE_BID.index(action) >= num_players:
-        raise IllegalAction(f"{text!r}: there is no seat {action.arg} in a {num_players}-player game")
+        raise IllegalAction(f"{text!r:.60}: there is no seat {action.arg} in a {num_players}-player game")
     return action

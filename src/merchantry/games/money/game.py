@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from merchantry.engine import JSON, EventLog, Game, State
+from merchantry.engine import JSON, Allowed, EventLog, Game, State, integers
 from merchantry.errors import InvalidOption, InvalidRecord
 from merchantry.games.money import actions
 from merchantry.games.money.components import CARD_CURRENCY, CURRENCIES, NUM_CARDS
@@ -16,6 +16,7 @@ from merchantry.games.money.rules import (
     deal,
     removed_currency_count,
 )
+from merchantry.games.money.scoring import PENALTY, TRIO_BONUS
 
 
 class MoneyGame(Game):
@@ -36,24 +37,43 @@ class MoneyGame(Game):
                 "MO-S1: currencies to leave out, e.g. 'EUR' or 'EUR,JPY'; empty: drawn",
             ),
             "match_games": (1, "MO-E6: games in a match, scores added up (the rules suggest 3)"),
+            "penalty": (
+                PENALTY,
+                "variant of MO-E3: points lost by a currency below 200 (the rulebook: 100; 0: no penalty)",
+            ),
+            "trio_bonus": (
+                TRIO_BONUS,
+                "variant of MO-E4: points for each trio of 20s or of 30s (the rulebook: 100)",
+            ),
         }
 
+    def option_values(self) -> dict[str, Allowed]:
+        return {
+            "max_rounds": integers(1, 200),
+            "removed_currencies": Allowed(
+                f"text naming distinct currencies from {', '.join(CURRENCIES)}, "
+                "e.g. 'EUR,JPY' (empty: drawn)",
+                _names_currencies,
+            ),
+            "match_games": integers(1, 10),
+            "penalty": integers(0, 200),
+            "trio_bonus": integers(0, 300),
+        }
+
+    def variants(self) -> tuple[str, ...]:
+        return ("penalty", "trio_bonus")
+
     def _check_options(self, players: int, options: dict[str, Any]) -> None:
-        max_rounds = options["max_rounds"]
-        if not isinstance(max_rounds, int) or isinstance(max_rounds, bool) or max_rounds < 1:
-            raise InvalidOption(f"max_rounds must be a positive integer, not {max_rounds!r}")
-        match_games = options["match_games"]
-        if not isinstance(match_games, int) or isinstance(match_games, bool) or not 1 <= match_games <= 10:
-            raise InvalidOption(f"match_games must be an integer from 1 to 10, not {match_games!r}")
+        """What depends on the player count (each value's range is checked by resolve_options)."""
         named = options["removed_currencies"]
         if not isinstance(named, str):
-            raise InvalidOption(f"removed_currencies must be text like 'EUR,JPY', not {named!r}")
+            raise InvalidOption(f"removed_currencies must be text like 'EUR,JPY', not {named!r:.40}")
         if named:
             removed = named.split(",")
             bad = [c for c in removed if c not in CURRENCIES]
             if bad or len(set(removed)) != len(removed):
                 raise InvalidOption(
-                    f"removed_currencies {named!r}: name distinct currencies from {', '.join(CURRENCIES)}"
+                    f"removed_currencies {named!r:.40}: name distinct currencies from {', '.join(CURRENCIES)}"
                 )
             if len(removed) != removed_currency_count(players):
                 count = removed_currency_count(players)
@@ -115,6 +135,14 @@ class MoneyGame(Game):
         return s
 
 
+def _names_currencies(value: Any) -> bool:
+    """removed_currencies: text of currency names, commas between (case and spaces are free)."""
+    if not isinstance(value, str):
+        return False
+    named = value.replace(" ", "").upper()
+    return not named or all(c in CURRENCIES for c in named.split(","))
+
+
 def _seat_lists(value: JSON, count: int) -> list[tuple[int, ...]]:
     if not isinstance(value, list) or len(value) != count:
         raise InvalidRecord(f"expected {count} card lists, got {value!r:.60}")
@@ -137,3 +165,4 @@ def _check_cards(s: MoneyState) -> None:
 
 GAME = MoneyGame()
 MoneyState.game = GAME
+MoneyState.action_type = actions.MoneyAction

@@ -37,7 +37,7 @@ from merchantry.games.money.components import (
     NUM_CARDS,
     display_key,
 )
-from merchantry.games.money.scoring import score_breakdown
+from merchantry.games.money.scoring import HandScore, score_breakdown
 
 BIDDING, EXCHANGE, OVER = 0, 1, 2
 PHASE_NAMES = ("bidding", "exchange", "over")
@@ -134,6 +134,8 @@ class MoneyState(State):
         )
 
     def legal_actions(self, player: int) -> list[MoneyAction]:
+        if type(player) is not int or not 0 <= player < self.num_players:
+            self.check_seat(player)
         if self.phase == BIDDING:
             if self.committed[player]:
                 return []
@@ -380,7 +382,13 @@ class MoneyState(State):
             self.phase = OVER
 
     def hand_score(self, player: int) -> int:
-        return score_breakdown(CARD_CODES[c] for c in self.hands[player]).total
+        return self.breakdown(self.hands[player]).total
+
+    def breakdown(self, hand: tuple[int, ...]) -> HandScore:
+        """A final hand scored by this game's rules: the rulebook's, or a scoring variant's."""
+        return score_breakdown(
+            (CARD_CODES[c] for c in hand), self.options["penalty"], self.options["trio_bonus"]
+        )
 
     def scores(self) -> list[float]:
         """Cumulative scores of the finished games of the match; hands in play are secret until the end."""
@@ -422,6 +430,9 @@ class MoneyState(State):
             "results": [self._result_view(scores, hands) for scores, hands in self.match_results],
             "log": self.log.visible_to(player),
         }
+        variants = self.game.variants_in_play(self.options)
+        if variants:
+            view["variants"] = variants
         if player is not None:
             hand = sorted(self.hands[player], key=lambda c: (display_key(CARD_CODES[c]), c))
             view["hand"] = [CARD_CODES[c] for c in hand] + [BLUFF]
@@ -444,12 +455,11 @@ class MoneyState(State):
             seat["acted"] = self.acted[p]
         return seat
 
-    @staticmethod
-    def _result_view(scores: tuple[int, ...], hands: tuple[tuple[int, ...], ...]) -> dict[str, JSON]:
+    def _result_view(self, scores: tuple[int, ...], hands: tuple[tuple[int, ...], ...]) -> dict[str, JSON]:
         """A finished game: hands are shown at the final scoring."""
         breakdown = []
         for hand in hands:
-            hs = score_breakdown(CARD_CODES[c] for c in hand)
+            hs = self.breakdown(hand)
             breakdown.append(
                 {
                     "hand": codes(list(hand)),
@@ -495,7 +505,7 @@ class MoneyState(State):
             "game": "money",
             "version": FORMAT_VERSION,
             "players": self.num_players,
-            "options": dict(self.options),
+            "options": self.game.recorded_options(self.options),
             "deal_seed": self.deal_seed,
             "match_index": self.match_index,
             "match_results": [
@@ -527,8 +537,7 @@ class MoneyState(State):
         unknown: a sealed bid is redrawn at random from the opponent's sampled cards, an unsealed one is
         emptied. Later deals of a match draw from a seed taken from `rng` (ENGINE principle 2).
         """
-        if player is not None:
-            self.check_seat(player)
+        self.check_viewer(player, rng)
         world = self.clone()
         world.log = self.log.seen_by(player)
         others = [q for q in range(self.num_players) if q != player]

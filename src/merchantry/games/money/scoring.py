@@ -36,10 +36,11 @@ class HandScore:
     total: int
 
 
-def currency_score(total: int, trios: int) -> int:
-    """MO-E3 then MO-E4: below 200 subtract 100 (never below 0), then add 100 per trio."""
-    base = total if total >= THRESHOLD else max(0, total - PENALTY)
-    return base + TRIO_BONUS * trios
+def currency_score(total: int, trios: int, penalty: int = PENALTY, trio_bonus: int = TRIO_BONUS) -> int:
+    """MO-E3 then MO-E4: below 200 subtract 100 (never below 0), then add 100 per trio. `penalty` and
+    `trio_bonus` are the designers' variants of those 100s (the game's options of the same names)."""
+    base = total if total >= THRESHOLD else max(0, total - penalty)
+    return base + trio_bonus * trios
 
 
 def _count_codes(cards: Iterable[str]) -> Counter[str]:
@@ -55,8 +56,9 @@ def _count_codes(cards: Iterable[str]) -> Counter[str]:
     return counts
 
 
-def score_breakdown(cards: Iterable[str]) -> HandScore:
-    """Score a final hand given as card codes, per currency."""
+def score_breakdown(cards: Iterable[str], penalty: int = PENALTY, trio_bonus: int = TRIO_BONUS) -> HandScore:
+    """Score a final hand given as card codes, per currency (by the rulebook unless a variant's
+    `penalty` or `trio_bonus` is given)."""
     counts = _count_codes(cards)
     per_currency = []
     for cur in CURRENCIES:
@@ -65,7 +67,9 @@ def score_breakdown(cards: Iterable[str]) -> HandScore:
             continue
         total = sum(int(code[3:]) * n for code, n in held.items())
         trios = sum(1 for value in TRIO_VALUES if held.get(f"{cur}{value}", 0) == 3)
-        per_currency.append(CurrencyScore(cur, total, trios, currency_score(total, trios)))
+        per_currency.append(
+            CurrencyScore(cur, total, trios, currency_score(total, trios, penalty, trio_bonus))
+        )
     coins = counts[COIN] * COIN_VALUE  # MO-E5: coins always count, and are no currency
     total = sum(c.score for c in per_currency) + coins
     return HandScore(tuple(per_currency), coins, total)

@@ -67,8 +67,8 @@ def parse(text: str) -> SamarkandAction:
         if verb in ("discard", "sell") and len(args) == 1:
             return (DISCARD if verb == "discard" else SELL)[_good(args[0])]
     except IllegalAction as reason:
-        raise IllegalAction(f"{text!r}: {reason}; {NOTATION_HELP}") from None
-    raise IllegalAction(f"{text!r} is not a Samarkand move; {NOTATION_HELP}")
+        raise IllegalAction(f"{text!r:.60}: {reason}; {NOTATION_HELP}") from None
+    raise IllegalAction(f"{text!r:.60} is not a Samarkand move; {NOTATION_HELP}")
 
 
 def _family(word: str) -> int:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from merchantry.engine import JSON, EventLog, Game, State
-from merchantry.errors import InvalidRecord
+from merchantry.engine import JSON, Allowed, EventLog, Game, State, integers
+from merchantry.errors import InvalidOption, InvalidRecord
 from merchantry.games.samarkand import actions
 from merchantry.games.samarkand.components import (
     CAMELS_PER_FAMILY,
@@ -33,12 +33,34 @@ class SamarkandGame(Game):
     state_version = FORMAT_VERSION
 
     def options(self) -> dict[str, tuple[Any, str]]:
-        return {}
+        return {
+            "late_start_money": (
+                0,
+                "variant (turn-order compensation, not in the rules): each player after the first starts "
+                "with this many dirhams more than the one before (2nd +n, 3rd +2n, ...)",
+            ),
+            "hand_limit": (
+                0,
+                "variant of SK-S4: the hand limit for every player count; 0: the rulebook's (10, 10, 7, 6)",
+            ),
+        }
+
+    def option_values(self) -> dict[str, Allowed]:
+        return {
+            "late_start_money": integers(0, 5),
+            "hand_limit": Allowed(
+                "0 (the rulebook's) or an integer from 3 to 15",
+                lambda v: type(v) is int and (v == 0 or 3 <= v <= 15),
+            ),
+        }
+
+    def variants(self) -> tuple[str, ...]:
+        return ("late_start_money", "hand_limit")
 
     def _new_game(self, players: int, seed: int, options: dict[str, Any]) -> SamarkandState:
         state = SamarkandState.__new__(SamarkandState)
         state.num_players = players
-        setup(state, random.Random(f"samarkand:{seed}"))
+        setup(state, random.Random(f"samarkand:{seed}"), options)
         return state
 
     def parse_action(self, state: State, player: int, text: str) -> actions.SamarkandAction:
@@ -50,6 +72,10 @@ class SamarkandGame(Game):
         for field in SERIALISED:
             setattr(s, field, _typed(data[field]))
         s.log = EventLog.of(data["log"])
+        try:
+            s.options = self.resolve_options(dict(data.get("options", {})))
+        except InvalidOption as exc:
+            raise InvalidRecord(f"not a Samarkand state: {exc}") from None
         for field in SERIALISED:  # every table and pile a tuple (principle 4: clones share them)
             value = getattr(s, field)
             if isinstance(value, list):
@@ -112,3 +138,4 @@ def _check(s: SamarkandState) -> None:
 
 GAME = SamarkandGame()
 SamarkandState.game = GAME
+SamarkandState.action_type = actions.SamarkandAction

@@ -12,6 +12,7 @@ A turn is one action (SK-T1..T6) played as a short sequence of small steps:
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from merchantry.engine import JSON, EventLog, State, add_at, replace_at, seat_label, without
 from merchantry.games.samarkand.actions import (
@@ -93,9 +94,11 @@ class SamarkandState(State):
         "passes",
         "over",
         "log",
+        "options",
     )
 
     num_players: int
+    options: dict[str, Any]  # the resolved options (variants); public, never changed once built: shared
     # Every table and card pile is a tuple, replaced when it changes, so that clones share them all.
     money: tuple[int, ...]  # dirhams per seat (SK-S3)
     hands: tuple[tuple[int, ...], ...]  # goods cards per seat, sorted (hidden, SK-I1)
@@ -159,6 +162,8 @@ class SamarkandState(State):
         return self.phase == "offer"
 
     def legal_actions(self, player: int) -> list[SamarkandAction]:
+        if type(player) is not int or not 0 <= player < self.num_players:
+            self.check_seat(player)
         if self.over:
             return []
         if self.phase == "offer":
@@ -219,7 +224,7 @@ class SamarkandState(State):
         return len(self.hands[player]) + len(self.sold[player])
 
     def hand_limit(self) -> int:
-        return HAND_LIMIT[self.num_players]  # SK-S4
+        return self.options.get("hand_limit") or HAND_LIMIT[self.num_players]  # SK-S4, or the variant
 
     def within_limit(self, player: int) -> bool:
         return self.hand_size(player) <= self.hand_limit()
@@ -578,6 +583,9 @@ class SamarkandState(State):
             "breakdown": breakdown,
             "log": self.log.visible_to(player),
         }
+        variants = self.game.variants_in_play(self.options)
+        if variants:
+            view["variants"] = variants
         return view
 
     def _to_act_seen_by(self, player: int | None) -> list[int]:
@@ -656,6 +664,7 @@ class SamarkandState(State):
         new.passes = self.passes
         new.over = self.over
         new.log = self.log  # immutable, shared
+        new.options = self.options  # never changed once the game is built: shared
         return new
 
     def to_dict(self) -> dict[str, JSON]:
@@ -665,7 +674,14 @@ class SamarkandState(State):
             "players": self.num_players,
             **{field: _plain(getattr(self, field)) for field in SERIALISED},
             "log": self.log.events(),
+            **self._options_dict(),
         }
+
+    def _options_dict(self) -> dict[str, JSON]:
+        """The variants in play, under "options"; nothing at the rulebook's rules (the dict stays as it was
+        before variants existed)."""
+        recorded = self.game.recorded_options(self.options)
+        return {"options": recorded} if recorded else {}
 
     def sample_hidden(self, player: int | None, rng: random.Random) -> SamarkandState:
         """SK-I1: the goods cards `player` has not seen are redealt among the other hands, the deck and the
@@ -675,8 +691,7 @@ class SamarkandState(State):
         What `player` knows: their hand, every sold card, and their own discards while they lie in the
         discard pile. (A card seen once and later reshuffled into the deck is treated as unseen: a world may
         put it somewhere it could not be, which tells the bot less, never more.)"""
-        if player is not None:
-            self.check_seat(player)
+        self.check_viewer(player, rng)
         world = self.clone()
         world.log = self.log.seen_by(player)
         world.random_seed = rng.getrandbits(64)
@@ -704,7 +719,9 @@ class SamarkandState(State):
 
 
 # to_dict's fields: all but the player count, the log (written apart) and what is derived from the others
-SERIALISED = tuple(f for f in SamarkandState.__slots__ if f not in ("num_players", "log", "routes"))
+SERIALISED = tuple(
+    f for f in SamarkandState.__slots__ if f not in ("num_players", "log", "routes", "options")
+)
 
 
 def routes_of(camels: tuple[int, ...], families: int) -> tuple[tuple[int, ...], ...]:
@@ -731,9 +748,10 @@ def _families_in(mask: int) -> list[int]:
     return [f for f in FAMILIES if mask & (1 << f)]
 
 
-def setup(state: SamarkandState, rng: random.Random) -> None:
-    """SK-S1..S4 and, with 2 players, SK-2P1."""
+def setup(state: SamarkandState, rng: random.Random, options: dict[str, Any] | None = None) -> None:
+    """SK-S1..S4 and, with 2 players, SK-2P1; `options` may name variants (game.py)."""
     n = state.num_players
+    state.options = options or {}
     families = len(MAP.families)
     deck = list(range(1, NUM_GOODS + 1))
     rng.shuffle(deck)
@@ -761,6 +779,9 @@ def setup(state: SamarkandState, rng: random.Random) -> None:
     state.goods_markers = (0,) * n
     state.relation_markers = (0,) * n
     state.first_player = state.current = rng.randrange(n)  # SK-S3: "the youngest", drawn by the seed
+    extra = state.options.get("late_start_money", 0)  # the variant: later in the turn order, more money
+    if extra:
+        state.money = tuple(START_MONEY + extra * ((p - state.first_player) % n) for p in range(n))
     state.phase, state.family, state.camels_placed, state.discarded, state.married = "act", -1, 0, 0, False
     state.offer_good, state.offer_waiting = 0, (False,) * n
     state.turns = state.passes = 0
