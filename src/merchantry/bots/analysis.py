@@ -30,7 +30,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from merchantry import games, records
-from merchantry.bots.ismcts import Search, SearchConfig, SearchResult, searcher, win_shares
+from merchantry.bots.ismcts import Search, SearchConfig, SearchResult, searcher
 from merchantry.bots.levels import recipe
 from merchantry.engine import Action, State
 
@@ -112,10 +112,7 @@ def play_outs(
             trial = world.clone()
             for action in steps:
                 trial.apply(seat, action)
-            if trial.is_over():
-                outcome.append(win_shares(trial.winners(), trial.num_players))
-            else:
-                outcome.append(search.rollout(trial, seat, random.Random(stream))[1])
+            outcome.append(search.win_shares_after(trial, seat, random.Random(stream)))
     return outcomes
 
 

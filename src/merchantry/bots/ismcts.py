@@ -216,13 +216,7 @@ class Search:
     def rollout(self, world: State, seat: int, rng: random.Random) -> tuple[list[float], list[float]]:
         """Play on (`seat`, the searching seat, by its own policy); returns the rewards the tree learns from
         and each seat's win share (the chance to win that hints and analyses report, whatever the reward)."""
-        depth = self.config.rollout_depth
-        steps = 0
-        while not world.is_over() and (depth is None or steps < depth):
-            actor = world.to_act()[0]
-            policy = self.own_policy if actor == seat else self.policy
-            world.apply(actor, policy(world, actor, rng))
-            steps += 1
+        self.play_on(world, seat, rng)
         standing = self.judge(world)
         won = win_shares(world.winners(), world.num_players) if world.is_over() else leader_shares(standing)
         if self.config.reward == "gain":
@@ -233,6 +227,24 @@ class Search:
             ]
             return gains, won
         return won, won
+
+    def play_on(self, world: State, seat: int, rng: random.Random) -> None:
+        """Play `world` on as a rollout does: to the end, or for `rollout_depth` actions."""
+        depth = self.config.rollout_depth
+        steps = 0
+        while not world.is_over() and (depth is None or steps < depth):
+            actor = world.to_act()[0]
+            policy = self.own_policy if actor == seat else self.policy
+            world.apply(actor, policy(world, actor, rng))
+            steps += 1
+
+    def win_shares_after(self, world: State, seat: int, rng: random.Random) -> list[float]:
+        """Each seat's win share once `world` is played on as a rollout does (a world cut short goes to its
+        leaders by the evaluation): what hints and analyses report, needing no search before it."""
+        self.play_on(world, seat, rng)
+        if world.is_over():
+            return win_shares(world.winners(), world.num_players)
+        return leader_shares(self.judge(world))
 
     def judge(self, world: State) -> list[float]:
         """Each seat's standing: its final score once over, else the game's evaluation (or its scores)."""
