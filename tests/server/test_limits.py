@@ -252,3 +252,41 @@ def flood(client):
             assert client.request(method, url, **extra).status_code == 404, (method, url)
         with client.websocket_connect(f"/ws/tables/nosuch{number}") as ws:
             assert ws.receive_json()["type"] == "error"
+
+
+def test_bots_hints_and_analyses_in_worker_processes_play_answer_and_tell_their_progress(tmp_path):
+    """As `merchantry serve` runs them (cpu_processes): a game of bots is played to its end by a worker
+    process, a hint comes from one, and an analysis done in one tells its progress and its decisions."""
+    from merchantry.bots.ismcts import SearchConfig
+
+    quick = SearchConfig(iterations=6, rollout_depth=6)
+    app = create_app(
+        f"sqlite:///{tmp_path / 'w.db'}",
+        bot_delay=0,
+        hint_search=quick,
+        analysis_search=quick,
+        limits=Limits(enabled=False),
+        cpu_processes=True,
+    )
+    with TestClient(app) as client:
+        bots = new_table(client, game="grand_bazaar", seats=("bot", "bot"), bot="random")
+        deadline = time.time() + 120
+        while client.get(f"/api/tables/{bots['id']}").json()["table"]["status"] != "finished":
+            assert time.time() < deadline, "the bots in a worker process did not finish the game"
+            time.sleep(0.1)
+        person = new_table(client, game="grand_bazaar", seats=("human", "bot"), bot="greedy")
+        token = {"X-Seat-Token": person["token"]}
+        while not client.get(f"/api/tables/{person['id']}", headers=token).json()["legal"]:
+            assert time.time() < deadline
+            time.sleep(0.05)
+        advice = client.post(f"/api/tables/{person['id']}/hint", headers=token)
+        assert advice.status_code == 200 and advice.json()["best"]
+        assert client.post(f"/api/tables/{bots['id']}/analysis").status_code == 202
+        seen = []
+        while (body := client.get(f"/api/tables/{bots['id']}/analysis").json())["status"] != "done":
+            assert body["status"] in ("queued", "running"), body
+            seen.append(body["done"])
+            assert time.time() < deadline, "the analysis in a worker process did not end"
+            time.sleep(0.05)
+        assert body["done"] == body["total"] and body["decisions"]
+        assert seen == sorted(seen), "its progress only goes forward"
