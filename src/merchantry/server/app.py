@@ -316,7 +316,9 @@ def create_app(
     # a server owning its process thinks in worker processes (work.in_processes); tests in threads
     processes = tune_process if cpu_processes is None else cpu_processes
     # bounded already: one move per table at a time
-    thinking = FairPool("bot moves", limits.bot_threads, processes=processes)
+    # the bots' own stay in a thread: a game's bots must not wait for an idle CPU (in a low-priority
+    # process a busy machine stalled every game's bots; at normal priority they slowed requests more)
+    thinking = FairPool("bot moves", limits.bot_threads)
     hints = FairPool(
         "hints",
         limits.hint_threads,

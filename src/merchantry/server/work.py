@@ -6,8 +6,9 @@ event loop and the database thread, which every request needs. Work started on a
 was) let 18 tables asking for hints push another table's round trip from 2 to 97 ms at the median. So:
 - **few threads**: a pool's threads are all the CPU that kind of work gets, however much is asked;
 - **or processes of their own**, for a server that owns its process (`merchantry serve`): there a search
-  holds its own interpreter, not the server's, at a lower priority (bots nice 19; hints and analyses only
-  when nothing else wants the CPU, SCHED_IDLE), so the server's own work comes first (`in_processes`);
+  holds its own interpreter, not the server's, at a lower priority (hints and analyses only when nothing
+  else wants the CPU, SCHED_IDLE; `idle=False` is nice 19), so the server's own work comes first
+  (`in_processes`; the bots' pool stays in a thread, see docs/web.md, "Limits");
 - **in turns by client**: whoever asks most waits longest: each client's jobs queue on their own, and the
   pool takes the next job from the next client in turn, so one client's queue holds up another's job by at
   most one job of theirs;
