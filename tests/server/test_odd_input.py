@@ -100,3 +100,30 @@ def test_an_unknown_table_closes_the_socket_with_4404(client):
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
         assert closed.value.code == 4404
+
+
+@pytest.mark.parametrize("value", [10**30, -(10**30), 2**53])
+def test_an_option_no_payload_could_carry_is_refused_with_422_and_nothing_is_created(client, value):
+    """Issue 31: max_rounds=10**30 was accepted, orjson could not encode it, and every websocket of the
+    table closed (1013) and reconnected for ever. An integer beyond 2**53 is not exact in a browser."""
+    response = create(client, name="Ann", options={"max_rounds": value})
+    assert response.status_code == 422, response.text
+    assert "max_rounds" in response.json()["error"]
+    assert client.get("/api/tables").json() == []
+
+
+def test_an_option_the_game_refuses_gets_422_with_the_games_reason(client):
+    response = create(client, name="Ann", options={"max_rounds": -3})
+    assert response.status_code == 422 and "max_rounds" in response.json()["error"]
+    response = create(client, name="Ann", options={"no_such_option": 1})
+    assert response.status_code == 422 and "unknown option" in response.json()["error"]
+
+
+def test_every_message_a_table_sends_can_be_encoded(client):
+    """A table whose options cannot be sent never reaches a websocket: the options a table keeps are those
+    checked at its creation, and its payload encodes."""
+    from merchantry.server.app import encode_message
+
+    table = create(client, name="Ann", options={"max_rounds": 2**53 - 1}).json()
+    payload = client.get(f"/api/tables/{table['id']}", headers={"X-Seat-Token": table["token"]}).json()
+    assert encode_message(payload)

@@ -7,8 +7,12 @@ import json
 import os
 import random
 import signal
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
+from typing import Any
 
 import httpx
 import psycopg
@@ -347,3 +351,74 @@ def test_a_process_killed_while_its_bots_are_to_move_is_taken_over_by_the_other(
     final = httpx.get(f"{base_a}{url}/record").json()
     bot_moves = [seat for seat, _ in final["moves"] if seat != 0]
     assert len(bot_moves) > 50, "the bots played the game out through A"
+
+
+def start_unlimited(
+    port: int, database_url: str, stderr: Any = subprocess.DEVNULL, bot_delay: float = 0
+) -> subprocess.Popen:
+    """A real server process (uvicorn, as `merchantry serve`) without per-client limits; what it logs goes
+    to `stderr`."""
+    environment = {
+        **os.environ,
+        "MERCHANTRY_DATABASE_URL": database_url,
+        "MERCHANTRY_BOT_DELAY": str(bot_delay),
+    }
+    command = [sys.executable, "-m", "uvicorn", "--factory", "tests.server.process_app:app"]
+    process = subprocess.Popen(
+        [*command, "--port", str(port), "--log-level", "warning"],
+        env=environment,
+        cwd=Path(__file__).parents[2],
+        stdout=subprocess.DEVNULL,
+        stderr=stderr,
+        start_new_session=True,
+    )
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1)
+            return process
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    process.kill()
+    raise AssertionError("the server did not start")
+
+
+@needs_postgres
+def test_a_seat_taken_through_one_process_is_good_at_once_on_the_other_100_times_of_100():
+    """Issue 31: B holds a copy of a waiting table; the seat is taken through A and its token used on B at
+    once, before B has heard A's notice. B must ask the database rather than refuse the token (which made
+    the page forget it and lose the seat for good): over HTTP and on the websocket, 100 races of 100."""
+    for database_url in postgres_database():
+        processes = []
+        try:
+            bases = []
+            for _ in range(2):  # one after the other: the first upgrades the schema
+                port = free_port()
+                processes.append(start_unlimited(port, database_url))
+                bases.append(f"http://127.0.0.1:{port}")
+            base_a, base_b = bases
+            outcomes = []
+            with httpx.Client(base_url=base_a) as a, httpx.Client(base_url=base_b) as b:
+                for race in range(100):
+                    seats = [{"kind": "human"}, {"kind": "human"}]
+                    body = {"game": "grand_bazaar", "players": 2, "seats": seats, "name": "Ann"}
+                    table = a.post("/api/tables", json=body).json()
+                    url = f"/api/tables/{table['id']}"
+                    assert b.get(url).json()["table"]["status"] == "waiting"  # B holds a copy
+                    invite = table["invites"][0]["invite"]
+                    token = a.post(f"{url}/join", json={"seat": 1, "invite": invite, "name": "Bea"}).json()[
+                        "token"
+                    ]
+                    if race % 2:  # on B at once, over HTTP
+                        seen = b.get(url, headers={"X-Seat-Token": token})
+                        outcomes.append(seen.status_code == 200 and seen.json()["seat"] == 1)
+                    else:  # on B at once, on the websocket
+                        ws_url = base_b.replace("http://", "ws://") + f"/ws/tables/{table['id']}"
+                        with connect(ws_url, subprotocols=["merchantry", f"token.{token}"]) as socket:
+                            first = json.loads(socket.recv(timeout=10))
+                        outcomes.append(first["type"] == "state" and first["seat"] == 1)
+            assert outcomes.count(True) == 100, f"{outcomes.count(False)} of 100 tokens refused on B"
+        finally:
+            for process in processes:
+                os.killpg(process.pid, signal.SIGTERM)
+                process.wait(timeout=30)

@@ -13,11 +13,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
+import itertools
 import json
 import logging
 import random
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
@@ -31,6 +33,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from sqlalchemy.exc import SQLAlchemyError
 
 from merchantry import bots, games
 from merchantry.bots.analysis import MARKS, analyze, hint, key_moments, summary
@@ -40,18 +43,20 @@ from merchantry.engine import seat_label
 from merchantry.i18n import PLATFORM_LOCALES
 from merchantry.package import LANGUAGES
 from merchantry.server import tuning
+from merchantry.server import work as work_in_process
 from merchantry.server.cluster import SWEEP_SECONDS, Notice, cluster_for
-from merchantry.server.db import SingleProcess, open_database
+from merchantry.server.db import Health, SingleProcess, brief, client_key, open_database
 from merchantry.server.inputs import BodyLimit, Name, Text
 from merchantry.server.limits import Limits, RateWindow, TokenBucket
 from merchantry.server.tables import (
     SEATS_CHANGED,
     UNSEEN_ANSWER_SECONDS,
     UNSEEN_WINDOW_SECONDS,
-    BotTurn,
     Refused,
     TableService,
+    plays_by_itself,
 )
+from merchantry.server.work import FairPool, think_all
 
 log = logging.getLogger("merchantry.server")
 STATIC = Path(__file__).parent / "static"
@@ -65,6 +70,7 @@ OUTBOX = 64  # messages waiting for one connection before it counts as not readi
 SEND_TIMEOUT = 10.0  # seconds one message may take to be sent before the connection counts as not reading
 CLOCK_TICK = 0.5  # seconds between looks at the turn clock
 DEFAULT_LIMITS = Limits()
+UNAVAILABLE = "the database is not answering: nothing was changed; please try again in a moment"
 Result = TypeVar("Result")
 Token = Annotated[Text, Field(min_length=1, max_length=64)]
 
@@ -146,9 +152,18 @@ class Connection:
         try:
             while not self.dropped:
                 message = await self.outbox.get()
+                try:
+                    text = encode_message(message)
+                except orjson.JSONEncodeError as exc:  # a bug: said once, and the page told, not looping
+                    log.error("a message could not be encoded (%s): the connection is closed", exc)
+                    reason = "this table cannot be shown (a server error): it has been logged"
+                    await self.ws.send_text(encode_message({"type": "error", "reason": reason}))
+                    await self.ws.close(code=4500, reason="a server error")
+                    self.dropped = True
+                    return
                 # a reader that takes longer than this for one message is not reading: drop it
                 async with asyncio.timeout(SEND_TIMEOUT):
-                    await self.ws.send_text(encode_message(message))
+                    await self.ws.send_text(text)
         except Exception:  # a closed socket, or a send that timed out: this connection is over
             self.dropped = True
 
@@ -160,6 +175,11 @@ class Connection:
             await asyncio.wait_for(self.ws.close(code=1013), timeout=1)
 
 
+@contextlib.asynccontextmanager
+async def nothing() -> AsyncIterator[None]:
+    yield
+
+
 def encode_message(message: dict[str, Any]) -> str:
     """A websocket message as JSON text, by orjson: the standard library's encoder was a tenth of a busy
     server's time (keys that are not text, such as seat numbers, become text as json.dumps makes them)."""
@@ -168,21 +188,20 @@ def encode_message(message: dict[str, Any]) -> str:
 
 class Outage:
     """Background work that meets a database outage: how long to wait before trying again (doubling from
-    0.5 s to 10 s), and a warning when it starts and every 20th failure, not one per try."""
+    0.5 s to 10 s). The outage itself is logged once for the whole process (db.Health), not per table or
+    per try: with a thousand tables at work, one line each would bury the log."""
 
-    def __init__(self, what: str) -> None:
+    def __init__(self, what: str, health: Health) -> None:
         self.what = what
+        self.health = health
         self.failures = 0
 
     def failed(self, reason: str) -> float:
         self.failures += 1
-        if self.failures == 1 or self.failures % 20 == 0:
-            log.warning("%s: %s (failure %d; trying again)", self.what, reason, self.failures)
+        self.health.failed(reason)
         return float(min(10.0, 0.5 * 2 ** (self.failures - 1)))
 
     def over(self) -> None:
-        if self.failures:
-            log.warning("%s: the database is back after %d failures", self.what, self.failures)
         self.failures = 0
 
 
@@ -273,6 +292,7 @@ def create_app(
     tune_process: bool = False,
     unseen_answer_seconds: float = UNSEEN_ANSWER_SECONDS,
     unseen_window_seconds: float | None = None,
+    cpu_processes: bool | None = None,
 ) -> FastAPI:
     """`hint_search` and `analysis_search` replace the hard bot's recipe (tests make them quick); by
     default a hint is the hard bot's own search and an analysis searches each decision for at most 0.4 s.
@@ -280,32 +300,70 @@ def create_app(
     collector and thread switching for many live tables (server/tuning.py). `unseen_answer_seconds`: how
     long a step whose answers are unseen waits for a person with a choice (tables.UNSEEN_ANSWER_SECONDS);
     `unseen_window_seconds`: how long it stays open at least at a table with people (default
-    tables.UNSEEN_WINDOW_SECONDS, none when `bot_delay` is 0)."""
-    sessions = open_database(database_url)
-    cluster = cluster_for(sessions.kw["bind"], database_url)  # other processes on the same database
+    tables.UNSEEN_WINDOW_SECONDS, none when `bot_delay` is 0). `cpu_processes`: bots, hints and analyses
+    think in worker processes of their own (server/work.py); by default when `tune_process`."""
+    health = Health()  # whether the database answers: one warning when an outage starts, one when it ends
+    sessions = open_database(database_url, health)
+    cluster = cluster_for(sessions.kw["bind"], database_url, health)  # other processes, same database
     if unseen_window_seconds is None:
         unseen_window_seconds = UNSEEN_WINDOW_SECONDS if bot_delay > 0 else 0.0
-    service = TableService(sessions, cluster, unseen_answer_seconds, unseen_window_seconds)
+    service = TableService(sessions, cluster, unseen_answer_seconds, unseen_window_seconds, health)
     single = SingleProcess(database_url)
     creations = RateWindow(limits.tables_per_minute)
     joins = RateWindow(limits.joins_per_minute)
-    created_by: dict[str, str] = {}  # table id -> the client that created it (bot-only games per client)
     hinting: set[str] = set()  # tables with a hint being worked out: one at a time per table
-    analyses: dict[str, Analysis] = {}
-    analyst = ThreadPoolExecutor(max_workers=1, thread_name_prefix="analysis")  # one analysis at a time
+    # CPU work, each kind in threads of its own, taken in turns by client (server/work.py)
+    # a server owning its process thinks in worker processes (work.in_processes); tests in threads
+    processes = tune_process if cpu_processes is None else cpu_processes
+    # bounded already: one move per table at a time
+    # the bots' own stay in a thread: a game's bots must not wait for an idle CPU (in a low-priority
+    # process a busy machine stalled every game's bots; at normal priority they slowed requests more)
+    thinking = FairPool("bot moves", limits.bot_threads)
+    hints = FairPool(
+        "hints",
+        limits.hint_threads,
+        limits.hints_per_client,
+        limits.hint_queue,
+        processes=processes,
+        idle=True,
+    )
+    analyst = FairPool(
+        "analyses",
+        limits.analysis_threads,
+        limits.analyses_per_client,
+        limits.analysis_queue,
+        processes=processes,
+        idle=True,
+    )
+    analysis_numbers = itertools.count(1)  # each analysis in a worker process, for its progress
+    analysis_progress: dict[str, int] = {}  # table id -> the number of its analysis in a worker process
+    if not limits.enabled:
+        hints.per_client = hints.queue = analyst.per_client = analyst.queue = 1 << 30
+    analyses: OrderedDict[str, Analysis] = OrderedDict()  # the latest `limits.analyses_kept` finished
+    analysis_jobs: dict[str, Any] = {}  # table id -> its analysis's place in the pool, until it ends
     # every call of the service (the database and the tables in memory) runs in this one thread: the event
     # loop goes on accepting connections and sending while a commit waits for the disk, and the service
     # stays single-threaded as it was written
     database = ThreadPoolExecutor(max_workers=1, thread_name_prefix="database")
     stopping = threading.Event()
     locks: dict[str, asyncio.Lock] = {}
+    # held from counting a creator's tables at their bots' pace to storing the one that takes a share, so
+    # two requests at once cannot both take the last share
+    share_lock = asyncio.Lock()
     rooms: dict[str, set[Connection]] = {}  # live connections per table
     closing: set[asyncio.Task[None]] = set()  # background tasks (closes, change notices), kept until done
     runners: dict[str, asyncio.Task[None]] = {}
     clocks: dict[str, asyncio.Task[None]] = {}
 
-    def lock_for(table_id: str) -> asyncio.Lock:
-        return locks.setdefault(table_id, asyncio.Lock())
+    async def lock_for(table_id: str) -> asyncio.Lock:
+        """The table's lock, made only once the table is known to exist (a 404 otherwise): a flood of
+        requests for tables that do not exist leaves nothing behind. Dropped when the table leaves memory."""
+        lock = locks.get(table_id)
+        if lock is None:
+            if table_id not in service.live:
+                await db(service.table, table_id)  # Refused(404) for no such table
+            lock = locks.setdefault(table_id, asyncio.Lock())
+        return lock
 
     async def db(work: Callable[..., Result], *args: Any) -> Result:
         """`work(*args)` in the database thread (see `database`), without holding up the event loop."""
@@ -356,12 +414,15 @@ def create_app(
         """`work()` under the table's lock; False after a database outage (having waited before the next
         try, longer each time)."""
         try:
-            async with lock_for(table_id):
+            async with await lock_for(table_id):
                 result = await db(work)
         except Refused as exc:
             if exc.status != 503:
                 raise
             await asyncio.sleep(outage.failed(exc.reason))
+            return False
+        except SQLAlchemyError as exc:  # the table could not be read back (it had left memory)
+            await asyncio.sleep(outage.failed(brief(exc)))
             return False
         outage.over()
         return result
@@ -373,41 +434,48 @@ def create_app(
         A move the database could not store is tried again after a growing pause (0.5 s up to 10 s): bots
         outlive an outage."""
         loop = asyncio.get_running_loop()
-        outage = Outage(f"bots at table {table_id}")
+        outage = Outage(f"bots at table {table_id}", health)
         try:
-            while await db(server_has_work, table_id):
-                began = loop.time()
-                async with lock_for(table_id):
-                    turns = await db(service.next_bot_turns, table_id)
-                if not turns:  # people still to answer a step whose answers are unseen
-                    left = await db(service.unseen_answers_left, table_id, time.monotonic())
-                    if left is None:
+            while True:
+                try:
+                    if not await db(server_has_work, table_id):
                         break
-                    if left > 0:
-                        await asyncio.sleep(min(left, CLOCK_TICK))
+                    began = loop.time()
+                    async with await lock_for(table_id):
+                        turns = await db(service.next_bot_turns, table_id)
+                    if not turns:  # people still to answer a step whose answers are unseen
+                        left = await db(service.unseen_answers_left, table_id, time.monotonic())
+                        if left is None:
+                            break
+                        if left > 0:
+                            await asyncio.sleep(min(left, CLOCK_TICK))
+                            continue
+                        work = partial(service.answer_for_the_absent, table_id, time.monotonic())
+                        if await through_outages(table_id, outage, work):
+                            await broadcast(table_id)
                         continue
-                    work = partial(service.answer_for_the_absent, table_id, time.monotonic())
-                    if await through_outages(table_id, outage, work):
+                    # a search bot thinks for up to seconds: in the bots' threads, in turn with other
+                    # creators' tables (work.py): the server goes on serving, no client's bots crowd out
+                    # another's
+                    moves = await thinking.run(await db(creator_of, table_id), think_all, turns)
+                    pause = await db(publishing_pause, table_id, loop.time() - began)
+                    window = await db(service.unseen_window_left, table_id, time.monotonic())
+                    await asyncio.sleep(max(0.0, pause - (loop.time() - began), window))
+                    moved = await through_outages(
+                        table_id, outage, partial(service.play_bot_turns, table_id, turns, moves)
+                    )
+                    if moved:
                         await broadcast(table_id)
-                    continue
-                # a search bot thinks for up to seconds: in a thread, so the server goes on serving
-                moves = await asyncio.to_thread(think_all, turns)
-                pause = await db(publishing_pause, table_id, loop.time() - began)
-                window = await db(service.unseen_window_left, table_id, time.monotonic())
-                await asyncio.sleep(max(0.0, pause - (loop.time() - began), window))
-                moved = await through_outages(
-                    table_id, outage, partial(service.play_bot_turns, table_id, turns, moves)
-                )
-                if moved:
-                    await broadcast(table_id)
+                except SQLAlchemyError as exc:  # the table could not be read: wait, as for a move
+                    await asyncio.sleep(outage.failed(brief(exc)))
         except Refused as exc:  # not the database: a move the rules refuse is a bug, said once
             log.error("bots at table %s stopped: %s", table_id, exc.reason)
         finally:
             runners.pop(table_id, None)
             await release_if_over(table_id)
 
-    def think_all(turns: list[BotTurn]) -> list[list[Any]]:
-        return [turn.think() for turn in turns]
+    def creator_of(table_id: str) -> str:
+        return service.table(table_id).creator or "unknown"
 
     def server_has_work(table_id: str) -> bool:
         return service.table(table_id).server_has_work()
@@ -437,16 +505,21 @@ def create_app(
     async def watch_clock(table_id: str) -> None:
         """The optional turn clock: a bot plays the turn of a person whose time ran out. It runs while the
         game is played (not while a table waits for its players) and outlives a database outage."""
-        outage = Outage(f"the turn clock at table {table_id}")
+        outage = Outage(f"the turn clock at table {table_id}", health)
         try:
-            while await db(status_of, table_id) == "playing":
-                await asyncio.sleep(CLOCK_TICK)
-                played = await through_outages(
-                    table_id, outage, lambda: service.play_timed_out_turns(table_id, time.monotonic())
-                )
-                if played:
-                    await broadcast(table_id)
-                    await kick_bots(table_id)
+            while True:
+                try:
+                    if await db(status_of, table_id) != "playing":
+                        break
+                    await asyncio.sleep(CLOCK_TICK)
+                    played = await through_outages(
+                        table_id, outage, lambda: service.play_timed_out_turns(table_id, time.monotonic())
+                    )
+                    if played:
+                        await broadcast(table_id)
+                        await kick_bots(table_id)
+                except SQLAlchemyError as exc:
+                    await asyncio.sleep(outage.failed(brief(exc)))
         finally:
             clocks.pop(table_id, None)
             await release_if_over(table_id)
@@ -456,39 +529,76 @@ def create_app(
         while True:
             await asyncio.sleep(60)
             busy = {tid for tid, conns in rooms.items() if conns} | set(runners) | set(clocks)
-            await db(service.forget_idle, busy, limits.idle_minutes * 60)
+            for table_id in await db(service.forget_idle, busy, limits.idle_minutes * 60):
+                forget_lock(table_id)
+
+    def forget_lock(table_id: str) -> None:
+        lock = locks.get(table_id)
+        if lock is not None and not lock.locked():
+            del locks[table_id]
+        if not rooms.get(table_id, True):
+            del rooms[table_id]
 
     def client_of(request: Request | WebSocket) -> str:
         return request.client.host if request.client else "unknown"
 
-    def bots_only(table_ids: list[str]) -> list[str]:
-        return [tid for tid in table_ids if all(s.kind == "bot" for s in service.table(tid).seats)]
-
-    async def bot_games_playing(client: str | None = None) -> int:
-        """Games of bots only whose bots are at work (for one client's tables, or all)."""
-        playing = await db(bots_only, list(runners))
-        return sum(1 for tid in playing if client is None or created_by.get(tid) == client)
+    async def check_bot_share(creator: str) -> None:
+        """Refuse (429) one more table at its bots' pace (tables.plays_by_itself: bots only, or people on a
+        short clock) for a creator who has their share playing, or when the server has all it takes."""
+        if not limits.enabled:
+            return
+        if await db(service.tables_playing_by_themselves, creator) >= limits.bot_games_per_client:
+            most = limits.bot_games_per_client
+            raise Refused(
+                429,
+                f"your address already has {most} games playing at their bots' pace (bots only, or people "
+                "on a short turn clock): wait for one to end",
+            )
+        if await db(service.tables_playing_by_themselves) >= limits.bot_games:
+            raise Refused(
+                429, "the server is playing as many games at their bots' pace as it takes: try again later"
+            )
 
     async def check_creation(request: Request, body: CreateTable) -> str:
-        """Refuse (429) a table over the client's limits; returns the client."""
-        client = client_of(request)
+        """Refuse (429) a table over the client's limits; returns the client's key (db.client_key)."""
+        creator = client_key(client_of(request))
         if not limits.enabled:
-            return client
-        if not creations.allow(client):
+            return creator
+        if not creations.allow(creator):
             raise Refused(
                 429, f"too many tables created from your address: at most {limits.tables_per_minute} a minute"
             )
-        if all(spec.kind == "bot" for spec in body.seats):
-            if await bot_games_playing(client) >= limits.bot_games_per_client:
-                most = limits.bot_games_per_client
-                raise Refused(
-                    429, f"your address already has {most} games of bots only playing: wait for one"
-                )
-            if await bot_games_playing() >= limits.bot_games:
-                raise Refused(
-                    429, "the server is playing as many games of bots only as it takes: try again later"
-                )
-        return client
+        return creator
+
+    async def check_creation_share(creator: str, body: CreateTable) -> None:
+        kinds = [spec.kind for spec in body.seats]
+        if plays_by_itself(kinds, body.turn_seconds) and kinds.count("human") <= 1:  # it starts at once
+            await check_bot_share(creator)
+
+    async def after_change(table_id: str, clock: bool = True) -> None:
+        """What follows a stored change: connections told, bots and the clock started. The change is
+        stored, so an outage now must not make its request look refused (a seat joined would be lost):
+        what fails here is done when the database is back (the bots' and clocks' retries, the next notice)."""
+        try:
+            await broadcast(table_id)
+            await kick_bots(table_id)
+            if clock:  # the clock starts when the game does (the last seat taken)
+                await start_clock(table_id)
+        except SQLAlchemyError as exc:
+            health.failed(exc)
+
+    def share_needed(table_id: str, joining: int | None = None, to_bot: int | None = None) -> str | None:
+        """The creator whose share of tables at their bots' pace this change would take (a seat joined or
+        given to a bot making the table start, or play, at its bots' pace); None if it takes none."""
+        table = service.table(table_id)
+        if table.plays_by_itself() and table.status == "playing":
+            return None  # counted already
+        kinds = [s.kind for s in table.seats]
+        seated = [s.kind == "bot" or s.joined or s.seat == joining for s in table.seats]
+        if to_bot is not None and 0 <= to_bot < len(kinds):
+            kinds[to_bot], seated[to_bot] = "bot", True
+        starts = table.status == "playing" or (table.status == "waiting" and all(seated))
+        return (table.creator or "unknown") if starts and plays_by_itself(kinds, table.turn_seconds) else None
 
     def needs_clock(table_id: str) -> bool:
         table = service.table(table_id)
@@ -503,15 +613,27 @@ def create_app(
     async def heard(notice: Notice) -> None:
         """Another process changed a table: connections here see it; bots and clock go on if owned here."""
         table_id = notice.table_id
-        if await db(service.catch_up, table_id, notice.moves, notice.move):
-            await broadcast(table_id)
+        try:
+            if await db(service.catch_up, table_id, notice.moves, notice.move):
+                await broadcast(table_id)
+        except (SQLAlchemyError, Refused) as exc:  # it is read again when next asked for
+            if isinstance(exc, SQLAlchemyError):
+                health.failed(exc)
+            return
         if table_id in cluster.owned:
             await kick_bots(table_id)
             await start_clock(table_id)
 
+    async def catch_up_everything() -> None:
+        """Notices were missed (the database was away): every table held here is read again, and its
+        connections are told what changed meanwhile."""
+        for table_id in list(service.live):
+            with contextlib.suppress(Exception):
+                await heard(Notice(table_id, SEATS_CHANGED))
+
     async def take_over_orphans() -> None:
         """Tables whose owning process died get a new owner here (their bots and clock go on)."""
-        outage = Outage("looking for tables without an owner")
+        outage = Outage("looking for tables without an owner", health)
         while True:
             await asyncio.sleep(SWEEP_SECONDS)
             try:
@@ -544,7 +666,10 @@ def create_app(
             def on_notice(notice: Notice) -> None:  # in the listening thread
                 loop.call_soon_threadsafe(lambda: keep(asyncio.create_task(heard(notice))))
 
-            cluster.listen(on_notice)
+            def on_missed() -> None:  # in the listening thread, when it listens again after an outage
+                loop.call_soon_threadsafe(lambda: keep(asyncio.create_task(catch_up_everything())))
+
+            cluster.listen(on_notice, on_missed)
             background.append(asyncio.create_task(take_over_orphans()))
         yield
         for task in background:
@@ -553,7 +678,8 @@ def create_app(
             task.cancel()
         stopping.set()  # an analysis in progress stops at its next move
         single.release()
-        analyst.shutdown(wait=False, cancel_futures=True)
+        for pool in (analyst, hints, thinking):
+            pool.shutdown()
         await db(cluster.stop)  # its locks go: the other processes take its tables over
         await db(service.stop)
         database.shutdown(wait=True)
@@ -567,6 +693,7 @@ def create_app(
     # the server's own, never beside them
     app.state.in_database = lambda work, *args: database.submit(work, *args).result()
     app.state.rooms = rooms
+    app.state.locks = locks
     app.state.runners = runners
     app.state.clocks = clocks
 
@@ -580,6 +707,13 @@ def create_app(
     @app.exception_handler(Refused)
     async def refused(request: Request, exc: Refused) -> JSONResponse:
         return JSONResponse({"error": exc.reason}, status_code=exc.status)
+
+    @app.exception_handler(SQLAlchemyError)
+    async def database_away(request: Request, exc: SQLAlchemyError) -> JSONResponse:
+        """The database did not answer: 503, said once in the log per outage (db.Health), not a 500 with
+        a traceback per request."""
+        health.failed(exc)
+        return JSONResponse({"error": UNAVAILABLE}, status_code=503, headers={"Retry-After": "2"})
 
     # --- pages --------------------------------------------------------------------------------------
 
@@ -641,14 +775,15 @@ def create_app(
 
     @app.post("/api/tables", status_code=201)
     async def create_table(request: Request, body: CreateTable) -> dict[str, Any]:
-        client = await check_creation(request, body)
+        creator = await check_creation(request, body)
         seats = [spec.model_dump() for spec in body.seats]
-        created = await db(
-            service.create, body.game, body.players, dict(body.options), seats, body.name, body.turn_seconds
-        )
-        created_by[created["id"]] = client
-        await kick_bots(created["id"])
-        await start_clock(created["id"])
+        options, turn_seconds = dict(body.options), body.turn_seconds
+        async with share_lock if plays_by_itself([s.kind for s in body.seats], turn_seconds) else nothing():
+            await check_creation_share(creator, body)
+            created = await db(
+                service.create, body.game, body.players, options, seats, body.name, turn_seconds, creator
+            )
+        await after_change(created["id"])
         return created
 
     @app.get("/api/tables/{table_id}")
@@ -664,39 +799,46 @@ def create_app(
             raise Refused(
                 429, f"too many seats taken from your address: at most {limits.joins_per_minute} a minute"
             )
-        async with lock_for(table_id):
-            token = await db(service.join, table_id, body.seat, body.invite, body.name)
-        await broadcast(table_id)
-        await kick_bots(table_id)
-        await start_clock(table_id)  # the clock starts when the game does (the last seat taken)
+        async with await lock_for(table_id):
+            if (creator := await db(share_needed, table_id, body.seat)) is not None:
+                async with share_lock:
+                    await check_bot_share(creator)
+                    token = await db(service.join, table_id, body.seat, body.invite, body.name)
+            else:
+                token = await db(service.join, table_id, body.seat, body.invite, body.name)
+        await after_change(table_id)
         return {"seat": body.seat, "token": token}
 
     @app.post("/api/tables/{table_id}/act")
     async def act(table_id: str, body: Act, x_seat_token: Annotated[str, Header()]) -> dict[str, Any]:
-        async with lock_for(table_id):  # the token is checked under the lock: a seat handed over stays so
+        # the token is checked under the lock: a seat handed over stays so
+        async with await lock_for(table_id):
             seat = await db(service.seat_for_token, table_id, x_seat_token)
             if seat is None:
                 raise Refused(403, "spectators cannot act")
             await db(service.act, table_id, seat, body.action)
-        await broadcast(table_id)
-        await kick_bots(table_id)
+        await after_change(table_id, clock=False)
         return await db(service.payload, table_id, seat)
 
     @app.post("/api/tables/{table_id}/seats/{seat}/bot")
     async def seat_to_bot(table_id: str, seat: int, body: HandToBot) -> dict[str, Any]:
-        async with lock_for(table_id):
-            await db(service.hand_to_bot, table_id, body.host_token, seat, body.bot)
+        async with await lock_for(table_id):
+            await db(service.check_host, table_id, body.host_token)
+            if (creator := await db(share_needed, table_id, None, seat)) is not None:
+                async with share_lock:
+                    await check_bot_share(creator)
+                    await db(service.hand_to_bot, table_id, body.host_token, seat, body.bot)
+            else:
+                await db(service.hand_to_bot, table_id, body.host_token, seat, body.bot)
             await revoke(table_id, seat)
-        await broadcast(table_id)
-        await kick_bots(table_id)
-        await start_clock(table_id)  # the seat may have been the last one the game waited for
+        await after_change(table_id)  # the seat may have been the last one the game waited for
         return await db(service.payload, table_id, None)
 
     @app.post("/api/tables/{table_id}/close")
     async def close_table(table_id: str, body: HostOnly) -> dict[str, Any]:
-        async with lock_for(table_id):
+        async with await lock_for(table_id):
             await db(service.close, table_id, body.host_token)
-        await broadcast(table_id)
+        await after_change(table_id)
         return await db(service.payload, table_id, None)
 
     @app.get("/api/tables/{table_id}/replay")
@@ -708,9 +850,12 @@ def create_app(
         return await db(service.replay, table_id, upto, seat)
 
     @app.post("/api/tables/{table_id}/hint")
-    async def ask_hint(table_id: str, x_seat_token: Annotated[str, Header()]) -> dict[str, Any]:
-        """What the hard bot would play for the asking seat, from that seat's sampled worlds only."""
-        async with lock_for(table_id):
+    async def ask_hint(
+        request: Request, table_id: str, x_seat_token: Annotated[str, Header()]
+    ) -> dict[str, Any]:
+        """What the hard bot would play for the asking seat, from that seat's sampled worlds only; worked
+        out in the hints' threads, in turn with other clients' (429 over the client's share or the queue)."""
+        async with await lock_for(table_id):
             seat = await db(service.seat_for_token, table_id, x_seat_token)
             if seat is None:
                 raise Refused(403, "spectators get no hints")
@@ -722,14 +867,16 @@ def create_app(
             game = (await db(service.table, table_id)).game
             config = hint_search or recipe(game, "hard")
             rng = random.Random()
-            advice = await asyncio.to_thread(hint, position, seat, game, rng, config)
+            client = client_key(client_of(request))
+            advice = await hints.run(client, hint, position, seat, game, rng, config)
         finally:
             hinting.discard(table_id)
-        return advice.to_dict()
+        return dict(advice.to_dict())
 
-    async def analysis_of(table_id: str) -> Analysis:
+    async def analysis_of(table_id: str, client: str) -> Analysis:
         record = await db(service.record, table_id)  # 409 until the game is over
         if table_id not in analyses:
+            analyst.check(client)  # 429 over the client's share or the server's queue (work.py)
             job = analyses[table_id] = Analysis(total=len(record["moves"]))
             config = analysis_search or replace(recipe(record["game"], "hard"), seconds=0.4)
 
@@ -745,21 +892,60 @@ def create_app(
                     log.exception("the analysis of table %s failed", table_id)
                     job.status = "failed"
 
-            analyst.submit(work)
+            queue_analysis(table_id, client, work, job, record, config)
         return analyses[table_id]
 
+    def queue_analysis(
+        table_id: str, client: str, work: Callable[[], None], job: Analysis, record: Any, config: Any
+    ) -> None:
+        """An analysis waits its turn in the analyses' pool (work.py), in a worker process when the server
+        owns its process; only the latest `limits.analyses_kept` are kept in memory, the oldest finished
+        ones leaving first (asked for again, one is worked out again)."""
+        if analyst.processes:
+            number = next(analysis_numbers)
+            analysis_jobs[table_id] = analyst.submit(client, work_in_process.analyse, number, record, config)
+            analysis_jobs[table_id].done.add_done_callback(partial(analysed, table_id, job))
+            analysis_progress[table_id] = number
+        else:
+            analysis_jobs[table_id] = analyst.submit(client, work)
+        analysis_jobs[table_id].done.add_done_callback(lambda _: analysis_jobs.pop(table_id, None))
+        finished = [tid for tid, job in analyses.items() if job.status in ("done", "failed")]
+        for old in finished[: max(0, len(analyses) - limits.analyses_kept)]:
+            del analyses[old]
+
+    def analysed(table_id: str, job: Analysis, done: asyncio.Future[Any]) -> None:
+        """An analysis done in a worker process: its decisions, or why it failed."""
+        analysis_progress.pop(table_id, None)
+        if done.cancelled() or done.exception() is not None:
+            if not done.cancelled():
+                log.error("the analysis of table %s failed: %s", table_id, done.exception())
+            job.status = "failed"
+            return
+        job.decisions, job.done, job.status = done.result(), job.total, "done"
+
+    async def analysis_body(table_id: str) -> dict[str, Any]:
+        """An analysis as sent: its progress and, while it waits, how many analyses start before it."""
+        job = analyses[table_id]
+        number = analysis_progress.get(table_id)
+        if number is not None and analyst.progress is not None and analysis_jobs[table_id].started:
+            job.status, job.done = "running", analyst.progress.of(number)  # (a worker process cannot say)
+        body = job.to_dict(await db(players_at, table_id))
+        if table_id in analysis_jobs and body["status"] == "queued":
+            body["position"] = analyst.position(analysis_jobs[table_id])
+        return body
+
     @app.post("/api/tables/{table_id}/analysis", status_code=202)
-    async def start_analysis(table_id: str) -> dict[str, Any]:
+    async def start_analysis(request: Request, table_id: str) -> dict[str, Any]:
         """Start (or look at) a finished game's computer analysis; GET the same address for progress."""
-        analysis = await analysis_of(table_id)
-        return analysis.to_dict(await db(players_at, table_id))
+        await analysis_of(table_id, client_key(client_of(request)))
+        return await analysis_body(table_id)
 
     @app.get("/api/tables/{table_id}/analysis")
     async def get_analysis(table_id: str) -> dict[str, Any]:
         if table_id not in analyses:
             await db(service.record, table_id)
             raise Refused(404, "no analysis of this game yet: ask for one with POST")
-        return analyses[table_id].to_dict(await db(players_at, table_id))
+        return await analysis_body(table_id)
 
     @app.get("/api/tables/{table_id}/record")
     async def record(table_id: str) -> dict[str, Any]:
@@ -787,8 +973,15 @@ def create_app(
         try:
             seat = await db(service.seat_for_token, table_id, token)
         except Refused as exc:
-            await ws.send_text(encode_message({"type": "error", "reason": exc.reason}))
+            # 403: the database says the token holds no seat here: "revoked", and the page forgets it
+            kind = "revoked" if exc.status == 403 else "error"
+            await ws.send_text(encode_message({"type": kind, "reason": exc.reason}))
             await ws.close(code=4404 if exc.status == 404 else 4403, reason=exc.reason[:100])
+            return
+        except SQLAlchemyError as exc:  # an outage: the token may be good; the page keeps it and comes back
+            health.failed(exc)
+            await ws.send_text(encode_message({"type": "error", "reason": UNAVAILABLE}))
+            await ws.close(code=1013, reason="the database is not answering")
             return
         client = client_of(ws)
         open_here = sum(1 for conns in rooms.values() for c in conns if c.client == client)
@@ -802,7 +995,14 @@ def create_app(
         rooms.setdefault(table_id, set()).add(conn)
         conn.writer = asyncio.create_task(conn.write())
         try:
-            post_if_changed(conn, await db(service.payload, table_id, conn.seat))
+            try:
+                post_if_changed(conn, await db(service.payload, table_id, conn.seat))
+            except SQLAlchemyError as exc:  # it left memory and cannot be read back now
+                health.failed(exc)
+                conn.post({"type": "error", "reason": UNAVAILABLE})
+                await asyncio.sleep(0.1)  # (the writer sends it) then closed: the page comes back
+                await ws.close(code=1013, reason="the database is not answering")
+                return
             await kick_bots(table_id)
             while not conn.dropped:
                 message = await ws.receive()
@@ -821,16 +1021,26 @@ def create_app(
         except WebSocketDisconnect:
             pass
         finally:
-            rooms.get(table_id, set()).discard(conn)
+            room = rooms.get(table_id)
+            if room is not None:
+                room.discard(conn)
+                if not room:
+                    del rooms[table_id]
             conn.writer.cancel()
 
     async def holds_its_seat(table_id: str, conn: Connection) -> bool:
-        """Every action is checked against the seat's holder now, not at connect time."""
+        """Every action is checked against the seat's holder now, not at connect time (an outage raises
+        Refused(503): the seat may well be the connection's still)."""
         try:
             holder = await db(service.seat_for_token, table_id, conn.token)
             return conn.seat is not None and holder == conn.seat
-        except Refused:
+        except Refused as exc:
+            if exc.status != 403:
+                raise
             return False
+        except SQLAlchemyError as exc:
+            health.failed(exc)
+            raise Refused(503, UNAVAILABLE) from None
 
     async def handle_message(table_id: str, conn: Connection, text: str) -> dict[str, Any] | None:
         if len(text.encode()) > MAX_MESSAGE:
@@ -843,15 +1053,17 @@ def create_app(
             log.warning("refused an action from a spectator at table %s", table_id)
             return {"type": "refused", "reason": "spectators cannot act"}
         try:
-            async with lock_for(table_id):
+            async with await lock_for(table_id):
                 if not await holds_its_seat(table_id, conn):
                     conn.becomes_spectator()
-                    return {"type": "refused", "reason": "this seat is no longer yours: you are watching"}
+                    return {"type": "revoked", "reason": "this seat is no longer yours: you are watching"}
                 await db(service.act, table_id, conn.seat, message.action)
         except Refused as exc:
             return {"type": "refused", "reason": exc.reason}
-        await broadcast(table_id)
-        await kick_bots(table_id)
+        except SQLAlchemyError as exc:  # the table could not be read back from the database
+            health.failed(exc)
+            return {"type": "refused", "reason": UNAVAILABLE}
+        await after_change(table_id, clock=False)
         return None
 
     return app

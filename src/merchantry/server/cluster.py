@@ -32,7 +32,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session as DbSession
 
-from merchantry.server.db import MoveRow
+from merchantry.server.db import Health, MoveRow
 
 log = logging.getLogger("merchantry.server")
 CHANNEL = "merchantry_tables"
@@ -97,7 +97,7 @@ class Solo:
     def orphans(self) -> list[str]:
         return []
 
-    def listen(self, heard: Callable[[Notice], None]) -> None:
+    def listen(self, heard: Callable[[Notice], None], missed: Callable[[], None] = lambda: None) -> None:
         pass
 
     def stop(self) -> None:
@@ -109,9 +109,10 @@ class Postgres(Solo):
 
     several = True
 
-    def __init__(self, engine: Engine, url: str) -> None:
+    def __init__(self, engine: Engine, url: str, health: Health | None = None) -> None:
         self.engine = engine
         self.url = url
+        self.health = health or Health()
         self.origin = secrets.token_hex(6)  # this process, in its notices (its own are not news)
         self.owned: set[str] = set()
         self.locks: Any = None  # the connection that holds this process's table locks
@@ -133,19 +134,28 @@ class Postgres(Solo):
         message = f"{self.origin}:{notice.message()}"
         connection.execute(STORE_AND_ANNOUNCE_MOVE, {**move, "message": message})
 
-    def listen(self, heard: Callable[[Notice], None]) -> None:
-        """Call `heard(notice)` (from a thread of its own) for every change another process made."""
-        self.listener = threading.Thread(target=self._listen, args=(heard,), name="notices", daemon=True)
+    def listen(self, heard: Callable[[Notice], None], missed: Callable[[], None] = lambda: None) -> None:
+        """Call `heard(notice)` (from a thread of its own) for every change another process made, and
+        `missed()` when listening starts again after the connection was lost: notices sent meanwhile were
+        missed, so every copy in memory may be behind."""
+        self.listener = threading.Thread(
+            target=self._listen, args=(heard, missed), name="notices", daemon=True
+        )
         self.listener.start()
 
-    def _listen(self, heard: Callable[[Notice], None]) -> None:
+    def _listen(self, heard: Callable[[Notice], None], missed: Callable[[], None]) -> None:
         import psycopg
 
         conninfo = make_url(self.url).set(drivername="postgresql").render_as_string(hide_password=False)
+        lost = False
         while not self.stopping.is_set():
             try:
-                with psycopg.connect(conninfo, autocommit=True) as connection:
+                with psycopg.connect(conninfo, autocommit=True, connect_timeout=3) as connection:
                     connection.execute(f"LISTEN {CHANNEL}")
+                    if lost:
+                        log.info("listening to change notices again")
+                        missed()
+                        lost = False
                     while not self.stopping.is_set():
                         for notice in connection.notifies(timeout=0.5):
                             origin, _, message = notice.payload.partition(":")
@@ -158,7 +168,8 @@ class Postgres(Solo):
                                 continue
                             heard(parsed)
             except psycopg.Error as exc:  # the database is away: listen again when it is back
-                log.warning("change notices interrupted (%s); listening again", exc)
+                self.health.failed(exc)  # one warning per outage, not one a second
+                lost = True
                 self.stopping.wait(1.0)
 
     def stop(self) -> None:
@@ -228,5 +239,5 @@ class Postgres(Solo):
         return taken
 
 
-def cluster_for(engine: Engine, url: str) -> Solo:
-    return Postgres(engine, url) if engine.dialect.name == "postgresql" else Solo()
+def cluster_for(engine: Engine, url: str, health: Health | None = None) -> Solo:
+    return Postgres(engine, url, health) if engine.dialect.name == "postgresql" else Solo()

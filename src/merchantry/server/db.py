@@ -7,6 +7,9 @@ by Alembic (migrations/) when the server starts.
 from __future__ import annotations
 
 import hashlib
+import logging
+import threading
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -18,6 +21,11 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship, sessionmaker
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+# how long a write on SQLite waits for a write lock held by someone else (a tool on the file) before it is
+# refused as busy (503): the server's own writes never overlap (one thread does them all), and every
+# request waits behind a write that waits in the database thread, so it must not wait long
+SQLITE_BUSY_SECONDS = 0.05
+log = logging.getLogger("merchantry.server")
 
 
 def now() -> datetime:
@@ -50,6 +58,9 @@ class TableRow(Base):
     # same stream, and never sent to anyone, so nobody can replay a bot's reasoning (tables.bot_stream)
     bot_secret: Mapped[str | None] = mapped_column(String(64), nullable=True)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # who created it: a hash of the client's address (`client_key`), for the limits on what a client's
+    # tables cost (limits.py); None for tables from before it was kept
+    creator: Mapped[str | None] = mapped_column(String(64), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
@@ -90,12 +101,59 @@ class MoveRow(Base):
     table: Mapped[TableRow] = relationship(back_populates="moves")
 
 
-def open_database(url: str) -> sessionmaker[Any]:
-    """Upgrade the schema to the newest migration, then hand out sessions."""
+def client_key(address: str) -> str:
+    """A client (its address) as stored with the tables it creates: hashed, not the address itself."""
+    return hashlib.sha256(f"merchantry client {address}".encode()).hexdigest()[:32]
+
+
+class Health:
+    """Whether the database answers, as the server last found it. An outage is logged once when it begins
+    and once when it ends, however many requests and retries meet it (a warning with a traceback per try
+    buried everything else in the log)."""
+
+    def __init__(self) -> None:
+        self.down_since: float | None = None
+        self.failures = 0
+        self.guard = threading.Lock()  # failures come from the database thread and the notices' listener
+
+    @property
+    def down(self) -> bool:
+        return self.down_since is not None
+
+    def failed(self, error: BaseException | str) -> None:
+        with self.guard:
+            self.failures += 1
+            if self.down_since is None:
+                self.down_since = time.monotonic()
+                reason = brief(error)
+                log.warning("the database is not answering (%s): answering 503 until it is back", reason)
+
+    def answered(self) -> None:
+        if self.down_since is None:  # the usual case, on every statement: no lock
+            return
+        with self.guard:
+            if self.down_since is not None:
+                lasted = time.monotonic() - self.down_since
+                log.warning("the database is back after %.1f s (%d failed tries)", lasted, self.failures)
+                self.down_since, self.failures = None, 0
+
+
+def brief(error: BaseException | str) -> str:
+    """The first line of an error, without SQLAlchemy's background link: one readable log line."""
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0]}" if not isinstance(error, str) and text else str(error)
+
+
+def open_database(url: str, health: Health | None = None) -> sessionmaker[Any]:
+    """Upgrade the schema to the newest migration, then hand out sessions. `health` hears of every
+    statement that fails and of every one that succeeds after a failure."""
     engine = create_engine(url, future=True, connect_args=_connect_args(url))
     if engine.dialect.name == "sqlite" and make_url(url).database not in (None, "", ":memory:"):
         event.listen(engine, "connect", _sqlite_write_ahead)
     migrate(engine)
+    if health is not None:
+        event.listen(engine, "handle_error", lambda context: health.failed(context.original_exception))
+        event.listen(engine, "after_cursor_execute", lambda *_: health.answered())
     return sessionmaker(engine, expire_on_commit=False)
 
 
@@ -105,8 +163,13 @@ def _connect_args(url: str) -> dict[str, Any]:
     (PostgreSQL has it), only a crash of the database machine may lose its last moments (a fraction of a
     second), and nothing is ever corrupted or half-stored. Waiting for the disk on every move was most of a
     move's time in the database thread (benchmarks/results/load-server.txt)."""
-    if make_url(url).get_backend_name() == "postgresql":
-        return {"options": "-c synchronous_commit=off"}
+    backend = make_url(url).get_backend_name()
+    if backend == "postgresql":
+        # connect_timeout: a database that does not answer at all (its machine gone) is an outage after
+        # 3 s, not a request hanging for the operating system's minutes
+        return {"options": "-c synchronous_commit=off", "connect_timeout": 3}
+    if backend == "sqlite":
+        return {"timeout": SQLITE_BUSY_SECONDS}
     return {}
 
 

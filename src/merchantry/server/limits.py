@@ -3,6 +3,11 @@
 A client is its address (`request.client.host`; behind a reverse proxy, run uvicorn with
 `--proxy-headers` so that this is the player's address, not the proxy's). Every refusal says which limit
 was met; `Limits(enabled=False)` turns them all off (load benchmarks).
+
+They count what a client's requests cost the server, not how its seats are labelled: a table whose people
+all play on a short turn clock plays at its bots' pace and counts as a game of bots only
+(tables.SHORT_CLOCK_SECONDS); the bots' thinking, hints and analyses each run in a few threads of their own,
+taken in turns by client (server/work.py), so no client's work holds up another's beyond one job.
 """
 
 from __future__ import annotations
@@ -17,8 +22,18 @@ class Limits:
     enabled: bool = True
     tables_per_minute: int = 20  # tables one client may create in a minute
     joins_per_minute: int = 60  # seats one client may take in a minute
-    bot_games_per_client: int = 3  # games of bots only that one client's tables may play at once
-    bot_games: int = 20  # games of bots only playing at once on the whole server
+    bot_games_per_client: int = 3  # games at their bots' pace that one client's tables may play at once
+    bot_games: int = 20  # games at their bots' pace playing at once on the whole server
+    # threads for the bots' thinking: CPU work holding the interpreter, so more threads think no faster
+    # (one interpreter lock) and each one more slows every request down; tables take turns by creator
+    bot_threads: int = 1
+    hint_threads: int = 1  # threads working out hints
+    hints_per_client: int = 1  # hints one client may have waiting or being worked out
+    hint_queue: int = 4  # hints waiting on the whole server (beyond: 429)
+    analysis_threads: int = 1  # threads analysing finished games
+    analyses_per_client: int = 1  # analyses one client may have waiting or running
+    analysis_queue: int = 8  # analyses waiting on the whole server (beyond: 429)
+    analyses_kept: int = 32  # finished analyses kept in memory (an older one is worked out again if asked)
     sockets_per_client: int = 32  # live connections open at once from one client
     messages_per_second: float = 20.0  # on one connection (bursts up to twice that)
     idle_minutes: float = (
@@ -42,7 +57,14 @@ class RateWindow:
         if len(events) >= self.count:
             return False
         events.append(now)
+        if len(self.events) > 1024:  # clients not seen for a window leave (memory stays flat)
+            self.forget_quiet(now)
         return True
+
+    def forget_quiet(self, now: float) -> None:
+        quiet = [key for key, events in self.events.items() if not events or events[-1] <= now - self.seconds]
+        for key in quiet:
+            del self.events[key]
 
 
 class TokenBucket:

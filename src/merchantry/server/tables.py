@@ -16,10 +16,12 @@ import random
 import secrets
 import time
 from collections import OrderedDict, deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, Engine, func, select
+import orjson
+from sqlalchemy import Connection, Engine, exists, func, or_, select
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session as DbSession
 from sqlalchemy.orm import selectinload, sessionmaker
@@ -28,7 +30,7 @@ from merchantry import bots, games, records
 from merchantry.engine import seat_label
 from merchantry.errors import IllegalAction
 from merchantry.server.cluster import Solo
-from merchantry.server.db import MoveRow, SeatRow, TableRow, now, token_hash
+from merchantry.server.db import Health, MoveRow, SeatRow, TableRow, now, token_hash
 
 log = logging.getLogger("merchantry.server")
 
@@ -50,6 +52,10 @@ UNSEEN_ANSWER_SECONDS = 30.0
 # is not told apart from nobody holding it (docs/web.md, "Timing")
 UNSEEN_WINDOW_SECONDS = 3.0
 THINKING_KEPT = 30  # the pause before publishing keeps above the longest of this many latest thinking times
+# a table whose people all play on a turn clock shorter than this plays at the bots' pace, not theirs: it
+# costs what a table of bots only does (limits.py)
+SHORT_CLOCK_SECONDS = 30
+JS_SAFE_INTEGER = 2**53 - 1  # larger integers are not exact in a browser (JavaScript numbers)
 
 
 class StaleTable(Exception):
@@ -109,6 +115,7 @@ class LiveTable:
     # how long the server's latest moves took to think out (seconds): the pause before a move is published
     # stays above them, so a move that takes longer to think (more cards to bid) does not arrive later
     thinking: deque[float] = field(default_factory=lambda: deque(maxlen=THINKING_KEPT))
+    creator: str | None = None  # db.client_key of who created it (None: not known, an older table)
     touched: float = field(default_factory=time.monotonic)  # when it was last asked for
 
     def bot_for(self, seat: int, name: str) -> Any:
@@ -121,6 +128,11 @@ class LiveTable:
     @property
     def state(self) -> Any:
         return self.session.state
+
+    def plays_by_itself(self) -> bool:
+        """Bots at work with nobody to wait for: no person, or every person on a short turn clock (the
+        clock moves them). Such a table costs what a game of bots only does (limits.py)."""
+        return plays_by_itself([s.kind for s in self.seats], self.turn_seconds)
 
     def waiting_for(self) -> list[int]:
         return [s.seat for s in self.seats if s.kind == "human" and not s.joined]
@@ -205,6 +217,25 @@ def all_seated(rows: list[SeatRow]) -> bool:
     return all(row.kind == "bot" or row.token_hash for row in rows)
 
 
+def plays_by_itself(kinds: Sequence[str], turn_seconds: int) -> bool:
+    """A table with these seats and this clock plays at its bots' pace (see LiveTable.plays_by_itself)."""
+    short_clock = 0 < turn_seconds < SHORT_CLOCK_SECONDS
+    return "bot" in kinds and ("human" not in kinds or short_clock)
+
+
+def check_options_can_be_sent(options: dict[str, Any]) -> None:
+    """Refuse (422) an option every payload could not carry: a value orjson cannot encode would close every
+    websocket of the table, and an integer beyond 2**53 is not exact in a browser."""
+    for name, value in options.items():
+        too_big = isinstance(value, int) and not -JS_SAFE_INTEGER <= value <= JS_SAFE_INTEGER
+        try:
+            orjson.dumps(value)
+        except (TypeError, orjson.JSONEncodeError):
+            too_big = True
+        if too_big:
+            raise Refused(422, f"option {name} is out of range: at most {JS_SAFE_INTEGER} in size")
+
+
 def seat_info(row: SeatRow) -> SeatInfo:
     return SeatInfo(row.seat, row.kind, row.bot, row.name, bool(row.token_hash), row.token_hash)
 
@@ -226,8 +257,10 @@ class TableService:
         cluster: Solo | None = None,
         unseen_answer_seconds: float = UNSEEN_ANSWER_SECONDS,
         unseen_window_seconds: float = UNSEEN_WINDOW_SECONDS,
+        health: Health | None = None,
     ):
         self.sessions = sessions
+        self.health = health or Health()  # whether the database answers (one warning per outage)
         self.unseen_answer_seconds = unseen_answer_seconds
         self.unseen_window_seconds = unseen_window_seconds
         self.cluster = cluster or Solo()  # the other server processes on the same database, if any
@@ -249,12 +282,16 @@ class TableService:
         seats: list[dict[str, Any]],
         name: str,
         turn_seconds: int = 0,
+        creator: str | None = None,
     ) -> dict[str, Any]:
-        """A new table; the creator is its host and sits in the first human seat (if any)."""
+        """A new table; the creator (db.client_key of their address) is its host and sits in the first
+        human seat (if any). Options out of the game's ranges are refused with the reason (422)."""
+        check_options_can_be_sent(options)
         try:
             session = records.Session(game, players, seed=secrets.randbits(SEED_BITS), options=options)
-        except ValueError as exc:
+        except ValueError as exc:  # InvalidOption among them: the game says what is allowed
             raise Refused(422, str(exc)) from None
+        check_options_can_be_sent(session.options)
         if len(seats) != players:
             raise Refused(422, f"give one seat description per player ({players}), not {len(seats)}")
         for spec in seats:
@@ -285,6 +322,7 @@ class TableService:
                     turn_seconds=turn_seconds,
                     host_token_hash=token_hash(host_token),
                     bot_secret=secrets.token_hex(32),
+                    creator=creator,
                     seats=rows,
                 )
             )
@@ -368,11 +406,23 @@ class TableService:
         if not token:
             return None
         digest = token_hash(token)
-        for info in table.seats:
-            if info.token_hash and secrets.compare_digest(info.token_hash, digest):
-                return info.seat
-        log.warning("refused a forged or stale seat token at table %s", table.id)
-        raise Refused(403, "this seat token is not valid at this table")
+        seat = holder_of(table, digest)
+        if seat is None and self._token_stored(table_id, digest):
+            # the copy is behind: a seat was taken through another process, whose notice is on its way
+            self.live.pop(table_id, None)
+            seat = holder_of(self.table(table_id), digest)
+        if seat is None:  # the database says so: the token holds no seat here (forged, or handed over)
+            log.warning("refused a forged or stale seat token at table %s", table.id)
+            raise Refused(403, "this seat token is not valid at this table")
+        return seat
+
+    def _token_stored(self, table_id: str, digest: str) -> bool:
+        """Whether the database has a seat of the table held by this token hash. Asked only when the copy
+        in memory does not know the token; an outage raises (the refusal is then 503, not 403: the token
+        may well be good, and a page forgets a token only when the server says it is not)."""
+        with self.sessions() as db:
+            held = select(SeatRow.seat).where(SeatRow.table_id == table_id, SeatRow.token_hash == digest)
+            return db.scalar(held) is not None
 
     def check_host(self, table_id: str, host_token: str) -> None:
         with self.sessions() as db:
@@ -402,6 +452,7 @@ class TableService:
                 session.apply(move.seat, move.text)  # a stored move was accepted once: it replays
             seats = [seat_info(s) for s in row.seats]
             live = LiveTable(row.id, row.game, row.status, seats, session, row.result, row.turn_seconds or 0)
+            live.creator = row.creator
             if row.bot_secret:
                 live.bot_secret = row.bot_secret
             # the turn clock goes on where it was: stored wall-clock starts, as this process's monotonic time
@@ -434,6 +485,18 @@ class TableService:
                 }
                 for row in rows
             ]
+
+    def tables_playing_by_themselves(self, creator: str | None = None) -> int:
+        """Tables being played at their bots' pace (LiveTable.plays_by_itself): `creator`'s, or all. Counted
+        in the database, so every process and a restarted one count the same."""
+        people = exists().where(SeatRow.table_id == TableRow.id, SeatRow.kind == "human")
+        bots_at = exists().where(SeatRow.table_id == TableRow.id, SeatRow.kind == "bot")
+        short_clock = (TableRow.turn_seconds > 0) & (TableRow.turn_seconds < SHORT_CLOCK_SECONDS)
+        query = select(func.count()).where(TableRow.status == PLAYING, bots_at, or_(~people, short_clock))
+        if creator is not None:
+            query = query.where(TableRow.creator == creator)
+        with self.sessions() as db:
+            return int(db.scalar(query) or 0)
 
     def playing_table_ids(self) -> list[str]:
         with self.sessions() as db:
@@ -650,8 +713,8 @@ class TableService:
                 for row in db.scalars(select(SeatRow).where(SeatRow.table_id == table.id)):
                     row.turn_started = starts.get(row.seat)
                 db.commit()
-        except SQLAlchemyError:
-            log.warning("could not store the turn clock of table %s", table.id)
+        except SQLAlchemyError as exc:
+            self.health.failed(exc)
 
     def play_timed_out_turns(self, table_id: str, now_seconds: float) -> bool:
         """A bot finishes the turn of every person whose time ran out; True if anything was played."""
@@ -742,8 +805,8 @@ class TableService:
                     db.commit()
         except IntegrityError:  # move `number` is taken: another process stored it (the key serialises)
             raise StaleTable(table.id) from None
-        except SQLAlchemyError:
-            log.exception("could not store move %s of table %s", number, table.id)
+        except SQLAlchemyError as exc:
+            self.health.failed(exc)  # one warning per outage, not a traceback per try
             self._drop_mover()
             raise Refused(503, "the move could not be saved, so it was not made: please try again") from None
         table.session.state = new_state
@@ -849,6 +912,14 @@ class TableService:
                 409, "the record of a game in progress holds sealed moves: it opens when the game ends"
             )
         return table.session.record()
+
+
+def holder_of(table: LiveTable, digest: str) -> int | None:
+    """The seat whose token hashes to `digest`, as the copy in memory knows it."""
+    for info in table.seats:
+        if info.token_hash and secrets.compare_digest(info.token_hash, digest):
+            return info.seat
+    return None
 
 
 def round_starts(record: records.Record) -> list[int]:

@@ -197,7 +197,8 @@ async function joinForm(tableId, seat, invite) {
 }
 
 // Reconnects after a dropped connection wait longer each time (1 s, 2 s, 4 s ... 30 s) and stop for good
-// when the server refuses the table itself (4404: no such table; 4400: a malformed request)
+// when the server refuses the table itself (4404: no such table; 4400: a malformed request; 4500: a table it
+// cannot show, a server error)
 let reconnects = 0;
 
 function connect(tableId, token, area) {
@@ -225,16 +226,20 @@ function connect(tableId, token, area) {
         .catch((error) => toast(error.message));
     }
     else if (message.type === "refused") toast(`${t("refused")}: ${message.reason}`);
-    else if (message.type === "revoked" || message.type === "error") {
-      // the seat is no longer held by this browser (given to a bot, or a stale token): watch instead
-      toast(message.type === "revoked" ? message.reason : `${t("refused")}: ${message.reason}`);
+    else if (message.type === "revoked") {
+      // the server checked the database: the seat is no longer held by this token (given to a bot, or
+      // not a token of this table): forget it and watch instead
+      toast(message.reason);
       save(tableId, { seat: null, token: null });
       token = null;
     }
+    // any other refusal (the database away, too many connections) is for now: the token is kept and the
+    // page comes back with it after a pause
+    else if (message.type === "error") toast(`${t("refused")}: ${message.reason}`);
   };
   mySocket.onclose = (event) => {
     if (socket !== mySocket || location.pathname !== `/table/${tableId}`) return;
-    if (event.code === 4404 || event.code === 4400) { toast(event.reason || t("refused")); return; }
+    if (event.code === 4404 || event.code === 4400 || event.code === 4500) { toast(event.reason || t("refused")); return; }
     const wait = Math.min(30000, 1000 * 2 ** reconnects++) * (0.75 + Math.random() / 2);  // spread a storm out
     setTimeout(() => connect(tableId, token, area), wait);
   };
