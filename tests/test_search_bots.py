@@ -331,12 +331,13 @@ def test_a_hint_is_a_legal_plan_for_the_asking_seat():
 QUICK = SearchConfig(iterations=12, rollout_depth=8)
 
 
-def following_the_hints(game: str, players: int, seed: int) -> dict:
-    """A game in which P1 plays every hint it is given at the start of each of its decisions (the others
-    greedy): its record."""
+def following_the_hints(game: str, players: int, seed: int, decisions: int = 8) -> dict:
+    """The record of a game's first `decisions` moves of P1, each the hint it was given at the start of that
+    decision (the others greedy)."""
     session = records.Session(game, players, seed=seed)
     greedy, rng = bots.get("greedy", game), random.Random(seed)
-    while not session.state.is_over():
+    hinted = 0
+    while not session.state.is_over() and hinted < decisions:
         state = session.state
         seat = state.to_act()[0]
         if seat != 0:
@@ -344,6 +345,7 @@ def following_the_hints(game: str, players: int, seed: int) -> dict:
             continue
         for step in hint(state, 0, game, config=QUICK, worlds=6).plan:
             session.apply(0, step)
+        hinted += 1
     return session.record()
 
 

@@ -76,10 +76,13 @@ def whole_move(
     state: State, seat: int, search: Search, rng: random.Random
 ) -> tuple[list[Action], SearchResult]:
     """The whole move the search makes for `seat` from here, as the hard bot plays it: its plan, searched
-    again from the position reached where the plan runs out before the decision ends; and the first search."""
+    again from the position reached where the plan runs out before the decision ends; and the first search.
+    A search that leads back to where the seat has already been in this move (a card added, then taken
+    back) is going round: the greedy bot finishes the move from there."""
     position = state.clone()
     steps: list[Action] = []
     first: SearchResult | None = None
+    seen = {_picture(position, seat)}
     while True:
         result = search.run(position.sample_hidden(seat, rng), seat, rng)
         first = first or result
@@ -90,13 +93,40 @@ def whole_move(
                 break
             position.apply(seat, action)
             steps.append(action)
-            if (
-                position.is_over()
-                or seat not in position.to_act()
-                or not position.in_decision(seat)
-                or len(steps) >= MOVE_STEPS
-            ):
+            if _decided(position, seat, steps):
                 return steps, first
+            picture = _picture(position, seat)
+            if picture in seen:
+                return _finished_by_greedy(position, seat, steps, rng), first
+            seen.add(picture)
+
+
+def _decided(position: State, seat: int, steps: list[Action]) -> bool:
+    return (
+        position.is_over()
+        or seat not in position.to_act()
+        or not position.in_decision(seat)
+        or len(steps) >= MOVE_STEPS
+    )
+
+
+def _picture(position: State, seat: int) -> str:
+    """What `seat` sees of the position, but the log: a move that comes back to it is going round."""
+    view = position.view(seat)
+    view.pop("log", None)
+    return json.dumps(view, sort_keys=True, default=str)
+
+
+def _finished_by_greedy(position: State, seat: int, steps: list[Action], rng: random.Random) -> list[Action]:
+    from merchantry import bots
+
+    game = position.game
+    greedy = bots.get("greedy" if "greedy" in bots.names(game) else "random", game)
+    while not _decided(position, seat, steps):
+        action = greedy.choose(position.sample_hidden(seat, rng), seat, rng)
+        position.apply(seat, action)
+        steps.append(action)
+    return steps
 
 
 def play_outs(
