@@ -24,6 +24,11 @@ def start(port: int, database_url: str, bot_delay: float = 0) -> subprocess.Pope
         stderr=subprocess.DEVNULL,
         start_new_session=True,
     )
+    return until_serving(process, port)
+
+
+def until_serving(process: subprocess.Popen, port: int) -> subprocess.Popen:
+    """`process` once it answers on `port` (killed, and the test failed, if it does not within 30 s)."""
     deadline = time.time() + 30
     while time.time() < deadline:
         try:

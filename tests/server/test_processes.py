@@ -26,7 +26,7 @@ from merchantry.server.db import MoveRow, open_database
 from merchantry.server.tables import Refused, TableService
 from tests.server.conftest import POSTGRES_URL, postgres_database, whole_log
 from tests.server.test_browser import free_port
-from tests.server.test_kill import start
+from tests.server.test_kill import start, until_serving
 
 needs_postgres = pytest.mark.skipif(not POSTGRES_URL, reason="MERCHANTRY_TEST_POSTGRES_URL not set")
 
@@ -372,15 +372,7 @@ def start_unlimited(
         stderr=stderr,
         start_new_session=True,
     )
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1)
-            return process
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    process.kill()
-    raise AssertionError("the server did not start")
+    return until_serving(process, port)
 
 
 @needs_postgres
