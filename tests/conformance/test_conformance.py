@@ -93,6 +93,41 @@ def test_every_legal_action_applies_and_illegal_ones_raise_and_change_nothing(se
             assert full_state(state) == before
 
 
+ODD_NUMBERS = (-2, -1, 10**6)  # -1 and -2 index from the end in Python; 10**6 points past every table
+HAND_MADE_SEEDS = range(20)
+
+
+def hand_made(action: object) -> list[object]:
+    """Copies of a tuple action with one whole-number field replaced by a number a table may not hold."""
+    fields = getattr(action, "_fields", ())
+    return [
+        action._replace(**{field: odd})  # type: ignore[attr-defined]
+        for field in fields
+        if type(getattr(action, field)) is int
+        for odd in ODD_NUMBERS
+    ]
+
+
+def test_hand_made_actions_are_legal_exactly_when_listed_and_refused_with_a_sentence(setup):
+    name, players = setup
+    game = games.get(name)
+    for seed in HAND_MADE_SEEDS:
+        state = game.new_game(players=players, seed=seed)
+        for step, (seat, _action) in enumerate(random_walk(state, random.Random(seed))):
+            if step % CHECK_EVERY:
+                continue
+            before = full_state(state)
+            legal = state.legal_actions(seat)
+            for action in {odd for a in legal for odd in hand_made(a)}:
+                if action in legal:
+                    continue
+                assert not state._is_legal(seat, action), f"{action!r} is not listed but passes the check"
+                with pytest.raises(merchantry.IllegalAction) as refused:
+                    state.apply(seat, action)
+                assert str(refused.value)
+            assert full_state(state) == before
+
+
 def test_clone_is_independent_of_the_original(setup):
     name, players = setup
     game = games.get(name)

@@ -157,6 +157,8 @@ class BazaarState(State):
             return "the game is over"
         if player != self.current:
             return f"it is {seat_label(self.current)}'s turn, not {seat_label(player)}'s"
+        if action.gem not in GEM_RANGE and (action.verb in ("buy", "sell") or action.gem != -1):
+            return f"there is no gem number {action.gem}: gems are 0-{len(GEMS) - 1} (GB-R5)"
         gem = GEMS[action.gem] if action.gem >= 0 else ""
         if action.verb == "buy":
             if self.sold[action.gem]:

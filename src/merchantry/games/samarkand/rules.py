@@ -252,6 +252,8 @@ class SamarkandState(State):
     def _why_illegal(self, player: int, action: SamarkandAction) -> str:
         if self.over:
             return "the game is over"
+        if not _well_formed(action):
+            return _not_real(action)
         if self.phase == "offer":
             good = self.offer_good
             if not self.offer_waiting[player]:
@@ -736,11 +738,31 @@ def _plain(value: object) -> JSON:
 
 
 def _well_formed(action: SamarkandAction) -> bool:
-    """An action whose family, space and good point at real ones (a hand-made tuple may not)."""
+    """An action whose family, space and good point at real ones (a hand-made tuple may not), and that names
+    each its verb needs (-1, no family, would read as the last family)."""
     return (
         -1 <= action.family < len(MAP.families)
         and -1 <= action.space < len(MAP.spaces)
         and 0 <= action.good <= NUM_GOODS
+        and _names_what_it_needs(action)
+    )
+
+
+def _names_what_it_needs(action: SamarkandAction) -> bool:
+    """A marriage names a family, an expansion a family and a space, a camel a space, a sale or a discard a
+    good: a hand-made tuple may leave one out (-1 would read as the last family or space)."""
+    verb = action.verb
+    return (
+        (verb not in ("marry", "expand") or action.family >= 0)
+        and (verb not in ("expand", "camel") or action.space >= 0)
+        and (verb not in ("sell", "discard") or action.good >= 1)
+    )
+
+
+def _not_real(action: SamarkandAction) -> str:
+    return (
+        f"no such move: {action.verb!r} with family {action.family}, space {action.space}, good {action.good}"
+        f" (families 0-{len(MAP.families) - 1}, spaces 0-{len(MAP.spaces) - 1}, goods 1-{NUM_GOODS})"
     )
 
 
