@@ -701,6 +701,8 @@ def test_bz_a4_refusals_in_an_auction_say_why():
         ("add merchant", r"^merchants cannot be bid \(BZ-A4\)$"),
         ("add spice2", r"^P1 has no spice2 in hand$"),
         ("done", r"^now is not the time for done: add, bid or pass$"),
+        ("market cloth1", r"^now is not the time for market: add, bid or pass$"),  # the lot has cloth1
+        ("take cloth", r"^now is not the time for take: add, bid or pass$"),
     ]:
         with pytest.raises(merchantry.IllegalAction, match=reason):
             state.apply(0, move)
@@ -747,6 +749,7 @@ def test_bz_a7_the_lot_card_put_into_the_market_must_be_one_of_the_lot():
     for move, reason in [
         ("market wine2", r"^the lot has no wine2$"),
         ("pass", r"^now is not the time for pass: market a lot card$"),
+        ("add wine3", r"^now is not the time for add: market a lot card$"),
     ]:
         with pytest.raises(merchantry.IllegalAction, match=reason):
             state.apply(0, move)

@@ -44,6 +44,8 @@ from merchantry.games.byzanz.components import (
 )
 
 AUCTION, LOT_CHOICE, MARKET, FINAL, OVER = range(5)
+# what a seat on turn may do in each phase, besides selling (any time) and discarding (over the hand limit)
+VERBS_OF_PHASE = {AUCTION: ("add", "bid", "pass"), LOT_CHOICE: ("market",), MARKET: ("take",)}
 PHASE_NAMES = ("auction", "lot_choice", "market", "final_selling", "over")
 # What to do once a player who went over the hand limit is back to 7 cards (BZ-H1).
 RESUME_NOTHING, RESUME_NEXT_AUCTION, RESUME_MARKET = range(3)
@@ -306,6 +308,9 @@ class ByzanzState(State):
             return f"{who} has more than {self.hand_limit()} cards: discard or sell first (BZ-H1)"
         if player not in self.to_act():
             return f"it is {seat_label(self.to_act()[0])}'s turn, not {who}'s"
+        expected = {AUCTION: "add, bid or pass", LOT_CHOICE: "market a lot card", MARKET: "take a type"}
+        if action.verb not in VERBS_OF_PHASE.get(self.phase, (action.verb,)):
+            return f"now is not the time for {action.verb}: {expected[self.phase]}"
         if action.verb == "add":
             if action.codes[0] == MERCHANT:
                 return "merchants cannot be bid (BZ-A4)"
@@ -316,7 +321,6 @@ class ByzanzState(State):
             return f"the lot has no {action.arg}"
         if action.verb == "take":
             return f"the market has no {action.arg}"
-        expected = {AUCTION: "add, bid or pass", LOT_CHOICE: "market a lot card", MARKET: "take a type"}
         return f"now is not the time for {action.verb}: {expected.get(self.phase, 'sell, or done')}"
 
     # --- applying actions ---------------------------------------------------------------------------
