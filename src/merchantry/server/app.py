@@ -40,9 +40,9 @@ from merchantry.bots.analysis import MARKS, analyze, hint, key_moments, summary
 from merchantry.bots.ismcts import SearchConfig
 from merchantry.bots.levels import recipe
 from merchantry.engine import seat_label
-from merchantry.i18n import PLATFORM_LOCALES
+from merchantry.i18n import PLATFORM_LOCALES, load_catalogue
 from merchantry.package import LANGUAGES
-from merchantry.server import tuning
+from merchantry.server import tuning, tutorials
 from merchantry.server import work as work_in_process
 from merchantry.server.cluster import SWEEP_SECONDS, Notice, cluster_for
 from merchantry.server.db import Health, SingleProcess, brief, client_key, open_database
@@ -109,6 +109,10 @@ class HandToBot(BaseModel):
 
 class HostOnly(BaseModel):
     host_token: Token
+
+
+class StartTutorial(BaseModel):
+    name: Name = "Host"
 
 
 class ActMessage(BaseModel):
@@ -247,7 +251,7 @@ RULES_PAGE = """<!doctype html>
   <link rel="stylesheet" href="/static/style.css">
 </head>
 <body>
-<nav id="bar"><a class="brand" href="/">Merchantry</a><a href="/">Lobby</a></nav>
+<nav id="bar"><a class="brand" href="/">Merchantry</a><a href="/">Lobby</a>{learn}</nav>
 <main class="rules-page">
 {body}</main>
 </body>
@@ -255,9 +259,16 @@ RULES_PAGE = """<!doctype html>
 """
 
 
-def rules_document(title: str, page: Path) -> str:
-    """A game's rules page (a fragment in its folder, `rules/<lang>.html`) inside the platform's frame."""
-    return RULES_PAGE.format(lang=page.stem, title=html.escape(title), body=page.read_text(encoding="utf-8"))
+def rules_document(title: str, page: Path, learn: str | None = None) -> str:
+    """A game's rules page (a fragment in its folder, `rules/<lang>.html`) inside the platform's frame;
+    `learn`: the address of its guided first game, linked from the bar in the page's language."""
+    link = ""
+    if learn is not None:
+        words = load_catalogue(PLATFORM_LOCALES, page.stem).get("ui", {}).get("learnToPlay", "Learn to play")
+        link = f'<a href="{html.escape(learn)}">{html.escape(words)}</a>'
+    return RULES_PAGE.format(
+        lang=page.stem, title=html.escape(title), body=page.read_text(encoding="utf-8"), learn=link
+    )
 
 
 class ShuttingDown(Exception):
@@ -720,7 +731,8 @@ def create_app(
     @app.get("/", include_in_schema=False)
     @app.get("/table/{table_id}", include_in_schema=False)
     @app.get("/replay/{table_id}", include_in_schema=False)
-    async def page(table_id: str | None = None) -> FileResponse:
+    @app.get("/learn/{game}", include_in_schema=False)
+    async def page(table_id: str | None = None, game: str | None = None) -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
     @app.get("/rules/{game}", include_in_schema=False)
@@ -728,7 +740,8 @@ def create_app(
         page = games.package(game).rules_page(lang) if game in games.names() else None
         if page is None:
             raise HTTPException(404, f"no rules page for {game!r}")
-        return HTMLResponse(rules_document(games.get(game).title, page))
+        learn = f"/learn/{game}" if tutorials.has_tutorial(game) else None
+        return HTMLResponse(rules_document(games.get(game).title, page, learn))
 
     @app.get("/locales/{lang}.json", include_in_schema=False)
     async def platform_catalogue(lang: str) -> FileResponse:
@@ -765,6 +778,7 @@ def create_app(
                 "rules": f"/rules/{name}" if games.package(name).rules_page("en") else None,
                 "drawing": asset_url(name, "drawing.js"),
                 "style": asset_url(name, "drawing.css"),
+                "tutorial": tutorials.has_tutorial(name),
             }
             for name in games.names()
         ]
@@ -783,6 +797,38 @@ def create_app(
             created = await db(
                 service.create, body.game, body.players, options, seats, body.name, turn_seconds, creator
             )
+        await after_change(created["id"])
+        return created
+
+    def tutorial_of(game: str) -> dict[str, Any]:
+        if not tutorials.has_tutorial(game):
+            raise Refused(404, f"no guided first game for {game!r}")
+        return tutorials.tutorial(game)
+
+    @app.get("/api/tutorials/{game}")
+    async def tutorial_script(game: str) -> dict[str, Any]:
+        """A game's guided first game: its steps, for the page's tutorial runner (static/tutorial.js)."""
+        return tutorial_of(game)
+
+    @app.post("/api/tutorials/{game}", status_code=201)
+    async def start_tutorial(request: Request, game: str, body: StartTutorial) -> dict[str, Any]:
+        """A new table of the game's guided first game: its fixed deal, the person in the first seat and
+        the tutorial's bots in the others (as `POST /api/tables` answers)."""
+        script = tutorial_of(game)
+        seats = tutorials.seats(script)
+        await check_creation(request, CreateTable(game=game, players=len(seats), seats=seats, name=body.name))
+        created = await db(
+            partial(
+                service.create,
+                game,
+                len(seats),
+                dict(script.get("options", {})),
+                seats,
+                body.name,
+                creator=client_key(client_of(request)),
+                tutorial=tutorials.seed_and_secret(game, script),
+            )
+        )
         await after_change(created["id"])
         return created
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, create_engine, event
+from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Integer, String, create_engine, event
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship, sessionmaker
 
@@ -61,6 +61,8 @@ class TableRow(Base):
     # who created it: a hash of the client's address (`client_key`), for the limits on what a client's
     # tables cost (limits.py); None for tables from before it was kept
     creator: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # a game's guided first game (server/tutorials.py): a seed and a bot stream everyone shares
+    tutorial: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 

@@ -116,6 +116,8 @@ class LiveTable:
     # stays above them, so a move that takes longer to think (more cards to bid) does not arrive later
     thinking: deque[float] = field(default_factory=lambda: deque(maxlen=THINKING_KEPT))
     creator: str | None = None  # db.client_key of who created it (None: not known, an older table)
+    # a guided first game (server/tutorials.py): its bots' course is the one its steps describe
+    tutorial: bool = False
     touched: float = field(default_factory=time.monotonic)  # when it was last asked for
 
     def bot_for(self, seat: int, name: str) -> Any:
@@ -177,8 +179,15 @@ class LiveTable:
 
     def bot_stream(self, seat: int) -> random.Random:
         """The random stream of the bot deciding for `seat` now: from the table's secret and the moves played
-        (a restart continues it), so a bot's world and choices cannot be recomputed from public facts."""
-        message = f"{seat}:{len(self.session.moves)}".encode()
+        (a restart continues it), so a bot's world and choices cannot be recomputed from public facts.
+
+        At a guided first game the stream counts the seat's own moves, not everyone's: the course must not
+        depend on whether the person's hidden steps came before or after a bot's (its secret is the
+        tutorial's, the same at every such table, and nothing there is secret)."""
+        moves = len(self.session.moves)
+        if self.tutorial:
+            moves = sum(1 for mover, _ in self.session.moves if mover == seat)
+        message = f"{seat}:{moves}".encode()
         digest = hmac.new(bytes.fromhex(self.bot_secret), message, hashlib.sha256).digest()
         return random.Random(int.from_bytes(digest))
 
@@ -283,12 +292,15 @@ class TableService:
         name: str,
         turn_seconds: int = 0,
         creator: str | None = None,
+        tutorial: tuple[int, str] | None = None,
     ) -> dict[str, Any]:
         """A new table; the creator (db.client_key of their address) is its host and sits in the first
-        human seat (if any). Options out of the game's ranges are refused with the reason (422)."""
+        human seat (if any). Options out of the game's ranges are refused with the reason (422).
+        `tutorial`: a guided first game's seed and bot secret (server/tutorials.py), else both are drawn."""
         check_options_can_be_sent(options)
+        seed, bot_secret = tutorial or (secrets.randbits(SEED_BITS), secrets.token_hex(32))
         try:
-            session = records.Session(game, players, seed=secrets.randbits(SEED_BITS), options=options)
+            session = records.Session(game, players, seed=seed, options=options)
         except ValueError as exc:  # InvalidOption among them: the game says what is allowed
             raise Refused(422, str(exc)) from None
         check_options_can_be_sent(session.options)
@@ -321,8 +333,9 @@ class TableService:
                     status=status,
                     turn_seconds=turn_seconds,
                     host_token_hash=token_hash(host_token),
-                    bot_secret=secrets.token_hex(32),
+                    bot_secret=bot_secret,
                     creator=creator,
+                    tutorial=tutorial is not None or None,
                     seats=rows,
                 )
             )
@@ -453,6 +466,7 @@ class TableService:
             seats = [seat_info(s) for s in row.seats]
             live = LiveTable(row.id, row.game, row.status, seats, session, row.result, row.turn_seconds or 0)
             live.creator = row.creator
+            live.tutorial = bool(row.tutorial)
             if row.bot_secret:
                 live.bot_secret = row.bot_secret
             # the turn clock goes on where it was: stored wall-clock starts, as this process's monotonic time
@@ -482,6 +496,7 @@ class TableService:
                     "created_at": row.created_at.isoformat() if row.created_at else None,
                     "seats": [seat_info(s).public() for s in row.seats],
                     "result": row.result,
+                    "tutorial": bool(row.tutorial),
                 }
                 for row in rows
             ]
@@ -857,6 +872,7 @@ class TableService:
                 "clock": self._clock_shown(table, time.monotonic()),
                 "timeouts": [{"seat": s} for s in table.timeouts],  # no move count: it ticks with sealed ones
                 "hints": self.hints_allowed(table),
+                "tutorial": table.tutorial,
             },
             "seat": seat,
             "view": state.view(seat),

@@ -2,6 +2,7 @@
 import { h, seatLabel, seatName } from "./dom.js";
 import { LANGUAGES, gameTranslator, language, loadLanguage, setLanguage, t } from "./i18n.js";
 import * as generic from "./generic.js";
+import * as tutorial from "./tutorial.js";
 
 const main = document.getElementById("main");
 
@@ -146,11 +147,30 @@ async function lobby() {
       h("label", {}, `${t("yourName")} `, nameInput),
       h("button", { type: "submit", class: "primary" }, t("create"))),
     rulesLinks,
+    learnLinks(games),
     h("h2", {}, t("tables")),
     h("table", { class: "tables" },
       h("thead", {}, h("tr", {}, [t("game"), t("players"), t("started"), t("status"), t("winner"), ""].map((c) => h("th", {}, c)))),
       h("tbody", {}, rows)),
   );
+}
+
+// "Learn to play": each game's guided first game (a fixed deal against bots, taught step by step)
+function learnLinks(games) {
+  const taught = games.filter((g) => g.tutorial);
+  return taught.length ? h("p", { class: "learn-links" }, `${t("learnToPlay")}: `,
+    taught.flatMap((g, i) => [i ? " · " : "", h("a", { href: `/learn/${g.name}`, id: `learn-${g.name}` }, g.title)])) : null;
+}
+
+async function learn(game) {
+  main.replaceChildren(h("p", {}, t("tutorialStarting")));
+  try {
+    await tutorial.start(game, localStorage.getItem("merchantry:name") || "Host", (created) => {
+      save(created.id, { seat: created.seat, token: created.token, host: created.host_token, invites: created.invites });
+      history.replaceState({}, "", `/table/${created.id}`);
+    });
+    route();
+  } catch (error) { toast(error.message); }
 }
 
 // "5 min ago", "3 h ago", "2 d ago", in the reader's language
@@ -221,7 +241,7 @@ function connect(tableId, token, area) {
       }
       // a game's drawing and catalogue load once; each message waits for the one before it
       drawn = drawn
-        .then(() => Promise.all([drawingFor(message.table.game), translatorFor(message.table.game)]))
+        .then(() => Promise.all([drawingFor(message.table.game), translatorFor(message.table.game), tutorial.load(message.table)]))
         .then(([renderer, tr]) => drawTable(tableId, message, send, area, renderer, tr))
         .catch((error) => toast(error.message));
     }
@@ -246,6 +266,7 @@ function connect(tableId, token, area) {
 }
 
 function drawTable(tableId, payload, send, area, renderer, tr) {
+  send = tutorial.guard(payload, send);  // a guided first game explains a move it does not ask for
   const { table, seat, view, legal } = payload;
   const rulesUrl = (gamesList || []).find((g) => g.name === table.game)?.rules;
   const mine = saved(tableId);
@@ -290,6 +311,7 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   // the newest log line shows inside the log's own box; the page itself never scrolls by itself
   const box = area.querySelector(".log");
   if (box) box.scrollTop = box.scrollHeight;
+  tutorial.show(payload, area, mine.host);
   if (focused) {
     const again = area.querySelector(focused);
     if (again) again.focus({ preventScroll: true });
@@ -520,6 +542,7 @@ async function route() {
   let match;
   if ((match = path.match(/^\/table\/([\w-]+)$/))) return tablePage(match[1]);
   if ((match = path.match(/^\/replay\/([\w-]+)$/))) return replayPage(match[1]);
+  if ((match = path.match(/^\/learn\/(\w+)$/))) return learn(match[1]);
   if (socket) { socket.close(); socket = null; }
   return lobby();
 }

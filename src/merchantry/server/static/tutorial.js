@@ -1,0 +1,181 @@
+// The guided first game: a game's steps (its tutorial.json, served by /api/tutorials/<game>) run over a
+// table of its fixed deal. Each step says what to do and why, points at the part of the board it is about
+// and goes on when the person plays the move it asks for; another move is explained, not sent.
+import { h } from "./dom.js";
+import { language, t } from "./i18n.js";
+
+const scripts = new Map();  // game -> its steps
+const texts = new Map();  // "game:lang" -> the catalogue's tutorial section
+let notice = null;  // { tableId, step, text }: why the last move was not sent, until the step changes
+let pointedAt = null;  // "tableId:step": the step whose target was last brought into view
+let latest = null;  // what the last call of show() drew from, to draw again after Next
+
+async function json(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: ${response.status}`);
+  return response.json();
+}
+
+// Make sure the table's script and texts are at hand before the table is drawn (null: not a tutorial).
+export async function load(table) {
+  if (!table.tutorial) return null;
+  if (!document.querySelector("link[data-tutorial]")) {
+    document.head.append(h("link", { rel: "stylesheet", href: "/static/tutorial.css", "data-tutorial": "" }));
+  }
+  const key = `${table.game}:${language()}`;
+  if (!scripts.has(table.game)) scripts.set(table.game, await json(`/api/tutorials/${table.game}`));
+  if (!texts.has(key)) texts.set(key, (await json(`/games/${table.game}/locales/${language()}.json`)).tutorial || {});
+  return scripts.get(table.game);
+}
+
+// A new table of the game's guided first game; `opened(created)` keeps its tokens and shows it.
+export async function start(game, name, opened) {
+  const response = await fetch(`/api/tutorials/${game}`, {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name }),
+  });
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(body.error || response.statusText);
+  localStorage.removeItem(`merchantry:tutorial:${body.id}`);
+  opened(body);
+}
+
+function text(game, key) {
+  return (texts.get(`${game}:${language()}`) || {})[key] ?? key;
+}
+
+// How far this browser is in the table's lesson: { step, pending, free }
+function progressOf(tableId) {
+  return JSON.parse(localStorage.getItem(`merchantry:tutorial:${tableId}`) || '{"step": 0}');
+}
+function keep(tableId, progress) {
+  localStorage.setItem(`merchantry:tutorial:${tableId}`, JSON.stringify(progress));
+}
+
+// What the seat sees and may do: when it changes after the asked move was sent, the move was played.
+function positionOf(payload) {
+  return JSON.stringify([payload.view, payload.legal]);
+}
+
+function stepOf(payload) {
+  const script = scripts.get(payload.table.game);
+  return script ? script.steps[progressOf(payload.table.id).step] : undefined;
+}
+
+// The page's move sender, watched over by the lesson: the move a step asks for is sent (and the step goes
+// on once the table shows it played); any other move is explained instead of sent.
+export function guard(payload, send) {
+  const { table } = payload;
+  if (!table.tutorial || !scripts.has(table.game)) return send;
+  return (move) => {
+    const progress = progressOf(table.id);
+    const step = stepOf(payload);
+    if (!step || progress.free || table.status !== "playing") return send(move);
+    if (step.finish) {  // playing a move here is choosing to play on
+      keep(table.id, { ...progress, free: true });
+      return send(move);
+    }
+    if (step.do === undefined) return explain(table.id, progress.step, t("tutorialReadFirst"));
+    if (move !== step.do) return explain(table.id, progress.step, step.wrong ? text(table.game, step.wrong) : t("tutorialReadFirst"));
+    keep(table.id, { ...progress, pending: positionOf(payload) });
+    notice = null;
+    return send(move);
+  };
+}
+
+function explain(tableId, step, words) {
+  notice = { tableId, step, text: words };
+  redraw();
+}
+
+function redraw() {
+  if (latest && latest.area.isConnected) show(...latest.args);
+}
+
+function advance(tableId, progress) {
+  keep(tableId, { step: progress.step + 1 });
+  notice = null;
+  redraw();
+}
+
+// The lesson's panel above the board, and the highlight on what the step is about. `host`: the host token
+// (to let a bot finish the game for the person).
+export function show(payload, area, host) {
+  latest = { area, args: [payload, area, host] };
+  const { table, seat, view, legal } = payload;
+  const script = scripts.get(table.game);
+  if (!table.tutorial || !script) return;
+  let progress = progressOf(table.id);
+  if (progress.pending && progress.pending !== positionOf(payload)) {  // the asked move was played
+    progress = { step: progress.step + 1 };
+    keep(table.id, progress);
+    notice = null;
+  }
+  const total = script.steps.length;
+  const step = script.steps[progress.step];
+  const mine = seat !== null && (view.to_act || []).includes(seat);
+  let words;
+  let target = null;
+  let actions = [];
+  if (table.status === "finished") {
+    words = text(table.game, script.over);
+    actions = [h("a", { class: "button primary", href: "/", id: "tutorial-real-game" }, t("tutorialRealGame"))];
+  } else if (seat === null) {
+    words = t("tutorialBotPlays");
+  } else if (progress.free || !step) {
+    words = t("tutorialOnYourOwn");
+  } else if (step.do !== undefined && !legal.includes(step.do)) {
+    if (mine && legal.length && !progress.pending && !(view.to_act || []).some((s) => s !== seat)) {
+      keep(table.id, { ...progress, free: true });  // the table went another way than the lesson's
+      words = t("tutorialLeftPath");
+    } else words = t("tutorialWaiting");
+  } else {
+    words = text(table.game, step.text);
+    target = step.point ? area.querySelector(step.point) : null;
+    if (step.do === undefined && !step.finish) {
+      actions = [h("button", { class: "primary", id: "tutorial-next", onclick: () => advance(table.id, progress) }, t("tutorialNext"))];
+    }
+    if (step.finish) {
+      actions = [
+        h("button", { id: "tutorial-play-on", onclick: () => { keep(table.id, { ...progress, free: true }); redraw(); } }, t("tutorialPlayOn")),
+        host ? h("button", { class: "primary", id: "tutorial-bot-finish", onclick: () => finishWithBot(table, seat, host, script) }, t("tutorialBotFinish")) : null,
+      ];
+    }
+  }
+  const counter = table.status === "finished" ? total : Math.min(progress.step + 1, total);
+  const said = notice && notice.tableId === table.id && notice.step === progress.step ? notice.text : null;
+  const panel = h("section", { id: "tutorial", class: "tutorial", "aria-labelledby": "tutorial-title" },
+    h("div", { class: "tutorial-head" },
+      h("h2", { id: "tutorial-title" }, t("tutorialTitle")),
+      h("span", { class: "muted", id: "tutorial-count" }, t("tutorialStep", { step: counter, total }))),
+    h("p", { id: "tutorial-text", "aria-live": "polite" }, words),
+    said ? h("p", { id: "tutorial-notice", class: "tutorial-notice", role: "alert" }, said) : null,
+    actions.length ? h("div", { class: "tutorial-actions" }, actions) : null);
+  const focusedHere = document.activeElement && document.activeElement.closest && document.activeElement.closest("#tutorial");
+  const focusedId = focusedHere ? document.activeElement.id : null;
+  area.querySelector("#tutorial")?.remove();
+  const head = area.querySelector(".table-head");
+  if (head) head.after(panel); else area.prepend(panel);
+  point(table.id, progress.step, target);
+  if (focusedId) panel.querySelector(`#${focusedId}`)?.focus({ preventScroll: true });
+}
+
+// The highlight: one element at a time; brought into view once per step, only if it is out of view.
+function point(tableId, step, target) {
+  for (const node of document.querySelectorAll(".tutorial-target")) node.classList.remove("tutorial-target");
+  if (!target) return;
+  target.classList.add("tutorial-target");
+  const key = `${tableId}:${step}`;
+  if (pointedAt === key) return;
+  pointedAt = key;
+  const box = target.getBoundingClientRect();
+  if (box.top < 0 || box.bottom > window.innerHeight) target.scrollIntoView({ block: "center" });
+}
+
+async function finishWithBot(table, seat, host, script) {
+  keep(table.id, { ...progressOf(table.id), free: true });
+  const response = await fetch(`/api/tables/${table.id}/seats/${seat}/bot`, {
+    method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ host_token: host, bot: script.bots[0] }),
+  });
+  if (!response.ok) explain(table.id, progressOf(table.id).step, (await response.json().catch(() => ({}))).error || response.statusText);
+}

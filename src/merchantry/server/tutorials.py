@@ -1,0 +1,90 @@
+"""Guided first games: a fixed deal against bots, taught step by step in the browser (static/tutorial.js).
+
+A game that has one keeps it in its folder as `tutorial.json`:
+
+    {"players": 3, "seed": 7, "options": {...}, "bots": ["greedy", "greedy"],
+     "steps": [{"text": "welcome", "point": ".some .selector"},
+               {"text": "firstBid", "point": "...", "do": "a move in text notation", "wrong": "whyNotThat"},
+               {"text": "onYourOwn", "finish": true}],
+     "over": "wellDone"}
+
+The person sits in the first seat, the bots in the others. Each step's `text` (and `wrong`, what a move the
+step does not ask for is told, and `over`, the words at the end) is a key of the catalogue's `tutorial`
+section in the game's `locales/<lang>.json`; `point` is the element of the page the step is about; a step
+with `do` goes on when the person plays that move, one without it when they press Next; a `finish` step
+offers to let a bot play the rest. The seed and the bots' secret are the tutorial's, so every table of it
+deals the same cards and its bots (deterministic ones, such as greedy) play the course its steps describe.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import cache
+from typing import Any
+
+from merchantry import games
+
+FILE = "tutorial.json"
+
+
+class BadTutorial(ValueError):
+    """A game's tutorial.json that the runner could not follow."""
+
+
+def has_tutorial(game: str) -> bool:
+    return game in games.names() and games.package(game).file(FILE) is not None
+
+
+@cache
+def tutorial(game: str) -> dict[str, Any]:
+    """The game's guided first game, checked; KeyError when it has none."""
+    if not has_tutorial(game):
+        raise KeyError(game)
+    path = games.package(game).file(FILE)
+    assert path is not None
+    script: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    check(game, script)
+    return script
+
+
+def check(game: str, script: dict[str, Any]) -> None:
+    """Refuse a script the runner could not follow (say which part is wrong)."""
+    info = games.get(game)
+    players = script.get("players")
+    if not isinstance(players, int) or not info.min_players <= players <= info.max_players:
+        raise BadTutorial(f"{game}: players must be {info.min_players}..{info.max_players}")
+    if not isinstance(script.get("seed"), int):
+        raise BadTutorial(f"{game}: the seed must be an integer")
+    if len(script.get("bots", [])) != players - 1:
+        raise BadTutorial(f"{game}: one bot per seat after the first ({players - 1})")
+    steps = script.get("steps")
+    if not isinstance(steps, list) or not steps:
+        raise BadTutorial(f"{game}: no steps")
+    for number, step in enumerate(steps, 1):
+        if not isinstance(step.get("text"), str):
+            raise BadTutorial(f"{game}: step {number} has no text key")
+        unknown = set(step) - {"text", "point", "do", "wrong", "finish"}
+        if unknown:
+            raise BadTutorial(f"{game}: step {number} has unknown fields {sorted(unknown)}")
+    if not isinstance(script.get("over"), str):
+        raise BadTutorial(f"{game}: no text key for the end ('over')")
+
+
+def text_keys(script: dict[str, Any]) -> set[str]:
+    """Every catalogue key (in its `tutorial` section) the script shows."""
+    keys = {script["over"]}
+    for step in script["steps"]:
+        keys |= {step[k] for k in ("text", "wrong") if k in step}
+    return keys
+
+
+def seats(script: dict[str, Any]) -> list[dict[str, Any]]:
+    """The person first, then the bots: the seats as `POST /api/tables` describes them."""
+    return [{"kind": "human"}] + [{"kind": "bot", "bot": bot} for bot in script["bots"]]
+
+
+def seed_and_secret(game: str, script: dict[str, Any]) -> tuple[int, str]:
+    """The deal and the bots' secret every table of this tutorial shares (nothing there is secret)."""
+    secret = hashlib.sha256(f"merchantry tutorial {game} {script['seed']}".encode()).hexdigest()
+    return int(script["seed"]), secret
