@@ -1,0 +1,109 @@
+"""The guided first game in a real browser: from the lobby's "Learn to play", every step's text in the page's
+language (the catalogue's own words: no key left untranslated), its highlight on an element that exists
+and is visible, a move the step does not ask for explained and not played, the asked move played through
+the page, and at the end a bot finishing the game. One game in every language, the others in two."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from merchantry import games
+from merchantry.i18n import PLATFORM_LOCALES
+from merchantry.package import LANGUAGES
+from merchantry.server import tutorials
+from tests.server.test_browser import browser, live_server, shot  # noqa: F401
+
+TAUGHT = [name for name in games.names() if tutorials.has_tutorial(name)]
+FULLY = TAUGHT[0]  # every language; the others share the runner, in English and one more
+CASES = [(FULLY, lang) for lang in LANGUAGES] + [
+    (game, lang) for i, game in enumerate(TAUGHT[1:]) for lang in ("en", LANGUAGES[1 + i % 3])
+]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1100, "height": 900}
+WAIT_MS = 60_000  # bots move every 0.05 s in the test server; a step waits for them at most this long
+
+
+def platform_words(language: str) -> dict[str, str]:
+    words: dict[str, str] = json.loads((PLATFORM_LOCALES / f"{language}.json").read_text())["ui"]
+    return words
+
+
+def lesson_words(game: str, language: str) -> dict[str, str]:
+    path = games.package(game).folder / "locales" / f"{language}.json"
+    words: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))["tutorial"]
+    return words
+
+
+def step_count(words: dict[str, str], step: int, total: int) -> str:
+    return words["tutorialStep"].replace("{{step}}", str(step)).replace("{{total}}", str(total))
+
+
+def wait_for_step(page, count: str, text: str) -> None:
+    page.locator("#tutorial-count", has_text=re.compile(f"^{re.escape(count)}$")).wait_for(timeout=WAIT_MS)
+    page.locator("#tutorial-text", has_text=re.compile(f"^{re.escape(text)}$")).wait_for(timeout=WAIT_MS)
+
+
+def play(page, move: str) -> None:
+    """Play a move through the page's own list of moves (the drawing's controls differ by game)."""
+    for _ in range(20):  # an update from the server may redraw the page (and close the list) meanwhile
+        page.evaluate("document.querySelector('.moves-panel').open = true")
+        try:
+            page.locator(f'.moves-panel button[data-move="{move}"]').click(timeout=1000)
+            return
+        except Exception:
+            continue
+    raise AssertionError(f"could not play {move!r} through the page")
+
+
+def other_move(page, move: str) -> str | None:
+    page.evaluate("document.querySelector('.moves-panel').open = true")
+    moves = page.locator(".moves-panel button[data-move]").evaluate_all("bs => bs.map(b => b.dataset.move)")
+    return next((m for m in moves if m != move), None)
+
+
+@pytest.mark.parametrize(("game", "language"), CASES)
+def test_the_guided_first_game_plays_to_its_end(live_server, browser, game, language):  # noqa: F811
+    script = tutorials.tutorial(game)
+    ui, lesson = platform_words(language), lesson_words(game, language)
+    phone = language == "de"  # one phone-sized run per game that has it
+    page = browser.new_page(viewport=PHONE if phone else DESKTOP)
+    page.add_init_script(f"localStorage.setItem('merchantry:lang', '{language}')")
+    page.goto(live_server + "/")
+    page.locator(f"#learn-{game}").click()
+    page.wait_for_selector("#tutorial", timeout=WAIT_MS)
+    total = len(script["steps"])
+    explained = False
+    for number, step in enumerate(script["steps"], 1):
+        wait_for_step(page, step_count(ui, number, total), lesson[step["text"]])
+        target = page.locator(".tutorial-target")
+        assert target.count() == 1 and target.is_visible(), f"step {number}: nothing visible is pointed at"
+        assert page.locator(step["point"]).first.evaluate("n => n.classList.contains('tutorial-target')")
+        if number == 3:
+            shot(page, f"tutorial-{game}-{language}-{'phone' if phone else 'desktop'}")
+        if step.get("finish"):
+            page.locator("#tutorial-bot-finish").click()
+        elif "do" not in step:
+            page.locator("#tutorial-next").click()
+        else:
+            wrong = other_move(page, step["do"]) if not explained and "wrong" in step else None
+            if wrong is not None:  # explained, not played: the step stays
+                play(page, wrong)
+                page.locator("#tutorial-notice", has_text=lesson[step["wrong"]]).wait_for()
+                assert page.locator("#tutorial-count").inner_text() == step_count(ui, number, total)
+                explained = True
+            play(page, step["do"])
+    wait_for_step(page, step_count(ui, total, total), lesson[script["over"]])
+    assert page.locator("#tutorial-real-game").is_visible()
+    assert explained, "no step explained a wrong move"
+    shot(page, f"tutorial-{game}-{language}-over")
+
+
+def test_the_rules_page_leads_to_the_guided_first_game(live_server, browser):  # noqa: F811
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(f"{live_server}/rules/{FULLY}?lang=fr")
+    page.locator(f'a[href="/learn/{FULLY}"]', has_text=platform_words("fr")["learnToPlay"]).click()
+    page.wait_for_selector("#tutorial #tutorial-next", timeout=WAIT_MS)
+    assert page.url.startswith(f"{live_server}/table/")
