@@ -155,12 +155,13 @@ export function show(payload, area, host) {
   area.querySelector("#tutorial")?.remove();
   const head = area.querySelector(".table-head");
   if (head) head.after(panel); else area.prepend(panel);
-  point(table.id, progress.step, target);
+  point(table.id, progress.step, target, panel);
   if (focusedId) panel.querySelector(`#${focusedId}`)?.focus({ preventScroll: true });
 }
 
-// The highlight: one element at a time; brought into view once per step, only if it is out of view.
-function point(tableId, step, target) {
+// The highlight: one element at a time; brought into view once per step, only if it is out of view or
+// under the lesson's panel (which stays at the top of the window).
+function point(tableId, step, target, panel) {
   for (const node of document.querySelectorAll(".tutorial-target")) node.classList.remove("tutorial-target");
   if (!target) return;
   target.classList.add("tutorial-target");
@@ -168,7 +169,11 @@ function point(tableId, step, target) {
   if (pointedAt === key) return;
   pointedAt = key;
   const box = target.getBoundingClientRect();
-  if (box.top < 0 || box.bottom > window.innerHeight) target.scrollIntoView({ block: "center" });
+  const free = panel.getBoundingClientRect().bottom;  // the window below the panel
+  if (box.top < free || box.bottom > window.innerHeight) {
+    target.style.scrollMarginTop = `${panel.offsetHeight + 16}px`;
+    target.scrollIntoView({ block: box.top < free || box.height > window.innerHeight - free ? "start" : "nearest" });
+  }
 }
 
 async function finishWithBot(table, seat, host, script) {
