@@ -74,8 +74,10 @@ def walk(service: TableService, game: str, person_first: bool) -> list[object]:
         if "do" not in step:
             continue
         for _ in range(500):
-            legal = [str(a) for a in service.table(table_id).state.legal_actions(0)]
-            if step["do"] in legal and (person_first or not service.table(table_id).answered_by_server()):
+            live = service.table(table_id)
+            legal = [str(a) for a in live.state.legal_actions(0)]
+            awaited = step["do"] in legal and 0 in live.state.to_act()  # (as static/tutorial.js awaits it)
+            if awaited and (person_first or not live.answered_by_server()):
                 break
             assert service.bot_move(table_id), f"step {number}: {step['do']!r} never became legal ({legal})"
         service.act(table_id, 0, step["do"])

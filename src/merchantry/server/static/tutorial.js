@@ -56,6 +56,13 @@ function positionOf(payload) {
   return JSON.stringify([payload.view, payload.legal]);
 }
 
+// A step's move is awaited on the person's turn only (a move allowed at any time, such as a sale, too):
+// the bots' course the lesson describes depends on when it is played.
+function awaited(payload, step) {
+  const { seat, view, legal } = payload;
+  return seat !== null && (view.to_act || []).includes(seat) && legal.includes(step.do);
+}
+
 function stepOf(payload) {
   const script = scripts.get(payload.table.game);
   return script ? script.steps[progressOf(payload.table.id).step] : undefined;
@@ -75,6 +82,7 @@ export function guard(payload, send) {
       return send(move);
     }
     if (step.do === undefined) return explain(table.id, progress.step, t("tutorialReadFirst"));
+    if (!awaited(payload, step)) return explain(table.id, progress.step, t("tutorialWaiting"));
     if (move !== step.do) return explain(table.id, progress.step, step.wrong ? text(table.game, step.wrong) : t("tutorialReadFirst"));
     keep(table.id, { ...progress, pending: positionOf(payload) });
     notice = null;
@@ -123,7 +131,7 @@ export function show(payload, area, host) {
     words = t("tutorialBotPlays");
   } else if (progress.free || !step) {
     words = t("tutorialOnYourOwn");
-  } else if (step.do !== undefined && !legal.includes(step.do)) {
+  } else if (step.do !== undefined && !awaited(payload, step)) {
     if (mine && legal.length && !progress.pending && !(view.to_act || []).some((s) => s !== seat)) {
       keep(table.id, { ...progress, free: true });  // the table went another way than the lesson's
       words = t("tutorialLeftPath");
