@@ -14,7 +14,8 @@ from merchantry import games
 from merchantry.i18n import PLATFORM_LOCALES
 from merchantry.package import LANGUAGES
 from merchantry.server import tutorials
-from tests.server.test_browser import browser, live_server, shot  # noqa: F401
+from tests.server.test_accessibility import AXE, serious_findings
+from tests.server.test_browser import REQUIRED, browser, live_server, shot  # noqa: F401
 
 TAUGHT = [name for name in games.names() if tutorials.has_tutorial(name)]
 FULLY = TAUGHT[0]  # every language; the others share the runner, in English and one more
@@ -30,7 +31,8 @@ UNCOVERED = """n => {
   const top = Math.max(r.top, 0), bottom = Math.min(r.bottom, window.innerHeight);
   if (bottom <= top) return false;
   return [0.1, 0.3, 0.5, 0.7, 0.9].some((f) => {
-    const there = document.elementFromPoint(r.left + r.width / 2, top + f * (bottom - top));
+    const x = (Math.max(r.left, 0) + Math.min(r.right, window.innerWidth)) / 2;  // (a wide table scrolls)
+    const there = document.elementFromPoint(x, top + f * (bottom - top));
     return there !== null && (n === there || n.contains(there));
   });
 }"""
@@ -122,3 +124,16 @@ def test_the_rules_page_leads_to_the_guided_first_game(live_server, browser):  #
     page.locator(f'a[href="/learn/{FULLY}"]', has_text=platform_words("fr")["learnToPlay"]).click()
     page.wait_for_selector("#tutorial #tutorial-next", timeout=WAIT_MS)
     assert page.url.startswith(f"{live_server}/table/")
+
+
+@pytest.mark.skipif(
+    not AXE.exists() and not REQUIRED, reason="axe-core is not installed (make test installs it)"
+)
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_guided_first_game_has_no_serious_accessibility_findings(live_server, browser, viewport):  # noqa: F811
+    page = browser.new_page(viewport=viewport)
+    page.goto(f"{live_server}/learn/{FULLY}")
+    page.wait_for_selector("#tutorial #tutorial-next", timeout=WAIT_MS)
+    page.locator("#tutorial-next").click()  # a step that points at the board
+    page.wait_for_selector(".tutorial-target", timeout=WAIT_MS)
+    assert serious_findings(page) == []

@@ -167,8 +167,8 @@ export function show(payload, area, host) {
   if (focusedId) panel.querySelector(`#${focusedId}`)?.focus({ preventScroll: true });
 }
 
-// The highlight: one element at a time; brought into view once per step, only if it is out of view or
-// under the lesson's panel (which stays at the top of the window).
+// The highlight: one element at a time; brought into view once per step, only if the window does not show
+// it already (out of view, scrolled away inside its box, or under the lesson's panel at the window's top).
 function point(tableId, step, target, panel) {
   for (const node of document.querySelectorAll(".tutorial-target")) node.classList.remove("tutorial-target");
   if (!target) return;
@@ -176,12 +176,20 @@ function point(tableId, step, target, panel) {
   const key = `${tableId}:${step}`;
   if (pointedAt === key) return;
   pointedAt = key;
-  const box = target.getBoundingClientRect();
-  const free = panel.getBoundingClientRect().bottom;  // the window below the panel
-  if (box.top < free || box.bottom > window.innerHeight) {
-    target.style.scrollMarginTop = `${panel.offsetHeight + 16}px`;
-    target.scrollIntoView({ block: box.top < free || box.height > window.innerHeight - free ? "start" : "nearest" });
-  }
+  if (shows(target)) return;
+  const free = window.innerHeight - panel.offsetHeight - 16;  // the height the panel leaves
+  target.style.scrollMarginTop = `${panel.offsetHeight + 16}px`;
+  target.scrollIntoView({ block: target.getBoundingClientRect().height > free ? "start" : "center", inline: "nearest" });
+}
+
+// Whether the window shows the middle of an element (nothing else drawn over it there).
+function shows(node) {
+  const box = node.getBoundingClientRect();
+  const left = Math.max(box.left, 0), right = Math.min(box.right, window.innerWidth);  // (a wide table)
+  const x = (left + right) / 2, y = box.top + Math.min(box.height / 2, 20);
+  if (right <= left || y < 0 || y >= window.innerHeight) return false;
+  const there = document.elementFromPoint(x, y);
+  return there !== null && (there === node || node.contains(there));
 }
 
 async function finishWithBot(table, seat, host, script) {
