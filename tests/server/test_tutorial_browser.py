@@ -137,3 +137,23 @@ def test_a_guided_first_game_has_no_serious_accessibility_findings(live_server, 
     page.locator("#tutorial-next").click()  # a step that points at the board
     page.wait_for_selector(".tutorial-target", timeout=WAIT_MS)
     assert serious_findings(page) == []
+
+
+def test_the_lesson_can_be_followed_with_the_keyboard(live_server, browser):  # noqa: F811
+    """Next takes Enter; once a step asks for a move, focus is on the control it points at (a button of
+    the board), so Enter plays it."""
+    script = tutorials.tutorial(FULLY)
+    first_move = next(i for i, step in enumerate(script["steps"]) if "do" in step)
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(f"{live_server}/learn/{FULLY}")
+    page.wait_for_selector("#tutorial #tutorial-next", timeout=WAIT_MS)
+    page.locator("#tutorial-next").focus()
+    words = platform_words("en")
+    for number in range(1, first_move + 1):
+        page.keyboard.press("Enter")
+        count = step_count(words, number + 1, len(script["steps"]))
+        page.locator("#tutorial-count", has_text=re.compile(f"^{re.escape(count)}$")).wait_for()
+    assert page.evaluate("document.activeElement.classList.contains('tutorial-target')")
+    page.keyboard.press("Enter")
+    count = step_count(words, first_move + 2, len(script["steps"]))
+    page.locator("#tutorial-count", has_text=re.compile(f"^{re.escape(count)}$")).wait_for(timeout=WAIT_MS)

@@ -135,3 +135,13 @@ def test_a_tutorial_table_over_the_api(tmp_path):
         assert client.get(f"/rules/{game}?lang=de").text.count(f'href="/learn/{game}">Spielen lernen<') == 1
         listed = {g["name"]: g["tutorial"] for g in client.get("/api/games").json()}
         assert listed[game] is True
+
+
+def test_a_lesson_left_to_a_bot_finishes_quickly(service):
+    """While the person plays, bots keep the table's pace; once the person leaves their seat to a bot,
+    nobody follows the game and its deal is no secret: a tenth of a second between moves."""
+    game = TAUGHT[0]
+    table_id = create(service, game)
+    assert service.table(table_id).publishing_pause(0.8, 0.0) >= 0.8
+    service.hand_to_bot(table_id, host_token(service, table_id), 0, "greedy")
+    assert service.table(table_id).publishing_pause(0.8, 0.0) <= 0.1

@@ -56,6 +56,7 @@ THINKING_KEPT = 30  # the pause before publishing keeps above the longest of thi
 # costs what a table of bots only does (limits.py)
 SHORT_CLOCK_SECONDS = 30
 JS_SAFE_INTEGER = 2**53 - 1  # larger integers are not exact in a browser (JavaScript numbers)
+TUTORIAL_FINISH_PAUSE = 0.1  # seconds between bot moves once a guided first game is left to a bot
 
 
 class StaleTable(Exception):
@@ -169,6 +170,9 @@ class LiveTable:
         self.thinking.append(thought)
         if bot_delay <= 0:
             return 0.0
+        if self.tutorial and all(s.kind == "bot" for s in self.seats):
+            # a guided first game the person left to a bot: nobody follows it, and its deal is no secret
+            return min(bot_delay, TUTORIAL_FINISH_PAUSE)
         caps = [
             getattr(getattr(self.bot_for(s.seat, s.bot or "random"), "config", None), "seconds", None) or 0.0
             for s in self.seats

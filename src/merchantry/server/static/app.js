@@ -129,7 +129,7 @@ async function lobby() {
 
   const who = (table, s) => { const info = table.seats[s]; return info.kind === "bot" ? `${info.bot} (bot)` : info.name || "…"; };
   const rows = tables.map((table) => h("tr", {},
-    h("td", {}, table.title),
+    h("td", {}, table.title, table.tutorial ? h("small", { class: "muted" }, ` · ${t("tutorialTitle")}`) : null),
     h("td", {}, table.seats.map((s) => who(table, s.seat)).join(", ")),
     h("td", {}, age(table.created_at)),
     h("td", {}, t(`status_${table.status}`)),

@@ -164,7 +164,15 @@ export function show(payload, area, host) {
   const head = area.querySelector(".table-head");
   if (head) head.after(panel); else area.prepend(panel);
   point(table.id, progress.step, target, panel);
-  if (focusedId) panel.querySelector(`#${focusedId}`)?.focus({ preventScroll: true });
+  if (focusedId) {  // keyboard focus stays in the panel, or moves on to what the next step asks to use
+    const again = panel.querySelector(`#${focusedId}`);
+    if (again) again.focus({ preventScroll: true });
+    else if (target && target.matches("button, a[href], input, select, [tabindex]")) target.focus({ preventScroll: true });
+    else {
+      panel.querySelector("#tutorial-text").setAttribute("tabindex", "-1");
+      panel.querySelector("#tutorial-text").focus({ preventScroll: true });
+    }
+  }
 }
 
 // The highlight: one element at a time; brought into view once per step, only if the window does not show
