@@ -15,7 +15,7 @@ from merchantry.i18n import PLATFORM_LOCALES
 from merchantry.package import LANGUAGES
 from merchantry.server import tutorials
 from tests.server.test_accessibility import AXE, serious_findings
-from tests.server.test_browser import REQUIRED, browser, live_server, shot  # noqa: F401
+from tests.server.test_browser import ARTIFACTS, REQUIRED, browser, live_server, shot  # noqa: F401
 
 TAUGHT = [name for name in games.names() if tutorials.has_tutorial(name)]
 FULLY = TAUGHT[0]  # every language; the others share the runner, in English and one more
@@ -97,6 +97,7 @@ def test_the_guided_first_game_plays_to_its_end(live_server, browser, game, lang
         try:  # (asked of the page as it is drawn now: an update may have drawn it again meanwhile)
             page.wait_for_function(f"({UNCOVERED})(document.querySelector('.tutorial-target'))", timeout=3000)
         except Exception:
+            page.screenshot(path=str(ARTIFACTS / f"tutorial-{game}-{language}-hidden-{number}.png"))
             raise AssertionError(f"step {number}: what it points at is hidden (under the panel?)") from None
         if number == 3:
             shot(page, f"tutorial-{game}-{language}-{'phone' if phone else 'desktop'}")

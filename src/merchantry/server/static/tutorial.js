@@ -7,7 +7,7 @@ import { language, t } from "./i18n.js";
 const scripts = new Map();  // game -> its steps
 const texts = new Map();  // "game:lang" -> the catalogue's tutorial section
 let notice = null;  // { tableId, step, text }: why the last move was not sent, until the step changes
-let pointedAt = null;  // "tableId:step": the step whose target was last brought into view
+let pointedAt = null;  // { key: "tableId:step", scrolledTo }: the step last pointed at, the scroll it left
 let latest = null;  // what the last call of show() drew from, to draw again after Next
 
 async function json(url) {
@@ -99,6 +99,27 @@ function redraw() {
   if (latest && latest.area.isConnected) show(...latest.args);
 }
 
+// The person is to act alone, but not with the move the step asks for: the game left the lesson's path.
+// Said only when that lasts (OFF_PATH_MS): an update about someone else's move may come between the asked
+// move being sent and its own update.
+const OFF_PATH_MS = 2000;
+let offPath = null;  // { key: "table:step", since } while it looks so
+function leftThePath(payload, progress) {
+  const { table, seat, view, legal } = payload;
+  const alone = (view.to_act || []).length === 1 && view.to_act[0] === seat;
+  if (!alone || !legal.length || progress.pending) {
+    offPath = null;
+    return false;
+  }
+  const key = `${table.id}:${progress.step}`;
+  if (!offPath || offPath.key !== key) {
+    offPath = { key, since: Date.now() };
+    setTimeout(redraw, OFF_PATH_MS + 100);
+    return false;
+  }
+  return Date.now() - offPath.since >= OFF_PATH_MS;
+}
+
 function advance(tableId, progress) {
   keep(tableId, { step: progress.step + 1 });
   notice = null;
@@ -113,6 +134,8 @@ export function show(payload, area, host) {
   const script = scripts.get(table.game);
   if (!table.tutorial || !script) return;
   let progress = progressOf(table.id);
+  const watching = seat === null && !progress.bot;  // someone watching the table, not its person
+  if (watching && table.status !== "finished") return;
   if (progress.pending && progress.pending !== positionOf(payload)) {  // the asked move was played
     progress = { step: progress.step + 1 };
     keep(table.id, progress);
@@ -129,14 +152,16 @@ export function show(payload, area, host) {
     actions = [h("a", { class: "button primary", href: "/", id: "tutorial-real-game" }, t("tutorialRealGame"))];
   } else if (seat === null) {
     words = t("tutorialBotPlays");
+    offPath = null;
   } else if (progress.free || !step) {
     words = t("tutorialOnYourOwn");
   } else if (step.do !== undefined && !awaited(payload, step)) {
-    if (mine && legal.length && !progress.pending && !(view.to_act || []).some((s) => s !== seat)) {
-      keep(table.id, { ...progress, free: true });  // the table went another way than the lesson's
+    if (leftThePath(payload, progress)) {  // the table went another way than the lesson's
+      keep(table.id, { ...progress, free: true });
       words = t("tutorialLeftPath");
     } else words = t("tutorialWaiting");
   } else {
+    offPath = null;
     words = text(table.game, step.text);
     target = step.point ? area.querySelector(step.point) : null;
     if (step.do === undefined && !step.finish) {
@@ -175,19 +200,27 @@ export function show(payload, area, host) {
   }
 }
 
-// The highlight: one element at a time; brought into view once per step, only if the window does not show
-// it already (out of view, scrolled away inside its box, or under the lesson's panel at the window's top).
+// The highlight: one element at a time, brought into view when the window does not show it (out of view,
+// scrolled away inside its box, or under the lesson's panel at the window's top): when its step begins, and
+// again after an update moved it away, unless the person has scrolled since (the page never fights them).
 function point(tableId, step, target, panel) {
   for (const node of document.querySelectorAll(".tutorial-target")) node.classList.remove("tutorial-target");
   if (!target) return;
   target.classList.add("tutorial-target");
-  const key = `${tableId}:${step}`;
-  if (pointedAt === key) return;
-  pointedAt = key;
-  if (shows(target)) return;
+  // looked at once the drawing has settled: a drawing may restore its own boxes' scroll in a timeout
+  setTimeout(() => { if (target.isConnected) bringIntoView(`${tableId}:${step}`, target, panel); }, 0);
+}
+
+function bringIntoView(key, target, panel) {
+  const untouched = pointedAt && pointedAt.key === key && window.scrollY === pointedAt.scrolledTo;
+  if ((pointedAt && pointedAt.key === key && !untouched) || shows(target)) {
+    if (!pointedAt || pointedAt.key !== key) pointedAt = { key, scrolledTo: window.scrollY };
+    return;
+  }
   const free = window.innerHeight - panel.offsetHeight - 16;  // the height the panel leaves
   target.style.scrollMarginTop = `${panel.offsetHeight + 16}px`;
   target.scrollIntoView({ block: target.getBoundingClientRect().height > free ? "start" : "center", inline: "nearest" });
+  pointedAt = { key, scrolledTo: window.scrollY };
 }
 
 // Whether the window shows the middle of an element (nothing else drawn over it there).
@@ -201,7 +234,7 @@ function shows(node) {
 }
 
 async function finishWithBot(table, seat, host, script) {
-  keep(table.id, { ...progressOf(table.id), free: true });
+  keep(table.id, { ...progressOf(table.id), free: true, bot: true });
   const response = await fetch(`/api/tables/${table.id}/seats/${seat}/bot`, {
     method: "POST", headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ host_token: host, bot: script.bots[0] }),
