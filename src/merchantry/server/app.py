@@ -816,7 +816,9 @@ def create_app(
         the tutorial's bots in the others (as `POST /api/tables` answers)."""
         script = tutorial_of(game)
         seats = tutorials.seats(script)
-        spec = CreateTable.model_validate({"game": game, "players": len(seats), "seats": seats, "name": body.name})
+        spec = CreateTable.model_validate(
+            {"game": game, "players": len(seats), "seats": seats, "name": body.name}
+        )
         await check_creation(request, spec)  # the same limit on tables created a minute
         created = await db(
             partial(
