@@ -111,6 +111,7 @@ def test_the_guided_first_game_plays_to_its_end(live_server, browser, game, lang
                 play(page, wrong)
                 page.locator("#tutorial-notice", has_text=lesson[step["wrong"]]).wait_for()
                 assert page.locator("#tutorial-count").inner_text() == step_count(ui, number, total)
+                shot(page, f"tutorial-{game}-{language}-explained")
                 explained = True
             play(page, step["do"])
     wait_for_step(page, step_count(ui, total, total), lesson[script["over"]])
