@@ -7,7 +7,7 @@ import { language, t } from "./i18n.js";
 const scripts = new Map();  // game -> its steps
 const texts = new Map();  // "game:lang" -> the catalogue's tutorial section
 let notice = null;  // { tableId, step, text }: why the last move was not sent, until the step changes
-let pointedAt = null;  // { key: "tableId:step", scrolledTo }: the step last pointed at, the scroll it left
+let pointedAt = null;  // { key: "tableId:step", scrolled }: the step last pointed at, and whether the person scrolled since
 let latest = null;  // what the last call of show() drew from, to draw again after Next
 
 async function json(url) {
@@ -202,7 +202,7 @@ export function show(payload, area, host) {
 
 // The highlight: one element at a time, brought into view when the window does not show it (out of view,
 // scrolled away inside its box, or under the lesson's panel at the window's top): when its step begins, and
-// again after an update moved it away, unless the person has scrolled since (the page never fights them).
+// again after an update moved it away, unless the person has scrolled by hand since (never fighting them).
 function point(tableId, step, target, panel) {
   for (const node of document.querySelectorAll(".tutorial-target")) node.classList.remove("tutorial-target");
   if (!target) return;
@@ -212,16 +212,21 @@ function point(tableId, step, target, panel) {
 }
 
 function bringIntoView(key, target, panel) {
-  const untouched = pointedAt && pointedAt.key === key && window.scrollY === pointedAt.scrolledTo;
-  if ((pointedAt && pointedAt.key === key && !untouched) || shows(target)) {
-    if (!pointedAt || pointedAt.key !== key) pointedAt = { key, scrolledTo: window.scrollY };
-    return;
-  }
+  if (!pointedAt || pointedAt.key !== key) pointedAt = { key, scrolled: false };
+  else if (pointedAt.scrolled) return;  // the person scrolled during this step: the page follows them
+  if (shows(target)) return;
   const free = window.innerHeight - panel.offsetHeight - 16;  // the height the panel leaves
   target.style.scrollMarginTop = `${panel.offsetHeight + 16}px`;
   target.scrollIntoView({ block: target.getBoundingClientRect().height > free ? "start" : "center", inline: "nearest" });
-  pointedAt = { key, scrolledTo: window.scrollY };
 }
+
+// The person scrolling by hand (wheel, touch, keys): the page stops bringing the step's element back.
+function scrolledByHand(event) {
+  const keys = ["ArrowUp", "ArrowDown", "PageUp", "PageDown", "Home", "End", " "];
+  if (event.type === "keydown" && !(keys.includes(event.key) && event.target === document.body)) return;
+  if (pointedAt) pointedAt.scrolled = true;
+}
+for (const kind of ["wheel", "touchmove", "keydown"]) window.addEventListener(kind, scrolledByHand, { passive: true });
 
 // Whether the window shows the middle of an element (nothing else drawn over it there).
 function shows(node) {
