@@ -416,7 +416,7 @@ def test_a_player_asks_for_a_hint_and_opens_a_finished_games_analysis(live_serve
         viewer = browser.new_context(viewport=size).new_page()
         viewer.goto(f"{live_server}/replay/{created['id']}")
         viewer.click("#analyse")
-        viewer.wait_for_selector("#analysis h2", timeout=120_000)
+        viewer.wait_for_selector("#analysis .analysis-summary", timeout=120_000)
         assert viewer.locator("#analysis svg.chance-chart polyline").count() == 2  # one line per seat
         summary = viewer.inner_text(".analysis-summary")
         assert "Decisions" in summary and "Blunders" in summary

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 
 import pytest
@@ -124,3 +125,65 @@ def test_a_finished_game_is_analysed_in_the_background(client):
         marked = sorted((round(d["loss"] * 100) for d in mine), reverse=True)
         assert len(moments) == len(marked[:3])
         assert all(abs(m["points"] - points) <= 1 for m, points in zip(moments, marked, strict=False))
+
+
+def finished_bot_game(client, game="grand_bazaar"):
+    table = new_table(client, game=game, seats=("bot", "bot"), bot="random")
+    wait_for(lambda: client.get(f"/api/tables/{table['id']}").json()["table"]["status"] == "finished", 60)
+    return table["id"]
+
+
+def analysed(client, table_id):
+    return wait_for(
+        lambda: (body := client.get(f"/api/tables/{table_id}/analysis").json())["status"] == "done" and body,
+        seconds=120,
+    )
+
+
+def test_a_finished_analysis_is_stored_and_served_after_a_restart_without_searching_again(
+    database_url, monkeypatch
+):
+    """Issue 28: analyses lived in memory only. A completed one is stored with the table's record; a
+    restarted server on the same database serves it at once (a GET starts nothing), and a POST does not
+    search again."""
+    app = create_app(database_url, bot_delay=0, analysis_search=QUICK_ANALYSIS)
+    with TestClient(app) as client:
+        tid = finished_bot_game(client)
+        assert client.post(f"/api/tables/{tid}/analysis").status_code == 202
+        before = analysed(client, tid)
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("a stored analysis was searched again")
+
+    monkeypatch.setattr("merchantry.server.app.analyze", no_search)
+    restarted = create_app(database_url, bot_delay=0, analysis_search=QUICK_ANALYSIS)
+    with TestClient(restarted) as client:
+        after = client.get(f"/api/tables/{tid}/analysis")
+        assert after.status_code == 200 and after.json() == before
+        asked = client.post(f"/api/tables/{tid}/analysis")
+        assert asked.status_code == 202 and asked.json() == before
+
+
+def test_an_analysis_shows_its_decisions_as_they_are_judged(client, monkeypatch):
+    """The chart fills in as the analysis goes: each decision is sent as soon as it is judged. The search
+    is held after its first decision until the test has seen it."""
+    from merchantry.bots import analysis
+
+    first_seen = threading.Event()
+
+    def held(record, config, progress=None, worlds=analysis.WORLDS):
+        for number, decision in enumerate(analysis.analyze(record, config, progress, worlds)):
+            yield decision
+            if number == 0:
+                assert first_seen.wait(60)
+
+    monkeypatch.setattr("merchantry.server.app.analyze", held)
+    tid = finished_bot_game(client)
+    client.post(f"/api/tables/{tid}/analysis")
+    url = f"/api/tables/{tid}/analysis"
+    partial = wait_for(lambda: (body := client.get(url).json())["decisions"] and body)
+    assert partial["status"] == "running" and len(partial["decisions"]) == 1
+    assert "summary" not in partial  # the totals come with the whole analysis
+    first_seen.set()
+    done = analysed(client, tid)
+    assert done["decisions"][0] == partial["decisions"][0] and len(done["decisions"]) > 1

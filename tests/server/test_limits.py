@@ -184,7 +184,7 @@ def test_a_pool_takes_clients_in_turn_so_one_clients_queue_holds_up_another_by_o
     assert asyncio.run(scenario())[:2] == ["flood 0", "other"]
 
 
-def test_analyses_wait_in_a_bounded_queue_with_their_place_and_only_the_latest_are_kept(tmp_path):
+def test_analyses_wait_in_a_bounded_queue_and_only_the_latest_stay_in_memory(tmp_path):
     from merchantry.bots.ismcts import SearchConfig
 
     limits = Limits(analyses_per_client=1, analysis_queue=1, analyses_kept=1, bot_games_per_client=10)
@@ -203,16 +203,17 @@ def test_analyses_wait_in_a_bounded_queue_with_their_place_and_only_the_latest_a
         if first.json()["status"] != "done":  # one at a time per client
             assert second.status_code == 429 and "analyses" in second.json()["error"]
         deadline = time.time() + 120
-        while client.get(f"/api/tables/{finished[0]}/analysis").json()["status"] != "done":
+        while (done := client.get(f"/api/tables/{finished[0]}/analysis").json())["status"] != "done":
             assert time.time() < deadline
             time.sleep(0.1)
         assert client.post(f"/api/tables/{finished[1]}/analysis").status_code == 202
         while client.get(f"/api/tables/{finished[1]}/analysis").json()["status"] != "done":
             assert time.time() < deadline
             time.sleep(0.1)
-        # kept: the latest one; the first is forgotten (asked again, it would be worked out again)
-        assert client.get(f"/api/tables/{finished[0]}/analysis").status_code == 404
-        assert client.get(f"/api/tables/{finished[1]}/analysis").json()["status"] == "done"
+        # in memory: the latest one; the first is read again from the database, not worked out again
+        assert list(app.state.analyses) == [finished[1]]
+        again = client.get(f"/api/tables/{finished[0]}/analysis").json()
+        assert again["status"] == "done" and again["decisions"] == done["decisions"]
 
 
 def unknown_id_requests(table_id: str) -> list[tuple[str, str, dict]]:
@@ -282,11 +283,14 @@ def test_bots_hints_and_analyses_in_worker_processes_play_answer_and_tell_their_
         advice = client.post(f"/api/tables/{person['id']}/hint", headers=token)
         assert advice.status_code == 200 and advice.json()["best"]
         assert client.post(f"/api/tables/{bots['id']}/analysis").status_code == 202
-        seen = []
+        seen, partial = [], []
         while (body := client.get(f"/api/tables/{bots['id']}/analysis").json())["status"] != "done":
             assert body["status"] in ("queued", "running"), body
             seen.append(body["done"])
+            partial.append(body["decisions"])
             assert time.time() < deadline, "the analysis in a worker process did not end"
             time.sleep(0.05)
         assert body["done"] == body["total"] and body["decisions"]
         assert seen == sorted(seen), "its progress only goes forward"
+        # the decisions judged so far come as they are judged, each time the start of the whole list
+        assert all(body["decisions"][: len(some)] == some for some in partial)

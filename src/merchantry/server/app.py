@@ -22,7 +22,7 @@ import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
@@ -36,7 +36,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy.exc import SQLAlchemyError
 
 from merchantry import bots, games
-from merchantry.bots.analysis import MARKS, analyze, hint, key_moments, summary
+from merchantry.bots.analysis import MARKS, Decision, analyze, hint, key_moments, summary
 from merchantry.bots.ismcts import SearchConfig
 from merchantry.bots.levels import recipe
 from merchantry.engine import seat_label
@@ -56,7 +56,7 @@ from merchantry.server.tables import (
     TableService,
     plays_by_itself,
 )
-from merchantry.server.work import FairPool, think_all
+from merchantry.server.work import FairPool, decision_body, think_all
 
 log = logging.getLogger("merchantry.server")
 STATIC = Path(__file__).parent / "static"
@@ -277,19 +277,38 @@ class ShuttingDown(Exception):
 
 @dataclass
 class Analysis:
-    """A finished game's computer analysis, worked out in the background (merchantry.bots.analysis)."""
+    """A finished game's computer analysis, worked out in the background (merchantry.bots.analysis) and,
+    once complete, stored with the game's record (db.AnalysisRow)."""
 
     total: int
     status: str = "queued"  # queued | running | done | failed
     done: int = 0
-    decisions: list[Any] = field(default_factory=list)
+    # the decisions judged so far, as sent (work.decision_body): the page's chart fills in as they come
+    decisions: list[dict[str, Any]] = field(default_factory=list)
+    number: int = 0  # in a worker process: the job's number, by which it tells its progress (work.Progress)
+
+    @classmethod
+    def stored(cls, decisions: list[dict[str, Any]], total: int) -> Analysis | None:
+        """A completed analysis as the database keeps it; None if its decisions no longer read as this
+        version's (then it is worked out again)."""
+        kept = cls(total=total, status="done", done=total, decisions=decisions)
+        try:
+            kept.judged()
+        except (TypeError, KeyError):
+            return None
+        return kept
+
+    def judged(self) -> list[Decision]:
+        names = {f.name for f in fields(Decision)}
+        return [Decision(**{k: v for k, v in d.items() if k in names}) for d in self.decisions]
 
     def to_dict(self, players: int) -> dict[str, Any]:
         body: dict[str, Any] = {"status": self.status, "done": self.done, "total": self.total}
+        body["decisions"] = list(self.decisions)
         if self.status == "done":
-            body["decisions"] = [{**asdict(d), "loss": round(d.loss, 3)} for d in self.decisions]
-            body["summary"] = summary(self.decisions, players)
-            body["key_moments"] = key_moments(self.decisions, players)
+            judged = self.judged()
+            body["summary"] = summary(judged, players)
+            body["key_moments"] = key_moments(judged, players)
             body["marks"] = {name: threshold for threshold, name in MARKS}
         return body
 
@@ -347,10 +366,11 @@ def create_app(
         idle=True,
     )
     analysis_numbers = itertools.count(1)  # each analysis in a worker process, for its progress
-    analysis_progress: dict[str, int] = {}  # table id -> the number of its analysis in a worker process
+    analysing: dict[int, Analysis] = {}  # the analyses in worker processes, by number, until they end
     if not limits.enabled:
         hints.per_client = hints.queue = analyst.per_client = analyst.queue = 1 << 30
-    analyses: OrderedDict[str, Analysis] = OrderedDict()  # the latest `limits.analyses_kept` finished
+    # the analyses queued or running, and the latest `limits.analyses_kept` finished (all are stored)
+    analyses: OrderedDict[str, Analysis] = OrderedDict()
     analysis_jobs: dict[str, Any] = {}  # table id -> its analysis's place in the pool, until it ends
     # every call of the service (the database and the tables in memory) runs in this one thread: the event
     # loop goes on accepting connections and sending while a commit waits for the disk, and the service
@@ -705,6 +725,7 @@ def create_app(
     app.state.in_database = lambda work, *args: database.submit(work, *args).result()
     app.state.rooms = rooms
     app.state.locks = locks
+    app.state.analyses = analyses
     app.state.runners = runners
     app.state.clocks = clocks
 
@@ -923,64 +944,98 @@ def create_app(
         return dict(advice.to_dict())
 
     async def analysis_of(table_id: str, client: str) -> Analysis:
+        """The game's analysis: in memory, or stored, or else queued now (429 over the limits)."""
         record = await db(service.record, table_id)  # 409 until the game is over
-        if table_id not in analyses:
-            analyst.check(client)  # 429 over the client's share or the server's queue (work.py)
-            job = analyses[table_id] = Analysis(total=len(record["moves"]))
-            config = analysis_search or replace(recipe(record["game"], "hard"), seconds=0.4)
+        if table_id in analyses or await analysis_stored(table_id, len(record["moves"])):
+            return analyses[table_id]
+        analyst.check(client)  # 429 over the client's share or the server's queue (work.py)
+        job = analyses[table_id] = Analysis(total=len(record["moves"]))
+        config = analysis_search or replace(recipe(record["game"], "hard"), seconds=0.4)
+        queue_analysis(table_id, client, job, record, config)
+        return job
 
-            def work() -> None:
-                job.status = "running"
-                try:
-                    for decision in analyze(
-                        record, config, progress=lambda done, _: setattr(job, "done", done)
-                    ):
-                        job.decisions.append(decision)
-                    job.status = "done"
-                except Exception:
-                    log.exception("the analysis of table %s failed", table_id)
-                    job.status = "failed"
+    async def analysis_stored(table_id: str, total: int) -> bool:
+        """Whether the database has the game's completed analysis (then it is held in memory too)."""
+        stored = await db(service.stored_analysis, table_id)
+        kept = None if stored is None else Analysis.stored(stored, total)
+        if kept is not None and table_id not in analyses:  # (unless a request meanwhile queued one)
+            analyses[table_id] = kept
+            forget_old_analyses()
+        return table_id in analyses
 
-            queue_analysis(table_id, client, work, job, record, config)
-        return analyses[table_id]
-
-    def queue_analysis(
-        table_id: str, client: str, work: Callable[[], None], job: Analysis, record: Any, config: Any
-    ) -> None:
+    def queue_analysis(table_id: str, client: str, job: Analysis, record: Any, config: Any) -> None:
         """An analysis waits its turn in the analyses' pool (work.py), in a worker process when the server
-        owns its process; only the latest `limits.analyses_kept` are kept in memory, the oldest finished
-        ones leaving first (asked for again, one is worked out again)."""
+        owns its process; each decision is added to it as soon as it is judged."""
         if analyst.processes:
-            number = next(analysis_numbers)
-            analysis_jobs[table_id] = analyst.submit(client, work_in_process.analyse, number, record, config)
-            analysis_jobs[table_id].done.add_done_callback(partial(analysed, table_id, job))
-            analysis_progress[table_id] = number
+            job.number = next(analysis_numbers)
+            analysing[job.number] = job
+            queued = analyst.submit(client, work_in_process.analyse, job.number, record, config)
         else:
-            analysis_jobs[table_id] = analyst.submit(client, work)
-        analysis_jobs[table_id].done.add_done_callback(lambda _: analysis_jobs.pop(table_id, None))
+            queued = analyst.submit(client, partial(analyse_in_thread, job, record, config))
+        analysis_jobs[table_id] = queued
+        queued.done.add_done_callback(partial(analysed, table_id, job))
+        forget_old_analyses()
+
+    def analyse_in_thread(job: Analysis, record: Any, config: Any) -> list[dict[str, Any]]:
+        job.status = "running"
+
+        def progressed(done: int, _total: int) -> None:
+            if stopping.is_set():
+                raise ShuttingDown
+            job.done = done
+
+        for decision in analyze(record, config, progress=progressed):
+            job.decisions.append(decision_body(decision))
+        return list(job.decisions)
+
+    def forget_old_analyses() -> None:
+        """Only the latest `limits.analyses_kept` finished analyses stay in memory, the oldest leaving
+        first: they are stored, and read again when asked for."""
         finished = [tid for tid, job in analyses.items() if job.status in ("done", "failed")]
-        for old in finished[: max(0, len(analyses) - limits.analyses_kept)]:
+        for old in finished[: max(0, len(finished) - limits.analyses_kept)]:
             del analyses[old]
 
     def analysed(table_id: str, job: Analysis, done: asyncio.Future[Any]) -> None:
-        """An analysis done in a worker process: its decisions, or why it failed."""
-        analysis_progress.pop(table_id, None)
-        if done.cancelled() or done.exception() is not None:
-            if not done.cancelled():
-                log.error("the analysis of table %s failed: %s", table_id, done.exception())
+        """An analysis ended: stored if complete, else marked failed (and the reason logged)."""
+        analysis_jobs.pop(table_id, None)
+        told_progress()
+        analysing.pop(job.number, None)
+        error = None if done.cancelled() else done.exception()
+        if done.cancelled() or error is not None:
+            if error is not None and not isinstance(error, ShuttingDown):
+                log.error("the analysis of table %s failed: %s", table_id, brief(error))
             job.status = "failed"
             return
         job.decisions, job.done, job.status = done.result(), job.total, "done"
+        keep(asyncio.create_task(store_analysis(table_id, job)))
+        forget_old_analyses()
+
+    async def store_analysis(table_id: str, job: Analysis) -> None:
+        try:
+            await db(service.store_analysis, table_id, job.decisions)
+        except SQLAlchemyError:  # an outage (logged once by Health): it is kept in memory meanwhile
+            log.info("the analysis of table %s is not stored: the database is away", table_id)
+
+    def told_progress() -> None:
+        """What the worker processes have told of their analyses since last asked: their decisions."""
+        if analyst.progress is None:
+            return
+        for number, decision in analyst.progress.drain():
+            job = analysing.get(number)
+            if job is not None and job.status != "done":
+                job.decisions.append(decision)
 
     async def analysis_body(table_id: str) -> dict[str, Any]:
-        """An analysis as sent: its progress and, while it waits, how many analyses start before it."""
+        """An analysis as sent: its progress and the decisions judged so far and, while it waits, how many
+        analyses start before it."""
         job = analyses[table_id]
-        number = analysis_progress.get(table_id)
-        if number is not None and analyst.progress is not None and analysis_jobs[table_id].started:
-            job.status, job.done = "running", analyst.progress.of(number)  # (a worker process cannot say)
+        told_progress()
+        queued = analysis_jobs.get(table_id)
+        if job.number and analyst.progress is not None and queued is not None and queued.started:
+            job.status, job.done = "running", analyst.progress.of(job.number)  # (a process cannot say)
         body = job.to_dict(await db(players_at, table_id))
-        if table_id in analysis_jobs and body["status"] == "queued":
-            body["position"] = analyst.position(analysis_jobs[table_id])
+        if queued is not None and body["status"] == "queued":
+            body["position"] = analyst.position(queued)
         return body
 
     @app.post("/api/tables/{table_id}/analysis", status_code=202)
@@ -992,8 +1047,9 @@ def create_app(
     @app.get("/api/tables/{table_id}/analysis")
     async def get_analysis(table_id: str) -> dict[str, Any]:
         if table_id not in analyses:
-            await db(service.record, table_id)
-            raise Refused(404, "no analysis of this game yet: ask for one with POST")
+            record = await db(service.record, table_id)
+            if not await analysis_stored(table_id, len(record["moves"])):
+                raise Refused(404, "no analysis of this game yet: ask for one with POST")
         return await analysis_body(table_id)
 
     @app.get("/api/tables/{table_id}/record")

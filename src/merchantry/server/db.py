@@ -103,6 +103,16 @@ class MoveRow(Base):
     table: Mapped[TableRow] = relationship(back_populates="moves")
 
 
+class AnalysisRow(Base):
+    """A finished game's computer analysis: its judged decisions as the API sends them (each a
+    bots.analysis.Decision as a dict), stored once it is complete."""
+
+    __tablename__ = "analyses"
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    decisions: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
 def client_key(address: str) -> str:
     """A client (its address) as stored with the tables it creates: hashed, not the address itself."""
     return hashlib.sha256(f"merchantry client {address}".encode()).hexdigest()[:32]

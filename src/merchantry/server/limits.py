@@ -30,10 +30,10 @@ class Limits:
     hint_threads: int = 1  # threads working out hints
     hints_per_client: int = 1  # hints one client may have waiting or being worked out
     hint_queue: int = 4  # hints waiting on the whole server (beyond: 429)
-    analysis_threads: int = 1  # threads analysing finished games
+    analysis_threads: int = 2  # analyses worked out at once (threads, or worker processes)
     analyses_per_client: int = 1  # analyses one client may have waiting or running
     analysis_queue: int = 8  # analyses waiting on the whole server (beyond: 429)
-    analyses_kept: int = 32  # finished analyses kept in memory (an older one is worked out again if asked)
+    analyses_kept: int = 32  # finished analyses kept in memory (all are stored, and read again if asked)
     sockets_per_client: int = 32  # live connections open at once from one client
     messages_per_second: float = 20.0  # on one connection (bursts up to twice that)
     idle_minutes: float = (

@@ -30,7 +30,7 @@ from merchantry import bots, games, records
 from merchantry.engine import seat_label
 from merchantry.errors import IllegalAction
 from merchantry.server.cluster import Solo
-from merchantry.server.db import Health, MoveRow, SeatRow, TableRow, now, token_hash
+from merchantry.server.db import AnalysisRow, Health, MoveRow, SeatRow, TableRow, now, token_hash
 
 log = logging.getLogger("merchantry.server")
 
@@ -932,6 +932,24 @@ class TableService:
                 409, "the record of a game in progress holds sealed moves: it opens when the game ends"
             )
         return table.session.record()
+
+    # --- analyses -------------------------------------------------------------------------------------
+
+    def stored_analysis(self, table_id: str) -> list[dict[str, Any]] | None:
+        """The decisions of the game's finished analysis, as stored; None if it was never completed."""
+        with self.sessions() as db:
+            row = db.get(AnalysisRow, table_id)
+            return None if row is None else list(row.decisions)
+
+    def store_analysis(self, table_id: str, decisions: list[dict[str, Any]]) -> None:
+        """Keep a finished game's completed analysis with its record (once: another process that analysed
+        the same record at the same time may have stored its own first)."""
+        with self.sessions() as db:
+            db.add(AnalysisRow(table_id=table_id, decisions=decisions))
+            try:
+                db.commit()
+            except IntegrityError:  # stored already, by another process that analysed it at the same time
+                db.rollback()
 
 
 def holder_of(table: LiveTable, digest: str) -> int | None:

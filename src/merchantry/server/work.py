@@ -22,11 +22,12 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import queue
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from functools import partial
 from typing import Any
 
@@ -166,6 +167,8 @@ class FairPool:
                 job.done.cancel()
         self.waiting.clear()
         self.executor.shutdown(wait=False, cancel_futures=True)
+        if self.progress is not None:
+            self.progress.close()
 
 
 class Progress:
@@ -177,12 +180,27 @@ class Progress:
         self.jobs = context.Array("q", workers, lock=False)
         self.done = context.Array("q", workers, lock=False)
         self.claimed = context.Value("i", 0)
+        # what a job has found so far, as it finds it: (job number, an item), read by `drain`
+        self.found: Any = context.Queue()
 
     def of(self, number: int) -> int:
         for slot, job in enumerate(self.jobs):
             if job == number:
                 return int(self.done[slot])
         return 0
+
+    def drain(self) -> list[tuple[int, Any]]:
+        """Everything the jobs have told (`tell`) since the last drain, oldest first."""
+        told = []
+        while True:
+            try:
+                told.append(self.found.get_nowait())
+            except queue.Empty:
+                return told
+
+    def close(self) -> None:
+        self.found.cancel_join_thread()
+        self.found.close()
 
 
 _progress: tuple[Progress, int] | None = None  # in a worker process: the shared slots and its own
@@ -228,12 +246,27 @@ def report(number: int, done: int) -> None:
         shared.jobs[slot], shared.done[slot] = number, done
 
 
-def analyse(number: int, record: Any, config: Any) -> list[Any]:
-    """A finished game's analysis in a worker process (merchantry.bots.analysis), its progress told as it
-    goes (`report`)."""
+def tell(number: int, item: Any) -> None:
+    """In a worker process: job `number` has found `item` (read by `Progress.drain` in the server)."""
+    if _progress is not None:
+        _progress[0].found.put((number, item))
+
+
+def analyse(number: int, record: Any, config: Any) -> list[dict[str, Any]]:
+    """A finished game's analysis in a worker process (merchantry.bots.analysis): its decisions as the API
+    sends them (`decision_body`), each told as soon as it is judged (`tell`), and its progress (`report`)."""
     from merchantry.bots.analysis import analyze
 
-    return list(analyze(record, config, progress=lambda done, _: report(number, done)))
+    decisions = []
+    for decision in analyze(record, config, progress=lambda done, _: report(number, done)):
+        decisions.append(decision_body(decision))
+        tell(number, decisions[-1])
+    return decisions
+
+
+def decision_body(decision: Any) -> dict[str, Any]:
+    """A judged decision (bots.analysis.Decision) as the API sends and the database keeps it."""
+    return {**asdict(decision), "loss": round(decision.loss, 3)}
 
 
 def think_all(turns: list[Any]) -> list[list[Any]]:

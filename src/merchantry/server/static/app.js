@@ -438,24 +438,35 @@ async function replayPage(tableId) {
   let analysis = null;
   let table = null;
   const redraw = () => { const old = area.querySelector("#analysis"); if (old && table) old.replaceWith(analysisPanel(analysis, table, startAnalysis, show)); };
+  // the analysis as it goes: its place in the queue, then its decisions as they are judged
+  async function follow() {
+    redraw();
+    while (analysis.status === "queued" || analysis.status === "running") {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      if (location.pathname !== `/replay/${tableId}`) return;
+      analysis = await api(`/api/tables/${tableId}/analysis`);
+      redraw();
+    }
+  }
   async function startAnalysis() {
     try {
       analysis = await api(`/api/tables/${tableId}/analysis`, { method: "POST" });
-      redraw();
-      while (analysis.status === "queued" || analysis.status === "running") {
-        await new Promise((resolve) => setTimeout(resolve, 1000));
-        if (location.pathname !== `/replay/${tableId}`) return;
-        analysis = await api(`/api/tables/${tableId}/analysis`);
-        redraw();
-      }
+      await follow();
     } catch (error) { toast(error.message); }
+  }
+  // one already asked for (by anyone: it is kept with the game) is shown at once, or followed
+  async function storedAnalysis() {
+    const response = await fetch(`/api/tables/${tableId}/analysis`);
+    if (!response.ok) return;
+    analysis = await response.json();
+    try { await follow(); } catch (error) { toast(error.message); }
   }
   document.onkeydown = (e) => {
     if (location.pathname !== `/replay/${tableId}`) return;
     if (e.key === "ArrowRight") show(at + 1);
     if (e.key === "ArrowLeft") show(at - 1);
   };
-  show(0);
+  show(0).then(storedAnalysis);
 }
 
 // --- post-game analysis: each seat's chance to win by the hard bot, its preferred moves and the marks ----
@@ -468,8 +479,14 @@ function analysisPanel(analysis, table, start, show) {
       h("span", { class: "muted" }, t("analyseHelp")));
   }
   if (analysis.status !== "done") {
-    const text = analysis.status === "failed" ? t("analysisFailed") : t("analysing", { done: analysis.done, total: analysis.total });
-    return h("section", { id: "analysis" }, h("progress", { max: analysis.total, value: analysis.done, "aria-label": t("analyse") }), " ", text);
+    const text = analysis.status === "failed" ? t("analysisFailed")
+      : analysis.status === "queued" ? t("analysisQueued", { ahead: analysis.position ?? 0 })
+        : t("analysing", { done: analysis.done, total: analysis.total });
+    return h("section", { id: "analysis" },
+      h("h2", {}, t("analysisTitle")),
+      h("p", { role: "status" }, h("progress", { max: analysis.total, value: analysis.done, "aria-label": t("analyse") }), " ", text),
+      h("p", { class: "muted" }, t("analysisHelp")),
+      (analysis.decisions || []).length ? chanceChart(analysis, table) : null);
   }
   const marked = analysis.decisions.filter((d) => d.mark);
   const rows = marked.map((d) => h("tr", { class: `mark-${d.mark}` },
