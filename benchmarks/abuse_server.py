@@ -48,6 +48,13 @@ def abuse_app() -> Any:
     extra: dict[str, Any] = {}  # MERCHANTRY_CPU_PROCESSES=0: bots, hints and analyses in threads instead
     if "MERCHANTRY_CPU_PROCESSES" in os.environ:
         extra["cpu_processes"] = os.environ["MERCHANTRY_CPU_PROCESSES"] == "1"
+    # MERCHANTRY_BOT_PRIORITY=batch:N (SCHED_BATCH at nice N) or nice:N: the bots in worker processes
+    # scheduled so (server/work.py, Priority); unset or "thread": in a thread of the server, as it serves
+    kind, _, nice = os.environ.get("MERCHANTRY_BOT_PRIORITY", "thread").partition(":")
+    if kind in ("batch", "nice"):
+        from merchantry.server.work import Priority
+
+        extra["bot_priority"] = Priority(nice=int(nice or 0), batch=kind == "batch")
     return create_app(os.environ["MERCHANTRY_DATABASE_URL"], tune_process=True, **extra)
 
 

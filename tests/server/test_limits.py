@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 from merchantry.server.app import create_app
 from merchantry.server.limits import Limits, RateWindow
 from merchantry.server.tables import Refused
+from merchantry.server.work import IDLE, FairPool, Priority
 from tests.server.conftest import join_all, new_table, next_refusal
 
 SMALL = Limits(
@@ -268,6 +269,7 @@ def test_bots_hints_and_analyses_in_worker_processes_play_answer_and_tell_their_
         analysis_search=quick,
         limits=Limits(enabled=False),
         cpu_processes=True,
+        bot_priority=Priority(nice=1),  # the bots too (by default they think in a thread of the server)
     )
     with TestClient(app) as client:
         bots = new_table(client, game="grand_bazaar", seats=("bot", "bot"), bot="random")
@@ -294,3 +296,36 @@ def test_bots_hints_and_analyses_in_worker_processes_play_answer_and_tell_their_
         assert seen == sorted(seen), "its progress only goes forward"
         # the decisions judged so far come as they are judged, each time the start of the whole list
         assert all(body["decisions"][: len(some)] == some for some in partial)
+
+
+def scheduling() -> tuple[int, int]:
+    import os
+
+    return os.sched_getscheduler(0), os.nice(0)
+
+
+@pytest.mark.parametrize(
+    ("priority", "policy", "nicer"),
+    [
+        (IDLE, "SCHED_IDLE", None),
+        (Priority(nice=3), "SCHED_BATCH", 3),
+        (Priority(nice=2, batch=False), "SCHED_OTHER", 2),
+    ],
+)
+def test_worker_processes_run_at_the_priority_asked(priority, policy, nicer):
+    """Hints and analyses only when nothing else wants the CPU; bots in processes (when asked) at a fair
+    share that the server's requests come before (SCHED_BATCH), or plainly nicer."""
+    import asyncio
+    import os
+
+    async def ask() -> tuple[int, int]:
+        pool = FairPool("checks", 1, processes=True, priority=priority)
+        try:
+            return await pool.run("someone", scheduling)
+        finally:
+            pool.shutdown()
+
+    got_policy, got_nice = asyncio.run(ask())
+    assert got_policy == getattr(os, policy)
+    if nicer is not None:
+        assert got_nice == min(19, os.nice(0) + nicer)

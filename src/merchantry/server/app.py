@@ -56,7 +56,7 @@ from merchantry.server.tables import (
     TableService,
     plays_by_itself,
 )
-from merchantry.server.work import FairPool, decision_body, think_all
+from merchantry.server.work import FairPool, Priority, decision_body, think_all
 
 log = logging.getLogger("merchantry.server")
 STATIC = Path(__file__).parent / "static"
@@ -313,6 +313,14 @@ class Analysis:
         return body
 
 
+def bot_pool(threads: int, priority: Priority | None) -> FairPool:
+    """The bots' thinking: in threads of the server by default; with a `priority`, in worker processes
+    scheduled at it (work.Priority). Why the default is a thread: docs/web.md, "Limits"."""
+    if priority is None:
+        return FairPool("bot moves", threads)
+    return FairPool("bot moves", threads, processes=True, priority=priority)
+
+
 def create_app(
     database_url: str = "sqlite:///merchantry.db",
     bot_delay: float = 0.8,
@@ -323,6 +331,7 @@ def create_app(
     unseen_answer_seconds: float = UNSEEN_ANSWER_SECONDS,
     unseen_window_seconds: float | None = None,
     cpu_processes: bool | None = None,
+    bot_priority: Priority | None = None,
 ) -> FastAPI:
     """`hint_search` and `analysis_search` replace the hard bot's recipe (tests make them quick); by
     default a hint is the hard bot's own search and an analysis searches each decision for at most 0.4 s.
@@ -331,7 +340,8 @@ def create_app(
     long a step whose answers are unseen waits for a person with a choice (tables.UNSEEN_ANSWER_SECONDS);
     `unseen_window_seconds`: how long it stays open at least at a table with people (default
     tables.UNSEEN_WINDOW_SECONDS, none when `bot_delay` is 0). `cpu_processes`: bots, hints and analyses
-    think in worker processes of their own (server/work.py); by default when `tune_process`."""
+    think in worker processes of their own (server/work.py); by default when `tune_process`; the bots only
+    with a `bot_priority` for their processes (else in a thread of the server)."""
     health = Health()  # whether the database answers: one warning when an outage starts, one when it ends
     sessions = open_database(database_url, health)
     cluster = cluster_for(sessions.kw["bind"], database_url, health)  # other processes, same database
@@ -346,16 +356,13 @@ def create_app(
     # a server owning its process thinks in worker processes (work.in_processes); tests in threads
     processes = tune_process if cpu_processes is None else cpu_processes
     # bounded already: one move per table at a time
-    # the bots' own stay in a thread: a game's bots must not wait for an idle CPU (in a low-priority
-    # process a busy machine stalled every game's bots; at normal priority they slowed requests more)
-    thinking = FairPool("bot moves", limits.bot_threads)
+    thinking = bot_pool(limits.bot_threads, bot_priority if processes else None)
     hints = FairPool(
         "hints",
         limits.hint_threads,
         limits.hints_per_client,
         limits.hint_queue,
         processes=processes,
-        idle=True,
     )
     analyst = FairPool(
         "analyses",
@@ -363,7 +370,6 @@ def create_app(
         limits.analyses_per_client,
         limits.analysis_queue,
         processes=processes,
-        idle=True,
     )
     analysis_numbers = itertools.count(1)  # each analysis in a worker process, for its progress
     analysing: dict[int, Analysis] = {}  # the analyses in worker processes, by number, until they end
@@ -1002,7 +1008,7 @@ def create_app(
         analysing.pop(job.number, None)
         error = None if done.cancelled() else done.exception()
         if done.cancelled() or error is not None:
-            if error is not None and not isinstance(error, ShuttingDown):
+            if error is not None and not isinstance(error, ShuttingDown) and not stopping.is_set():
                 log.error("the analysis of table %s failed: %s", table_id, brief(error))
             job.status = "failed"
             return

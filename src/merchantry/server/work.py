@@ -20,6 +20,7 @@ was) let 18 tables asking for hints push another table's round trip from 2 to 97
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import os
 import queue
@@ -56,11 +57,8 @@ class FairPool:
     running: dict[str, int] = field(default_factory=dict)  # per client
     busy: int = 0
     processes: bool = False  # in worker processes of their own (`in_processes`), not threads
-    # ... which run only when nothing else wants the CPU: for work nobody's game waits for (hints and
-    # analyses; a search stops at its time cap, so a hint comes on time, only from fewer simulations).
-    # The bots run at nice 19 (a small share of a busy CPU): at the lowest, a busy machine would stall
-    # every game
-    idle: bool = False
+    # ... at which priority (`Priority`): hints and analyses only when nothing else wants the CPU
+    priority: Priority | None = None
 
     def __post_init__(self) -> None:
         # what a job in a worker process has done so far, told through shared memory (`Progress`)
@@ -69,7 +67,7 @@ class FairPool:
 
     def _new_executor(self) -> Executor:
         if self.processes:
-            return in_processes(self.threads, self.progress, self.idle)
+            return in_processes(self.threads, self.progress, self.priority or IDLE)
         return ThreadPoolExecutor(self.threads, thread_name_prefix=self.what.replace(" ", "-"))
 
     def queued(self) -> int:
@@ -206,27 +204,53 @@ class Progress:
 _progress: tuple[Progress, int] | None = None  # in a worker process: the shared slots and its own
 
 
-def in_processes(count: int, progress: Progress | None = None, idle: bool = False) -> ProcessPoolExecutor:
+@dataclass(frozen=True)
+class Priority:
+    """How a worker process is scheduled beside the server. `idle`: only when nothing else wants the CPU
+    (Linux's SCHED_IDLE). Otherwise SCHED_BATCH at `nice`: a fair share of the CPU, never starved, but the
+    scheduler takes it for work that waits, not for a person: a process waking up (the server, for a
+    request) is run before it, and it does not push the running server aside when it wakes."""
+
+    idle: bool = False
+    nice: int = 0
+    batch: bool = True
+
+
+IDLE = Priority(idle=True)
+
+
+def in_processes(
+    count: int, progress: Progress | None = None, priority: Priority = IDLE
+) -> ProcessPoolExecutor:
     """`count` worker processes for CPU work, started by a fork server (not forked from the server, whose
-    threads may hold locks) and run at a lower priority than the server: nice 19 or, `idle`, the lowest
-    (`lowest_priority`). The work and its arguments
-    travel pickled: a bot's move to think out is a few KiB (0.1 ms)."""
+    threads may hold locks), scheduled at `priority`. The work and its arguments travel pickled: a bot's
+    move to think out is a few KiB (0.1 ms)."""
     context = multiprocessing.get_context("forkserver")
-    return ProcessPoolExecutor(count, mp_context=context, initializer=start_worker, initargs=(progress, idle))
+    return ProcessPoolExecutor(
+        count, mp_context=context, initializer=start_worker, initargs=(progress, priority)
+    )
 
 
-def start_worker(progress: Progress | None, idle: bool) -> None:
-    """A worker process, at a lower priority than the server (nice 19) or, `idle`, the lowest
-    (`lowest_priority`), holding its own slot of `progress`."""
+def start_worker(progress: Progress | None, priority: Priority) -> None:
+    """A worker process at `priority`, holding its own slot of `progress`."""
     global _progress
-    if idle:
+    if priority.idle:
         lowest_priority()
     else:
-        os.nice(19)
+        batch_priority(priority.nice, priority.batch)
     if progress is not None:
         with progress.claimed.get_lock():
             _progress = (progress, progress.claimed.value % len(progress.jobs))
             progress.claimed.value += 1
+
+
+def batch_priority(nice: int, batch: bool = True) -> None:
+    """SCHED_BATCH at `nice` (see Priority); where that is not offered, only the nice value."""
+    with contextlib.suppress(AttributeError, OSError):
+        if batch:
+            os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
+    if nice:
+        os.nice(nice)
 
 
 def lowest_priority() -> None:
