@@ -78,6 +78,8 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
     players = args.players or (len(named) if len(named) > 1 else game.min_players)
     lineup = bot_list(args.bots, players, "one per seat")
     simulate.check_lineup(game.name, lineup)
+    options = parse_options(args.option)
+    game.resolve_options(options)  # a bad option: one line now, not from every worker
     if args.records:
         check_output_file(args.records, "--records")
     backends.connect(args.backend, args.address, lineup)
@@ -92,7 +94,15 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
 
         try:
             simulate.run(
-                game.name, lineup, args.games, args.seed, args.workers, keep, args.backend, args.address
+                game.name,
+                lineup,
+                args.games,
+                args.seed,
+                args.workers,
+                keep,
+                args.backend,
+                args.address,
+                options,
             )
         except KeyboardInterrupt:
             interrupted = True
@@ -107,18 +117,23 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
     if args.json:
         print(json.dumps(summary.as_dict(), indent=1))
         return 0
-    print_summary(summary, lineup, args, console)
+    print_summary(summary, lineup, args, console, options)
     if interrupted:
         console.print(f"[yellow]Interrupted:[/] {len(results)} of {args.games} games finished")
     return 130 if interrupted else 0
 
 
 def print_summary(
-    summary: simulate.Summary, lineup: list[str], args: argparse.Namespace, console: Console
+    summary: simulate.Summary,
+    lineup: list[str],
+    args: argparse.Namespace,
+    console: Console,
+    options: dict[str, Any] | None = None,
 ) -> None:
     console.print(
         f"[bold]{summary.game}[/], {summary.players} players, {summary.games} games, seed {args.seed}, "
         f"line-up {','.join(lineup)} (rotated through the seats)"
+        + "".join(f", {name}={value}" for name, value in sorted((options or {}).items()))
     )
     by_bot = Table(title="By bot")
     for column in ("bot", "seats played", "win rate", "mean score", "score stdev"):
@@ -162,7 +177,8 @@ def cmd_tournament(args: argparse.Namespace, console: Console) -> int:
         console.print(
             f"{count} games: every bot in every seat equally often takes blocks of {2 * len(names)}"
         )
-    contest = tournament.Tournament(game.name, players, names, count, args.seed)
+    options = parse_options(args.option)
+    contest = tournament.Tournament(game.name, players, names, count, args.seed, options)
     contest.check()
     if args.report:
         check_output_folder(args.report, "--report")
@@ -319,15 +335,17 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     console.print(
         f"[bold]{record['game']}[/], {record['players']} players, seed {record['seed']}: {moves} moves"
     )
-    viewer = None if args.seat is None else args.seat - 1
+    viewer = None if args.seat is None else seat_number(args.seat, record["players"])
     view = state.view(viewer)
     if args.log:
         print_log(console, log_lines(view, args.lang))
     draw = renderer_for(record["game"])
-    if state.is_over() and draw is not None and hasattr(draw, "draw_final"):
+    if args.json or draw is None:
+        console.print_json(json.dumps(view))
+    elif state.is_over() and hasattr(draw, "draw_final"):
         draw.draw_final(view, console)
     else:
-        console.print_json(json.dumps(view))
+        draw.draw(view, console)
     if state.is_over():
         scores = ", ".join(f"{seat_label(s)} {v:g}" for s, v in enumerate(state.scores()))
         console.print(f"Final scores: {scores}")
@@ -336,6 +354,14 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
         waiting = ", ".join(seat_label(s) for s in state.to_act())
         console.print(f"The game is not over: waiting for {waiting}.")
     return 0
+
+
+def seat_number(text: str, players: int) -> int:
+    """'P2' or '2' -> seat index 1: seats are counted from P1 everywhere a person reads them."""
+    digits = text.strip().upper().removeprefix("P")
+    if not digits.isdigit() or not 1 <= int(digits) <= players:
+        raise ValueError(f"--seat takes a seat P1..P{players} (or 1..{players}), not {text!r}")
+    return int(digits) - 1
 
 
 MARK_RULE = (
@@ -491,6 +517,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--bots", default="random", help="one bot per seat, or one for all (a name or module:factory)"
     )
+    sim.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option")
     add_run_arguments(sim)
     sim.add_argument("--json", action="store_true", help="print the statistics as JSON")
     sim.add_argument("--records", metavar="FILE", help="write every game's record to FILE (JSON lines)")
@@ -501,6 +528,7 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--players", type=int, help="seats per game (default: the game's minimum)")
     tour.add_argument("--bots", required=True, help="the bots to rate, comma-separated (2 or more)")
     tour.add_argument("--games", type=int, default=200)
+    tour.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option")
     add_run_arguments(tour)
     tour.add_argument("--report", metavar="DIR", help="write report.html, report.md and PNG plots into DIR")
     tour.add_argument("--records", metavar="DIR", help="keep every game (JSON lines) in DIR, for --resume")
@@ -527,7 +555,11 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("file")
     rep.add_argument("--game", type=int, help="the game's number in a JSON Lines file of many games")
     rep.add_argument("--upto", type=int, help="stop after this many moves")
-    rep.add_argument("--seat", type=int, help="show the position as this seat sees it (default: spectator)")
+    rep.add_argument(
+        "--seat",
+        help="show the position as this seat sees it: P1, P2, ... (or 1, 2, ...; default: a spectator)",
+    )
+    rep.add_argument("--json", action="store_true", help="print the position as the view's JSON")
     rep.add_argument("--log", action="store_true", help="print the game log (as the viewer saw it)")
     rep.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the log (default en)")
     rep.set_defaults(run=cmd_replay)

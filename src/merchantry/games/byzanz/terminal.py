@@ -53,8 +53,10 @@ def draw(view: dict[str, Any], console: Console) -> None:
     console.print(f"Lot:    {cards(view['lot'])}")
     console.print(f"Market: {cards(view['market'])}")
     console.print(seats_table(view))
-    console.print(f"Your hand ({len(view['hand'])}): {hand_by_type(view['hand'])}")
     me = view["seat"]
+    if me is None:  # a spectator (a replay): no hand of one's own
+        return
+    console.print(f"Your hand ({len(view['hand'])}): {hand_by_type(view['hand'])}")
     if view["hand_limit_player"] == me:
         console.print("[bold red]You have more than 7 cards: discard or sell.[/]")
     elif view["phase"] == "auction" and view["auction"]["turn"] == me:

@@ -51,6 +51,8 @@ def draw(view: dict[str, Any], console: Console) -> None:
     console.print(f"Right group: {cards(view['market']['right'])}")
     console.print(f"Left group:  {cards(view['market']['left'])}")
     console.print(seats_table(view))
+    if me is None:  # a spectator (a replay): no hand, no bid of one's own
+        return
     console.print(f"Your hand: {hand_by_currency(view['hand'])}")
     if view["phase"] == "bidding":
         console.print(f"Your bid so far: {cards(view['my_bid'])}")
