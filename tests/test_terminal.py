@@ -25,12 +25,21 @@ def scripted(lines):
     return read
 
 
-def table_for(inputs, seed=3, players=4, record_path=None, game="money"):
+def table_for(inputs, seed=3, players=4, record_path=None, game="money", options=None, save_on_quit=False):
     out = io.StringIO()
     console = Console(file=out, width=140, color_system=None)
-    session = records.Session(game, players, seed=seed)
+    session = records.Session(game, players, seed=seed, options=options)
     seat_bots = ["you"] + ["greedy"] * (players - 1)
-    table = TerminalTable(session, 0, seat_bots, console, scripted(inputs), random.Random(seed), record_path)
+    table = TerminalTable(
+        session,
+        0,
+        seat_bots,
+        console,
+        scripted(inputs),
+        random.Random(seed),
+        record_path,
+        save_on_quit=save_on_quit,
+    )
     return table, out
 
 
@@ -122,3 +131,58 @@ def test_hint_shows_what_the_hard_bot_would_play_and_makes_no_move():
     suggested = text.split("would play ")[1].split(" (")[0].split(" -> ")[0].strip()
     assert suggested in legal
     assert table.state.to_dict() == before  # asking is not moving
+
+
+def test_a_sign_says_which_bot_is_thinking_for_every_bot_move(monkeypatch):
+    table, out = table_for(["1", "done"] * 3 + ["quit"], game="grand_bazaar", players=3)
+    signs = []
+    real_status = table.console.status
+
+    def status(text, *args, **kwargs):
+        signs.append((text, len(table.session.moves)))
+        return real_status(text, *args, **kwargs)
+
+    monkeypatch.setattr(table.console, "status", status)
+    table.run()
+    bot_moves = [i for i, (seat, _) in enumerate(table.session.moves) if seat != 0]
+    assert bot_moves and len(signs) == len(bot_moves)
+    assert {text for text, _ in signs} >= {"P2 (greedy) is thinking…", "P3 (greedy) is thinking…"}
+    assert [at for _, at in signs] == bot_moves  # each sign shown before that bot's move, not after
+
+
+def test_quit_saves_the_game_and_play_resume_carries_it_on(tmp_path, monkeypatch):
+    from merchantry import cli
+
+    monkeypatch.chdir(tmp_path)
+    table, out = table_for(["1", "1", "quit"], game="grand_bazaar", players=3, seed=8, save_on_quit=True)
+    table.run()
+    path = tmp_path / "merchantry-grand_bazaar-seed8.json"
+    assert f"carry on with: merchantry play --resume {path.name}" in out.getvalue()
+    saved = records.load(path)
+    assert saved["terminal"] == {"seat": 0, "bots": ["you", "greedy", "greedy"]}
+    assert saved["moves"] == table.session.moves and saved["moves"]
+
+    typed = iter(["quit"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(typed))
+    assert cli.main(["play", "--resume", str(path)]) == 0
+    again = records.load(path)
+    assert again["moves"][: len(saved["moves"])] == saved["moves"]  # carried on, nothing lost
+    assert records.replay(again).view(0)["round"] >= records.replay(saved).view(0)["round"]
+
+
+def test_resume_refuses_a_file_not_saved_by_the_terminal(tmp_path, capsys):
+    from merchantry import cli
+
+    path = tmp_path / "game.json"
+    records.save(records.Session("money", 3, seed=1).record(), path)
+    assert cli.main(["play", "--resume", str(path)]) == 2
+    assert "does not say who sat where" in capsys.readouterr().err
+
+
+def test_the_variants_in_effect_are_shown_when_the_game_starts():
+    table, out = table_for(["quit"], options={"penalty": 50, "trio_bonus": 0})
+    table.run()
+    assert "Variant: penalty 50, trio bonus 0" in out.getvalue()
+    plain, out = table_for(["quit"])
+    plain.run()
+    assert "Variant:" not in out.getvalue()

@@ -46,6 +46,10 @@ def bot_list(text: str, count: int, what: str) -> list[str]:
 
 def cmd_play(args: argparse.Namespace, console: Console) -> int:
     bots.enable_plugins()
+    if args.resume:
+        return resume_play(args, console)
+    if not args.game:
+        raise ValueError("name a game to play (merchantry games lists them), or --resume FILE")
     game = games.get(args.game)
     players = args.players or min(game.min_players + 1, game.max_players)
     human = args.seat - 1
@@ -65,6 +69,27 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
     table = TerminalTable(
         session, human, seat_bots, console, console.input, random.Random(seed), args.record, args.lang
     )
+    table.run()
+    return 0
+
+
+def resume_play(args: argparse.Namespace, console: Console) -> int:
+    """Carry on a game saved by `quit`: the same seats, bots and moves; saved again to the same file."""
+    record = records.load(args.resume)
+    if args.game and args.game != record["game"]:
+        raise ValueError(f"{args.resume} is a game of {record['game']}, not {args.game}")
+    seats = record.get("terminal")
+    if not isinstance(seats, dict) or not isinstance(seats.get("bots"), list):
+        raise ValueError(f"{args.resume} was not saved by the terminal: it does not say who sat where")
+    human, seat_bots = seats.get("seat"), [str(name) for name in seats["bots"]]
+    if not isinstance(human, int) or not 0 <= human < len(seat_bots) == record["players"]:
+        raise ValueError(f"{args.resume}: its seats do not match its {record['players']} players")
+    session = records.Session.resumed(record)
+    if session.state.is_over():
+        raise ValueError(f"{args.resume} is a finished game: merchantry replay {args.resume} shows it")
+    console.print(f"Resuming after {len(session.moves)} moves (seed {record['seed']}).")
+    rng = random.Random(f"{record['seed']}:{len(session.moves)}")
+    table = TerminalTable(session, human, seat_bots, console, console.input, rng, args.resume, args.lang)
     table.run()
     return 0
 
@@ -493,7 +518,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     play = sub.add_parser("play", help="play a game in the terminal against bots")
-    play.add_argument("game")
+    play.add_argument("game", nargs="?", help="the game (not needed with --resume)")
+    play.add_argument("--resume", metavar="FILE", help="carry on a game saved when you left it with quit")
     play.add_argument("--players", type=int, help="number of players (default: game's minimum + 1)")
     play.add_argument("--seat", type=int, default=1, help="your seat, 1..players (default 1)")
     play.add_argument(

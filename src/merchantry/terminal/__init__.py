@@ -65,6 +65,7 @@ class TerminalTable:
         rng: random.Random,
         record_path: str | None = None,
         language: str = "en",
+        save_on_quit: bool = True,
     ):
         self.session = session
         self.human = human
@@ -76,6 +77,7 @@ class TerminalTable:
         self.read = read
         self.rng = rng
         self.record_path = record_path
+        self.save_on_quit = save_on_quit
         self.renderer = renderer_for(session.game.name)
         self.translator = Translator(session.game.name, language)  # the log in the player's language
         self.log_seen = 0
@@ -89,13 +91,13 @@ class TerminalTable:
         self.console.print(
             f"[bold]{self.session.game.title}[/] — you are [bold]{seat_label(self.human)}[/]; bots: {names}"
         )
+        self.show_variants()
         self.console.print(COMMANDS)
         try:
             while not self.state.is_over():
                 waiting_bots = [s for s in self.state.to_act() if s != self.human]
                 if waiting_bots:
-                    seat = waiting_bots[0]
-                    self.session.apply(seat, bots.play_turn(self.state, seat, self.bots[seat], self.rng))
+                    self.bot_turn(waiting_bots[0])
                     continue
                 self.show_news()
                 if not self.answered_for_you():
@@ -104,12 +106,36 @@ class TerminalTable:
             self.show_final()
         except Quit:
             self.console.print("Game abandoned.")
-        finally:
-            if self.record_path:
-                save(self.session.record(), self.record_path)
-                self.console.print(
-                    f"Record saved to {self.record_path} (replay with: merchantry replay FILE)"
-                )
+            self.save_to_resume()
+            return
+        if self.record_path:
+            save(self.terminal_record(), self.record_path)
+            self.console.print(f"Record saved to {self.record_path} (replay with: merchantry replay FILE)")
+
+    def bot_turn(self, seat: int) -> None:
+        """One bot move, with a sign while the bot searches (a hard bot takes seconds)."""
+        with self.console.status(f"{seat_label(seat)} ({self.bot_names[seat]}) is thinking…"):
+            move = bots.play_turn(self.state, seat, self.bots[seat], self.rng)
+        self.session.apply(seat, move)
+
+    def terminal_record(self) -> dict[str, Any]:
+        """The game record, with who sat where at this terminal: what `play --resume` needs to carry on."""
+        return {**self.session.record(), "terminal": {"seat": self.human, "bots": self.bot_names}}
+
+    def save_to_resume(self) -> None:
+        """A game left unfinished is kept, so that it can be resumed (into --record's file if given)."""
+        if not self.save_on_quit or not self.session.moves:
+            return
+        path = self.record_path or f"merchantry-{self.session.game.name}-seed{self.session.seed}.json"
+        save(self.terminal_record(), path)
+        self.console.print(f"Game saved to {path}; carry on with: merchantry play --resume {path}")
+
+    def show_variants(self) -> None:
+        """The options that change the rulebook's rules, so nobody plays by rules they did not expect."""
+        variants = self.state.view(self.human).get("variants") or {}
+        if variants:
+            listed = ", ".join(f"{name.replace('_', ' ')} {value}" for name, value in variants.items())
+            self.console.print(f"[bold]Variant:[/] {listed}")
 
     def show_news(self) -> None:
         """Print public log lines that appeared since the last look (from the player's own view)."""
