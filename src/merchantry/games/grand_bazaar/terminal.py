@@ -12,6 +12,7 @@ from merchantry.engine import seat_label
 
 COLOURS = {"sapphire": "blue", "ruby": "red", "emerald": "green"}
 HISTORY_SHOWN = 8  # the latest price changes shown on the board
+FINAL_GEM_VALUE = 10  # GB-E1: what every gem held pays at the end, whatever its price
 
 HELP = (
     "On your turn buy and sell single gems ('buy ruby', 'sell emerald') and end with 'done'.\n"
@@ -71,16 +72,18 @@ def price_board(view: dict[str, Any]) -> Table:
 
 
 def holdings_table(view: dict[str, Any]) -> Table:
-    table = Table(title="Players")
+    table = Table(title="Players (worth: cash + 10 per gem, what the cash-out would give now, GB-E1)")
     table.add_column("seat")
     for name in view["gems"]:
         table.add_column(gem(name), justify="right")
     table.add_column("cash", justify="right")
+    table.add_column("worth", justify="right")
     for row in view["holdings"]:
         who = seat_label(row["seat"]) + (" (you)" if row["seat"] == view["seat"] else "")
         if view["current"] == row["seat"]:
             who = f"[bold]▶ {who}[/]"
-        table.add_row(who, *(str(n) for n in row["gems"]), str(row["cash"]))
+        worth = row["cash"] + FINAL_GEM_VALUE * sum(row["gems"])
+        table.add_row(who, *(str(n) for n in row["gems"]), str(row["cash"]), str(worth))
     return table
 
 

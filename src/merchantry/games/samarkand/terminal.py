@@ -18,10 +18,13 @@ HELP = (
     "for a second one (1 dirham from the family's treasury) or 'done'.\n"
     "The first camel on a goods space opens a sale: whoever holds that card answers 'sell <good>'\n"
     "(3 dirhams; the card then scores nothing) or 'keep'.\n"
-    "Spaces are named c<column>r<row>; on the map a space shows its camels' initials, ~~ is water,\n"
-    "a number is a goods space, UPPER CASE a start city."
+    "A space is named by its column's letter and row's number, as on the map's edges: 'expand levant D5'.\n"
+    "Columns B, D, F... sit half a row lower; their row numbers are on the right.\n"
+    "On the map a space shows its camels' initials, ~~ is water, a number is a goods space (its good's\n"
+    "card), UPPER CASE a start city. A good is its number or its name: 'discard 9' or 'discard cinnamon'."
 )
 CELL = 7  # characters per space on the text map (a label and two 2-letter camel marks)
+MARGIN = 4  # characters of row numbers on either side of the map
 
 
 def letter(family: int) -> str:
@@ -58,26 +61,39 @@ def _rich_colour(colour: str) -> str:
 
 
 def map_text(view: dict[str, Any]) -> Text:
-    """The hex map as rows of cells; odd columns sit half a row lower, as drawn in the browser."""
-    columns = 1 + max(int(s.id.split("r")[0][1:]) for s in MAP.spaces)
-    rows = 1 + max(int(s.id.split("r")[1]) for s in MAP.spaces)
-    at = {s.id: s.index for s in MAP.spaces}
-    out = Text("     " + "".join(f"c{c}".ljust(CELL) for c in range(columns)) + "\n")
+    """The hex map as rows of cells; odd columns sit half a row lower, as drawn in the browser. Column
+    letters run along the top, row numbers down the left (even columns) and the right (odd columns), so
+    every space's name (D5) can be read off its edges."""
+    grid = {(int(s.x), int(s.y)): s for s in MAP.spaces}
+    columns = 1 + max(column for column, _ in grid)
+    rows = 1 + max(row for _, row in grid)
+    letters = {column: grid_name(grid, column) for column in range(columns)}
+    out = Text(" " * MARGIN + "".join(letters[c].ljust(CELL) for c in range(columns)) + "\n")
     for row in range(rows):
         for half in (0, 1):
-            out.append(f"r{row} ".ljust(5) if half == 0 else "     ")
+            number = str(row + 1)
+            out.append(number.ljust(MARGIN) if half == 0 else " " * MARGIN)
             for column in range(columns):
-                if column % 2 == half and f"c{column}r{row}" in at:
-                    out.append_text(cell(view, at[f"c{column}r{row}"]))
+                space = grid.get((column, row))
+                if column % 2 == half and space is not None:
+                    out.append_text(cell(view, space.index))
                 else:
                     out.append(" " * CELL)
+            out.append((" " + number) if half == 1 else "")
             out.append("\n")
     return out
 
 
+def grid_name(grid: dict[tuple[int, int], Any], column: int) -> str:
+    """A column's letter, as its spaces' names begin (D of D5)."""
+    space = next(s for (c, _), s in sorted(grid.items()) if c == column)
+    return space.id.rstrip("0123456789")
+
+
 def families_table(view: dict[str, Any]) -> Table:
-    table = Table(title="Families (cost to marry, treasury, camels left, tiles on the domain, markers left)")
-    for column in ("family", "cost", "treasury", "camels", "tiles", "markers", "married to", "met"):
+    table = Table(title="Families")
+    headers = ("family", "cost to marry", "treasury", "camels left", "domain tiles", "markers left")
+    for column in (*headers, "married", "met"):
         table.add_column(column)
     for family in view["families"]:
         name = Text(family["name"], style=f"bold {_rich_colour(family['colour'])}")
@@ -95,8 +111,8 @@ def families_table(view: dict[str, Any]) -> Table:
 
 
 def players_table(view: dict[str, Any]) -> Table:
-    table = Table(title="Players")
-    for column in ("seat", "dirhams", "cards", "sold", "tiles", "goods markers", "relationship markers"):
+    table = Table(title="Players (worth: points if the game ended now, SK-E2)")
+    for column in ("seat", "dirhams", "cards", "sold", "tiles", "goods mk", "relation mk", "worth"):
         table.add_column(column)
     for row in view["seats"]:
         who = seat_label(row["seat"]) + (" (you)" if row["seat"] == view["seat"] else "")
@@ -110,8 +126,18 @@ def players_table(view: dict[str, Any]) -> Table:
             ", ".join(row["tiles"]) or "-",
             str(row["goods_markers"]),
             str(row["relation_markers"]),
+            worth(row),
         )
     return table
+
+
+def worth(row: dict[str, Any]) -> str:
+    """SK-E2 as far as the viewer can see: markers and dirhams are public, a hand only to its holder
+    (and to everyone at the end); another seat's hidden cards are said to be missing, not guessed."""
+    public = row["goods_markers"] + row["relation_markers"] + row["money"]
+    if row["hand"] is None:
+        return f"{public} + {row['hand_size']} hidden cards" if row["hand_size"] else str(public)
+    return str(public + sum(card["points"] for card in row["hand"]))
 
 
 def draw(view: dict[str, Any], console: Console) -> None:
@@ -127,12 +153,15 @@ def draw(view: dict[str, Any], console: Console) -> None:
         cards = ", ".join(f"{c['good']} {c['name']} ({c['points']} pts now)" for c in hand) or "none"
         console.print(f"Your hand (limit {view['hand_limit']}, sold cards count): {cards}")
     offer = view["offer"]
+    mine = view["current"] == view["seat"]
     if offer:
         answer = "you have answered; the others answer in silence" if offer["answered"] else "answer it"
+        if view["seat"] is None:
+            answer = "its holder may sell it"
         console.print(f"[bold]Sale offer:[/] {offer['name']} ({offer['good']}) — {answer}")
-    elif view["expanding"] and view["phase"] == "second":
+    elif view["expanding"] and view["phase"] == "second" and mine:
         console.print(f"{view['expanding']} may place a second camel (1 dirham from its treasury) or 'done'.")
-    elif view["phase"] == "discard":
+    elif view["phase"] == "discard" and mine:
         console.print(f"Discard up to {2 - view['discarded']} more card(s), then 'done'.")
 
 
