@@ -78,6 +78,11 @@ class Translator:
         text = self._find(f"ui.{key}", values.get("count"))
         return key if text is None else interpolate(text, values)
 
+    def rules(self, key: str, **values: Any) -> str:
+        """Words of a rules page's tables (section `rules`)."""
+        text = self._find(f"rules.{key}", values.get("count"))
+        return key if text is None else interpolate(text, values)
+
     def term(self, word: str) -> str:
         return self._find(f"term.{word}") or word
 

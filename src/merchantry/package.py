@@ -24,7 +24,8 @@ class GamePackage:
     - `static/drawing.js` (+ `drawing.css`): the browser drawing, an ES module exporting `render`;
     - `rules/<lang>.html`: the rules page per language (English at least), the body of the page only: the
       server puts it in the platform's frame;
-    - `locales/<lang>.json`: the translation catalogue (i18next JSON: log templates, card names, UI words).
+    - `locales/<lang>.json`: the translation catalogue (i18next JSON: log templates, card names, UI words);
+    - `images/`: pictures for the rules page (served at /games/<game>/images/).
     """
 
     game: Game
@@ -38,6 +39,9 @@ class GamePackage:
     # the search recipe of each difficulty level ("easy", "medium", "hard") where the game needs its own;
     # the others come from merchantry.bots.levels
     levels: Mapping[str, SearchConfig] = field(default_factory=dict)
+    # module with numbers(language) -> {name: HTML}: the tables of the game's numbers, made from its data
+    # files, that fill the rules page's `<!-- numbers:NAME -->` places (so the page cannot drift from them)
+    rules_numbers: str | None = None
 
     def file(self, *parts: str) -> Path | None:
         """A file of the package, or None if it has none (a missing drawing, rules page, ...)."""

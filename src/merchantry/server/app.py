@@ -13,10 +13,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
+import importlib
 import itertools
 import json
 import logging
 import random
+import re
 import threading
 import time
 from collections import OrderedDict
@@ -255,9 +257,32 @@ RULES_PAGE = """<!doctype html>
 """
 
 
-def rules_document(title: str, page: Path) -> str:
-    """A game's rules page (a fragment in its folder, `rules/<lang>.html`) inside the platform's frame."""
-    return RULES_PAGE.format(lang=page.stem, title=html.escape(title), body=page.read_text(encoding="utf-8"))
+def rules_document(title: str, page: Path, numbers: dict[str, str] | None = None) -> str:
+    """A game's rules page (a fragment in its folder, `rules/<lang>.html`) inside the platform's frame, its
+    `<!-- numbers:NAME -->` places filled with the game's tables (package.rules_numbers)."""
+    body = fill_numbers(page.read_text(encoding="utf-8"), numbers or {})
+    return RULES_PAGE.format(lang=page.stem, title=html.escape(title), body=body)
+
+
+NUMBERS_PLACE = re.compile(r"<!--\s*numbers:([\w-]+)\s*-->")
+
+
+def fill_numbers(body: str, numbers: dict[str, str]) -> str:
+    def table(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in numbers:
+            raise KeyError(f"the rules page asks for numbers {name!r}, which the game does not make")
+        return numbers[name]
+
+    return NUMBERS_PLACE.sub(table, body)
+
+
+def rules_numbers(game: str, language: str) -> dict[str, str]:
+    module = games.package(game).rules_numbers
+    if not module:
+        return {}
+    made: dict[str, str] = importlib.import_module(module).numbers(language)
+    return made
 
 
 class ShuttingDown(Exception):
@@ -728,7 +753,7 @@ def create_app(
         page = games.package(game).rules_page(lang) if game in games.names() else None
         if page is None:
             raise HTTPException(404, f"no rules page for {game!r}")
-        return HTMLResponse(rules_document(games.get(game).title, page))
+        return HTMLResponse(rules_document(games.get(game).title, page, rules_numbers(game, page.stem)))
 
     @app.get("/locales/{lang}.json", include_in_schema=False)
     async def platform_catalogue(lang: str) -> FileResponse:
@@ -741,7 +766,7 @@ def create_app(
         return catalogue_file(games.package(game).folder / "locales", lang)
 
     for name in games.names():  # each game's drawing (ES module + CSS) is served from its own package,
-        for part in ("static", "data"):  # and its public component data (cards, maps) for drawings
+        for part in ("static", "data", "images"):  # its public component data (cards, maps), pictures
             folder = games.package(name).folder / part
             if folder.is_dir():
                 app.mount(f"/games/{name}/{part}", StaticFiles(directory=folder), name=f"{part}-{name}")

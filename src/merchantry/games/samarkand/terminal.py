@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from merchantry.engine import seat_label
-from merchantry.games.samarkand.components import MAP
+from merchantry.games.samarkand.components import MAP, MapSpace
 
 HELP = (
     "On your turn: 'marry <family>' (pay its cost, draw 3 cards, then 'discard <good>' up to twice\n"
@@ -84,7 +84,7 @@ def map_text(view: dict[str, Any]) -> Text:
     return out
 
 
-def grid_name(grid: dict[tuple[int, int], Any], column: int) -> str:
+def grid_name(grid: dict[tuple[int, int], MapSpace], column: int) -> str:
     """A column's letter, as its spaces' names begin (D of D5)."""
     space = next(s for (c, _), s in sorted(grid.items()) if c == column)
     return space.id.rstrip("0123456789")
