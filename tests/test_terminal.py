@@ -186,3 +186,36 @@ def test_the_variants_in_effect_are_shown_when_the_game_starts():
     plain, out = table_for(["quit"])
     plain.run()
     assert "Variant:" not in out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "german"),
+    [
+        ("money", 3, ["Deine Hand:", "Rechte Auslage:", "Platz", "Endstand"]),
+        ("byzanz", 3, ["Deine Hand", "Übrige Angebotskarten", "Gebot", "Endstand"]),
+        ("grand_bazaar", 2, ["Preise", "Bargeld", "Wert", "Endwertung"]),
+        ("samarkand", 3, ["Familien", "Heiratskosten", "Deine Hand", "Endstand"]),
+    ],
+)
+def test_lang_de_translates_the_whole_terminal_not_only_the_log(game, players, german):
+    from merchantry.i18n import Translator
+
+    out = io.StringIO()
+    console = Console(file=out, width=140, color_system=None)
+    session = records.Session(game, players, seed=2)
+    seat_bots = ["you"] + ["greedy"] * (players - 1)
+    moves = itertools.chain(["help", "add NOPE", "99"], itertools.cycle(["1", "done", "bid", "keep"]))
+    table = TerminalTable(
+        session, 0, seat_bots, console, scripted(moves), random.Random(2), language="de", save_on_quit=False
+    )
+    table.run()
+    text = out.getvalue()
+    assert table.state.is_over()
+    for words in [*german, "Nicht erlaubt:", "Gib die Nummer eines Zugs", "Gewonnen hat"]:
+        assert words in text, words
+    english = Translator(game, "en")
+    for catalogue in english.catalogues:  # no sentence of the English terminal is left
+        for key, sentence in catalogue.get("terminal", {}).items():
+            fixed = sentence.split("{{")[0].strip()
+            if len(fixed) > 12 and key != "help":
+                assert fixed not in text, f"{key}: {fixed!r} is still English"

@@ -19,7 +19,7 @@ from rich.text import Text
 
 from merchantry import bots, games, records, simulate
 from merchantry.engine import seat_label
-from merchantry.i18n import log_lines
+from merchantry.i18n import Translator, log_lines
 from merchantry.package import LANGUAGES
 from merchantry.terminal import TerminalTable, print_log, renderer_for
 
@@ -87,7 +87,10 @@ def resume_play(args: argparse.Namespace, console: Console) -> int:
     session = records.Session.resumed(record)
     if session.state.is_over():
         raise ValueError(f"{args.resume} is a finished game: merchantry replay {args.resume} shows it")
-    console.print(f"Resuming after {len(session.moves)} moves (seed {record['seed']}).")
+    resuming = Translator(record["game"], args.lang).terminal(
+        "resuming", moves=len(session.moves), seed=record["seed"]
+    )
+    console.print(resuming)
     rng = random.Random(f"{record['seed']}:{len(session.moves)}")
     table = TerminalTable(session, human, seat_bots, console, console.input, rng, args.resume, args.lang)
     table.run()
@@ -356,9 +359,11 @@ def print_tables(parts: list[tuple[str, list[str], list[list[str]]]], console: C
 def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     record = records.load(args.file, args.game)
     state = records.replay(record, upto=args.upto)
+    tr = Translator(record["game"], args.lang)
     moves = len(record["moves"]) if args.upto is None else min(args.upto, len(record["moves"]))
+    game = f"[bold]{record['game']}[/]"
     console.print(
-        f"[bold]{record['game']}[/], {record['players']} players, seed {record['seed']}: {moves} moves"
+        tr.terminal("replayHeader", game=game, players=record["players"], seed=record["seed"], moves=moves)
     )
     viewer = None if args.seat is None else seat_number(args.seat, record["players"])
     view = state.view(viewer)
@@ -368,16 +373,15 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     if args.json or draw is None:
         console.print_json(json.dumps(view))
     elif state.is_over() and hasattr(draw, "draw_final"):
-        draw.draw_final(view, console)
+        draw.draw_final(view, console, tr)
     else:
-        draw.draw(view, console)
+        draw.draw(view, console, tr)
     if state.is_over():
         scores = ", ".join(f"{seat_label(s)} {v:g}" for s, v in enumerate(state.scores()))
-        console.print(f"Final scores: {scores}")
-        console.print("Winners: " + ", ".join(seat_label(w) for w in state.winners()))
+        console.print(tr.terminal("finalScores", scores=scores))
+        console.print(tr.terminal("winners", seats=", ".join(seat_label(w) for w in state.winners())))
     else:
-        waiting = ", ".join(seat_label(s) for s in state.to_act())
-        console.print(f"The game is not over: waiting for {waiting}.")
+        console.print(tr.terminal("notOver", seats=", ".join(seat_label(s) for s in state.to_act())))
     return 0
 
 
@@ -531,7 +535,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, help="seed for the deal (default: random, printed)")
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option")
     play.add_argument("--record", metavar="FILE", help="save the game record to FILE when the game ends")
-    play.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the game log (default en)")
+    play.add_argument(
+        "--lang", choices=LANGUAGES, default="en", help="language of the terminal and its log (default en)"
+    )
     play.set_defaults(run=cmd_play)
 
     sim = sub.add_parser("simulate", help="play many bot games and print statistics")
@@ -587,7 +593,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     rep.add_argument("--json", action="store_true", help="print the position as the view's JSON")
     rep.add_argument("--log", action="store_true", help="print the game log (as the viewer saw it)")
-    rep.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the log (default en)")
+    rep.add_argument(
+        "--lang", choices=LANGUAGES, default="en", help="language of the position and its log (default en)"
+    )
     rep.set_defaults(run=cmd_replay)
 
     ana = sub.add_parser("analyze-game", help="judge every decision of a recorded game with the hard bot")

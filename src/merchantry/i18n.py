@@ -78,6 +78,11 @@ class Translator:
         text = self._find(f"ui.{key}", values.get("count"))
         return key if text is None else interpolate(text, values)
 
+    def terminal(self, key: str, **values: Any) -> str:
+        """Words of the terminal (section `terminal`): the game's catalogue first, then the platform's."""
+        text = self._find(f"terminal.{key}", values.get("count"))
+        return key if text is None else interpolate(text, values)
+
     def rules(self, key: str, **values: Any) -> str:
         """Words of a rules page's tables (section `rules`)."""
         text = self._find(f"rules.{key}", values.get("count"))
