@@ -124,3 +124,37 @@ def test_german_card_and_good_names_are_capitalised_as_nouns_and_fit_a_card():
             assert noun[0].isupper(), f"{game}: {noun!r} is a noun and starts with a capital"
     byzanz = Translator("byzanz", "de")
     assert max(len(byzanz.term(t)) for t in TYPES) <= 6  # a card's label: "Gewürz", not "Gewürze"
+
+
+@pytest.mark.parametrize(
+    ("game", "language", "move", "words"),
+    [
+        ("samarkand", "de", "expand levant D5", "ein Kamel von Levante auf D5"),
+        ("samarkand", "pt", "marry levant", "casar com Levante"),
+        ("byzanz", "de", "sell cloth4 cloth1 merchant", "Tuch 4, Tuch 1, Händler verkaufen"),
+        ("money", "fr", "take right", "prendre le groupe de droite"),
+        ("money", "de", "take P3", "das Gebot von P3 nehmen"),
+        ("grand_bazaar", "en", "buy ruby", "buy a ruby"),
+    ],
+)
+def test_a_move_reads_in_words_in_every_language(game, language, move, words):
+    assert Translator(game, language).move(move) == words
+
+
+def test_every_move_a_game_offers_reads_in_words_in_every_language():
+    for name in games.names():
+        game = games.get(name)
+        state = game.new_game(players=game.min_players, seed=1)
+        moves = set()
+        for _seat, action in random_walk(state, random.Random(1)):
+            moves.add(str(action))
+        folder = games.package(name).folder / "locales"
+        for language in LANGUAGES:
+            templates = json.loads((folder / f"{language}.json").read_text(encoding="utf-8"))["move"]
+            unread = sorted(
+                m
+                for m in moves
+                if m.split()[0] not in templates and "_".join(m.split()).lower() not in templates
+            )
+            assert not unread, f"{name}/{language}: no words for {unread[:5]}"
+            assert all("{{" not in Translator(name, language).move(m) for m in moves)

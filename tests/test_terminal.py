@@ -128,8 +128,10 @@ def test_hint_shows_what_the_hard_bot_would_play_and_makes_no_move():
     table.run()
     text = out.getvalue()
     assert "Hint: the hard bot would play" in text and "chance to win" in text
-    suggested = text.split("would play ")[1].split(" (")[0].split(" -> ")[0].strip()
-    assert suggested in legal
+    said = text.split("would play ")[1]
+    words, notation = said.split(" (")[0], said.split(" (")[1].split(")")[0]
+    assert notation.split(" -> ")[0] in legal  # the notation one would type
+    assert words.startswith(("buy a ", "sell a "))  # and the move in words
     assert table.state.to_dict() == before  # asking is not moving
 
 
@@ -219,3 +221,28 @@ def test_lang_de_translates_the_whole_terminal_not_only_the_log(game, players, g
             fixed = sentence.split("{{")[0].strip()
             if len(fixed) > 12 and key != "help":
                 assert fixed not in text, f"{key}: {fixed!r} is still English"
+
+
+def test_a_hint_in_german_says_the_move_in_words_and_in_the_notation_one_types():
+    out = io.StringIO()
+    console = Console(file=out, width=200, color_system=None)
+    session = records.Session("grand_bazaar", 2, seed=3)
+    table = TerminalTable(
+        session,
+        0,
+        ["you", "hard"],
+        console,
+        scripted(["hint", "quit"]),
+        random.Random(3),
+        language="de",
+        save_on_quit=False,
+    )
+    table.run()
+    text = out.getvalue()
+    assert "Tipp: der starke Bot würde" in text and "95-%-Intervall" in text
+    assert "P2 Bot: schwer" in text  # the level's name in German
+    said = text.split("würde ")[1]
+    words, notation = said.split(" (")[0], said.split(" (")[1].split(")")[0]
+    assert words.startswith("einen ") and notation.split(" -> ")[0] in {
+        str(a) for a in session.state.legal_actions(0)
+    }

@@ -202,6 +202,9 @@ class TerminalTable:
         with self.console.status(self.say("hintThinking")):
             advice = hint(self.state, self.human, self.session.game.name, random.Random(self.rng.random()))
         plan = " -> ".join(advice.plan)
+        words = " -> ".join(self.translator.move(step) for step in advice.plan)
+        if words != plan:  # the move in words, then its notation, which is what one types
+            plan = f"{words} ({plan})"
         low, high = advice.low, advice.high
         chance = self.say("chance", chance=f"{advice.chance:.0%}", low=f"{low:.0%}", high=f"{high:.0%}")
         self.console.print(self.say("hint", plan=f"[bold]{escape(plan)}[/]", chance=chance))
