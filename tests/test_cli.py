@@ -190,3 +190,13 @@ def test_tournament_plays_with_the_options_given(tmp_path, capsys):
         cli.main(["tournament", "grand_bazaar", "--bots", "greedy,random", "--option", "start_cash=1"]) == 2
     )
     assert "start_cash" in capsys.readouterr().err
+
+
+def test_replay_says_which_variants_the_game_was_played_with(tmp_path, capsys):
+    results, _ = simulate.run("money", ["random"] * 3, 1, seed=3, options={"penalty": 20})
+    path = tmp_path / "variant.json"
+    records.save(results[0].record, path)
+    assert cli.main(["replay", str(path), "--upto", "4"]) == 0
+    assert "Variant: penalty 20" in capsys.readouterr().out
+    assert cli.main(["replay", str(path), "--upto", "4", "--lang", "de"]) == 0
+    assert "Variante: penalty 20" in capsys.readouterr().out

@@ -367,6 +367,10 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     )
     viewer = None if args.seat is None else seat_number(args.seat, record["players"])
     view = state.view(viewer)
+    variants = view.get("variants") or {}
+    if variants:
+        listed = ", ".join(f"{name.replace('_', ' ')} {value}" for name, value in variants.items())
+        console.print(f"[bold]{tr.terminal('variant')}[/] {listed}")
     if args.log:
         print_log(console, log_lines(view, args.lang))
     draw = renderer_for(record["game"])
