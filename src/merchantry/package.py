@@ -31,7 +31,9 @@ class GamePackage:
     game: Game
     folder: Path
     bots: Mapping[str, Callable[[], Any]] = field(default_factory=dict)  # per-game bots, by name
-    terminal: str | None = None  # module with draw(view, console), draw_final, HELP, expand, automatic
+    # module with draw(view, console, translator), draw_final (the same), HELP, expand, automatic; its words
+    # come from the catalogues' `terminal` section, in the player's language
+    terminal: str | None = None
     encoding: str | None = None  # module with ENCODING: the game as numbers for RL (merchantry.rl.encoding)
     # how far each seat is ahead in an unfinished game (search bots judge a cut-short rollout by it); None:
     # the game's scores()
