@@ -81,7 +81,7 @@ def test_a_log_reads_in_german_with_german_card_names():
     english, german = log_lines(state.view(None), "en"), log_lines(state.view(None), "de")
     assert len(english) == len(german) and english != german
     sales = [line for line in german if " und behält " in line]
-    assert sales and all(re.search(r"(Tuch|Gewürze|Wein|Holz|Korn|Oliven|Händler)", line) for line in sales)
+    assert sales and all(re.search(r"(Tuch|Gewürz|Wein|Holz|Korn|Oliven|Händler)", line) for line in sales)
     assert any(line.startswith("Runde 1 von") for line in german)
 
 
@@ -104,3 +104,57 @@ def test_every_game_has_a_rules_page_in_every_language(name):
         text = page.read_text(encoding="utf-8")
         assert text.startswith("<h1>") and "<html" not in text  # a body: the server frames it
         assert text.count("<h2>") >= 3
+
+
+def test_german_card_and_good_names_are_capitalised_as_nouns_and_fit_a_card():
+    from merchantry.games.byzanz.components import MERCHANT_NAME, TYPES
+    from merchantry.games.grand_bazaar.components import GEMS
+    from merchantry.games.samarkand.components import MAP
+
+    names = {
+        "byzanz": [*TYPES, MERCHANT_NAME],
+        "grand_bazaar": list(GEMS),
+        "samarkand": [*MAP.goods, *(f.name for f in MAP.families)],
+    }
+    for game, words in names.items():
+        german = Translator(game, "de")
+        for word in words:
+            noun = german.term(word)
+            assert noun != word or word[0].isupper(), f"{game}: {word} has no German name"
+            assert noun[0].isupper(), f"{game}: {noun!r} is a noun and starts with a capital"
+    byzanz = Translator("byzanz", "de")
+    assert max(len(byzanz.term(t)) for t in TYPES) <= 6  # a card's label: "Gewürz", not "Gewürze"
+
+
+@pytest.mark.parametrize(
+    ("game", "language", "move", "words"),
+    [
+        ("samarkand", "de", "expand levant D5", "ein Kamel von Levante auf D5"),
+        ("samarkand", "pt", "marry levant", "casar com Levante"),
+        ("byzanz", "de", "sell cloth4 cloth1 merchant", "Tuch 4, Tuch 1, Händler verkaufen"),
+        ("money", "fr", "take right", "prendre le groupe de droite"),
+        ("money", "de", "take P3", "das Gebot von P3 nehmen"),
+        ("grand_bazaar", "en", "buy ruby", "buy a ruby"),
+    ],
+)
+def test_a_move_reads_in_words_in_every_language(game, language, move, words):
+    assert Translator(game, language).move(move) == words
+
+
+def test_every_move_a_game_offers_reads_in_words_in_every_language():
+    for name in games.names():
+        game = games.get(name)
+        state = game.new_game(players=game.min_players, seed=1)
+        moves = set()
+        for _seat, action in random_walk(state, random.Random(1)):
+            moves.add(str(action))
+        folder = games.package(name).folder / "locales"
+        for language in LANGUAGES:
+            templates = json.loads((folder / f"{language}.json").read_text(encoding="utf-8"))["move"]
+            unread = sorted(
+                m
+                for m in moves
+                if m.split()[0] not in templates and "_".join(m.split()).lower() not in templates
+            )
+            assert not unread, f"{name}/{language}: no words for {unread[:5]}"
+            assert all("{{" not in Translator(name, language).move(m) for m in moves)

@@ -121,3 +121,82 @@ def test_analyze_game_refuses_a_broken_record(tmp_path, capsys):
     records.save(result.record, path)
     assert cli.main(["analyze-game", str(path), "--iterations", "4"]) != 0
     assert "move 3" in capsys.readouterr().err
+
+
+def recorded_game(tmp_path, game="money", players=3):
+    results, _ = simulate.run(game, ["random"] * players, 1, seed=3)
+    path = tmp_path / f"{game}.json"
+    records.save(results[0].record, path)
+    return path
+
+
+@pytest.mark.parametrize("seat", ["P2", "p2", "2"])
+def test_replay_seat_counts_from_p1_like_every_other_seat_name(tmp_path, capsys, seat):
+    path = recorded_game(tmp_path)
+    assert cli.main(["replay", str(path), "--upto", "5", "--seat", seat]) == 0
+    assert "P2 (you)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("seat", ["P0", "0", "4", "P4", "north"])
+def test_replay_refuses_a_seat_the_game_does_not_have(tmp_path, capsys, seat):
+    path = recorded_game(tmp_path)
+    assert cli.main(["replay", str(path), "--seat", seat]) == 2
+    assert "--seat takes a seat P1..P3 (or 1..3)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "needle"),
+    [
+        ("money", 3, "Right group:"),
+        ("byzanz", 3, "Lot:"),
+        ("grand_bazaar", 2, "Prices"),
+        ("samarkand", 3, "Families"),
+    ],
+)
+def test_replay_upto_draws_the_position_as_the_terminal_does_not_as_json(
+    tmp_path, capsys, game, players, needle
+):
+    path = recorded_game(tmp_path, game, players)
+    for seat in ([], ["--seat", "P1"]):
+        assert cli.main(["replay", str(path), "--upto", "12", *seat]) == 0
+        text = capsys.readouterr().out
+        assert needle in text and '"log":' not in text
+    assert cli.main(["replay", str(path), "--upto", "12", "--json"]) == 0
+    assert '"log":' in capsys.readouterr().out  # the raw view is still there for scripts
+
+
+def test_simulate_plays_with_the_options_given(tmp_path, capsys):
+    out = tmp_path / "games.jsonl"
+    argv = ["simulate", "money", "--games", "2", "--bots", "greedy", "--players", "3", "--records", str(out)]
+    assert cli.main([*argv, "--option", "penalty=0", "--option", "trio_bonus=50"]) == 0
+    assert "penalty=0, trio_bonus=50" in capsys.readouterr().out
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [game["options"] for game in lines] == [{"penalty": 0, "trio_bonus": 50}] * 2
+
+
+def test_simulate_refuses_a_bad_option_with_its_reason(capsys):
+    assert cli.main(["simulate", "money", "--games", "1", "--option", "penalty=9999"]) == 2
+    assert "penalty" in capsys.readouterr().err
+
+
+def test_tournament_plays_with_the_options_given(tmp_path, capsys):
+    folder = tmp_path / "run"
+    argv = ["tournament", "grand_bazaar", "--bots", "greedy,random", "--games", "4", "--records", str(folder)]
+    assert cli.main([*argv, "--option", "start_cash=50"]) == 0
+    assert "start_cash=50" in capsys.readouterr().out
+    games = [json.loads(line) for line in (folder / "games.jsonl").read_text().splitlines()]
+    assert {json.dumps(g["record"]["options"]) for g in games} == {json.dumps({"start_cash": 50})}
+    assert (
+        cli.main(["tournament", "grand_bazaar", "--bots", "greedy,random", "--option", "start_cash=1"]) == 2
+    )
+    assert "start_cash" in capsys.readouterr().err
+
+
+def test_replay_says_which_variants_the_game_was_played_with(tmp_path, capsys):
+    results, _ = simulate.run("money", ["random"] * 3, 1, seed=3, options={"penalty": 20})
+    path = tmp_path / "variant.json"
+    records.save(results[0].record, path)
+    assert cli.main(["replay", str(path), "--upto", "4"]) == 0
+    assert "Variant: penalty 20" in capsys.readouterr().out
+    assert cli.main(["replay", str(path), "--upto", "4", "--lang", "de"]) == 0
+    assert "Variante: penalty 20" in capsys.readouterr().out

@@ -25,12 +25,21 @@ def scripted(lines):
     return read
 
 
-def table_for(inputs, seed=3, players=4, record_path=None, game="money"):
+def table_for(inputs, seed=3, players=4, record_path=None, game="money", options=None, save_on_quit=False):
     out = io.StringIO()
     console = Console(file=out, width=140, color_system=None)
-    session = records.Session(game, players, seed=seed)
+    session = records.Session(game, players, seed=seed, options=options)
     seat_bots = ["you"] + ["greedy"] * (players - 1)
-    table = TerminalTable(session, 0, seat_bots, console, scripted(inputs), random.Random(seed), record_path)
+    table = TerminalTable(
+        session,
+        0,
+        seat_bots,
+        console,
+        scripted(inputs),
+        random.Random(seed),
+        record_path,
+        save_on_quit=save_on_quit,
+    )
     return table, out
 
 
@@ -119,6 +128,121 @@ def test_hint_shows_what_the_hard_bot_would_play_and_makes_no_move():
     table.run()
     text = out.getvalue()
     assert "Hint: the hard bot would play" in text and "chance to win" in text
-    suggested = text.split("would play ")[1].split(" (")[0].split(" -> ")[0].strip()
-    assert suggested in legal
+    said = text.split("would play ")[1]
+    words, notation = said.split(" (")[0], said.split(" (")[1].split(")")[0]
+    assert notation.split(" -> ")[0] in legal  # the notation one would type
+    assert words.startswith(("buy a ", "sell a "))  # and the move in words
     assert table.state.to_dict() == before  # asking is not moving
+
+
+def test_a_sign_says_which_bot_is_thinking_for_every_bot_move(monkeypatch):
+    table, out = table_for(["1", "done"] * 3 + ["quit"], game="grand_bazaar", players=3)
+    signs = []
+    real_status = table.console.status
+
+    def status(text, *args, **kwargs):
+        signs.append((text, len(table.session.moves)))
+        return real_status(text, *args, **kwargs)
+
+    monkeypatch.setattr(table.console, "status", status)
+    table.run()
+    bot_moves = [i for i, (seat, _) in enumerate(table.session.moves) if seat != 0]
+    assert bot_moves and len(signs) == len(bot_moves)
+    assert {text for text, _ in signs} >= {"P2 (greedy) is thinking…", "P3 (greedy) is thinking…"}
+    assert [at for _, at in signs] == bot_moves  # each sign shown before that bot's move, not after
+
+
+def test_quit_saves_the_game_and_play_resume_carries_it_on(tmp_path, monkeypatch):
+    from merchantry import cli
+
+    monkeypatch.chdir(tmp_path)
+    table, out = table_for(["1", "1", "quit"], game="grand_bazaar", players=3, seed=8, save_on_quit=True)
+    table.run()
+    path = tmp_path / "merchantry-grand_bazaar-seed8.json"
+    assert f"carry on with: merchantry play --resume {path.name}" in out.getvalue()
+    saved = records.load(path)
+    assert saved["terminal"] == {"seat": 0, "bots": ["you", "greedy", "greedy"]}
+    assert saved["moves"] == table.session.moves and saved["moves"]
+
+    typed = iter(["quit"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(typed))
+    assert cli.main(["play", "--resume", str(path)]) == 0
+    again = records.load(path)
+    assert again["moves"][: len(saved["moves"])] == saved["moves"]  # carried on, nothing lost
+    assert records.replay(again).view(0)["round"] >= records.replay(saved).view(0)["round"]
+
+
+def test_resume_refuses_a_file_not_saved_by_the_terminal(tmp_path, capsys):
+    from merchantry import cli
+
+    path = tmp_path / "game.json"
+    records.save(records.Session("money", 3, seed=1).record(), path)
+    assert cli.main(["play", "--resume", str(path)]) == 2
+    assert "does not say who sat where" in capsys.readouterr().err
+
+
+def test_the_variants_in_effect_are_shown_when_the_game_starts():
+    table, out = table_for(["quit"], options={"penalty": 50, "trio_bonus": 0})
+    table.run()
+    assert "Variant: penalty 50, trio bonus 0" in out.getvalue()
+    plain, out = table_for(["quit"])
+    plain.run()
+    assert "Variant:" not in out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "german"),
+    [
+        ("money", 3, ["Deine Hand:", "Rechte Auslage:", "Platz", "Endstand"]),
+        ("byzanz", 3, ["Deine Hand", "Übrige Angebotskarten", "Gebot", "Endstand"]),
+        ("grand_bazaar", 2, ["Preise", "Bargeld", "Wert", "Endwertung"]),
+        ("samarkand", 3, ["Familien", "Heiratskosten", "Deine Hand", "Endstand"]),
+    ],
+)
+def test_lang_de_translates_the_whole_terminal_not_only_the_log(game, players, german):
+    from merchantry.i18n import Translator
+
+    out = io.StringIO()
+    console = Console(file=out, width=140, color_system=None)
+    session = records.Session(game, players, seed=2)
+    seat_bots = ["you"] + ["greedy"] * (players - 1)
+    moves = itertools.chain(["help", "add NOPE", "99"], itertools.cycle(["1", "done", "bid", "keep"]))
+    table = TerminalTable(
+        session, 0, seat_bots, console, scripted(moves), random.Random(2), language="de", save_on_quit=False
+    )
+    table.run()
+    text = out.getvalue()
+    assert table.state.is_over()
+    for words in [*german, "Nicht erlaubt:", "Gib die Nummer eines Zugs", "Gewonnen hat"]:
+        assert words in text, words
+    english = Translator(game, "en")
+    for catalogue in english.catalogues:  # no sentence of the English terminal is left
+        for key, sentence in catalogue.get("terminal", {}).items():
+            fixed = sentence.split("{{")[0].strip()
+            if len(fixed) > 12 and key != "help":
+                assert fixed not in text, f"{key}: {fixed!r} is still English"
+
+
+def test_a_hint_in_german_says_the_move_in_words_and_in_the_notation_one_types():
+    out = io.StringIO()
+    console = Console(file=out, width=200, color_system=None)
+    session = records.Session("grand_bazaar", 2, seed=3)
+    table = TerminalTable(
+        session,
+        0,
+        ["you", "hard"],
+        console,
+        scripted(["hint", "quit"]),
+        random.Random(3),
+        language="de",
+        save_on_quit=False,
+    )
+    table.run()
+    text = out.getvalue()
+    assert "Tipp: der starke Bot würde" in text and "95-%-Intervall" in text
+    assert "P2 Bot: schwer" in text  # the level's name in German
+    said = text.split("würde ")[1]
+    words, notation = said.split(" (")[0], said.split(" (")[1].split(")")[0]
+    assert words.startswith("einen ") and notation.split(" -> ")[0] in {
+        str(a) for a in session.state.legal_actions(0)
+    }

@@ -19,7 +19,7 @@ from rich.text import Text
 
 from merchantry import bots, games, records, simulate
 from merchantry.engine import seat_label
-from merchantry.i18n import log_lines
+from merchantry.i18n import Translator, log_lines
 from merchantry.package import LANGUAGES
 from merchantry.terminal import TerminalTable, print_log, renderer_for
 
@@ -46,6 +46,10 @@ def bot_list(text: str, count: int, what: str) -> list[str]:
 
 def cmd_play(args: argparse.Namespace, console: Console) -> int:
     bots.enable_plugins()
+    if args.resume:
+        return resume_play(args, console)
+    if not args.game:
+        raise ValueError("name a game to play (merchantry games lists them), or --resume FILE")
     game = games.get(args.game)
     players = args.players or min(game.min_players + 1, game.max_players)
     human = args.seat - 1
@@ -69,6 +73,30 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def resume_play(args: argparse.Namespace, console: Console) -> int:
+    """Carry on a game saved by `quit`: the same seats, bots and moves; saved again to the same file."""
+    record = records.load(args.resume)
+    if args.game and args.game != record["game"]:
+        raise ValueError(f"{args.resume} is a game of {record['game']}, not {args.game}")
+    seats = record.get("terminal")
+    if not isinstance(seats, dict) or not isinstance(seats.get("bots"), list):
+        raise ValueError(f"{args.resume} was not saved by the terminal: it does not say who sat where")
+    human, seat_bots = seats.get("seat"), [str(name) for name in seats["bots"]]
+    if not isinstance(human, int) or not 0 <= human < len(seat_bots) == record["players"]:
+        raise ValueError(f"{args.resume}: its seats do not match its {record['players']} players")
+    session = records.Session.resumed(record)
+    if session.state.is_over():
+        raise ValueError(f"{args.resume} is a finished game: merchantry replay {args.resume} shows it")
+    resuming = Translator(record["game"], args.lang).terminal(
+        "resuming", moves=len(session.moves), seed=record["seed"]
+    )
+    console.print(resuming)
+    rng = random.Random(f"{record['seed']}:{len(session.moves)}")
+    table = TerminalTable(session, human, seat_bots, console, console.input, rng, args.resume, args.lang)
+    table.run()
+    return 0
+
+
 def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
     from merchantry.arena import backends
 
@@ -78,6 +106,8 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
     players = args.players or (len(named) if len(named) > 1 else game.min_players)
     lineup = bot_list(args.bots, players, "one per seat")
     simulate.check_lineup(game.name, lineup)
+    options = parse_options(args.option)
+    game.resolve_options(options)  # a bad option: one line now, not from every worker
     if args.records:
         check_output_file(args.records, "--records")
     backends.connect(args.backend, args.address, lineup)
@@ -92,7 +122,15 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
 
         try:
             simulate.run(
-                game.name, lineup, args.games, args.seed, args.workers, keep, args.backend, args.address
+                game.name,
+                lineup,
+                args.games,
+                args.seed,
+                args.workers,
+                keep,
+                args.backend,
+                args.address,
+                options,
             )
         except KeyboardInterrupt:
             interrupted = True
@@ -107,18 +145,23 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
     if args.json:
         print(json.dumps(summary.as_dict(), indent=1))
         return 0
-    print_summary(summary, lineup, args, console)
+    print_summary(summary, lineup, args, console, options)
     if interrupted:
         console.print(f"[yellow]Interrupted:[/] {len(results)} of {args.games} games finished")
     return 130 if interrupted else 0
 
 
 def print_summary(
-    summary: simulate.Summary, lineup: list[str], args: argparse.Namespace, console: Console
+    summary: simulate.Summary,
+    lineup: list[str],
+    args: argparse.Namespace,
+    console: Console,
+    options: dict[str, Any] | None = None,
 ) -> None:
     console.print(
         f"[bold]{summary.game}[/], {summary.players} players, {summary.games} games, seed {args.seed}, "
         f"line-up {','.join(lineup)} (rotated through the seats)"
+        + "".join(f", {name}={value}" for name, value in sorted((options or {}).items()))
     )
     by_bot = Table(title="By bot")
     for column in ("bot", "seats played", "win rate", "mean score", "score stdev"):
@@ -162,7 +205,8 @@ def cmd_tournament(args: argparse.Namespace, console: Console) -> int:
         console.print(
             f"{count} games: every bot in every seat equally often takes blocks of {2 * len(names)}"
         )
-    contest = tournament.Tournament(game.name, players, names, count, args.seed)
+    options = parse_options(args.option)
+    contest = tournament.Tournament(game.name, players, names, count, args.seed, options)
     contest.check()
     if args.report:
         check_output_folder(args.report, "--report")
@@ -315,27 +359,42 @@ def print_tables(parts: list[tuple[str, list[str], list[list[str]]]], console: C
 def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     record = records.load(args.file, args.game)
     state = records.replay(record, upto=args.upto)
+    tr = Translator(record["game"], args.lang)
     moves = len(record["moves"]) if args.upto is None else min(args.upto, len(record["moves"]))
+    game = f"[bold]{record['game']}[/]"
     console.print(
-        f"[bold]{record['game']}[/], {record['players']} players, seed {record['seed']}: {moves} moves"
+        tr.terminal("replayHeader", game=game, players=record["players"], seed=record["seed"], moves=moves)
     )
-    viewer = None if args.seat is None else args.seat - 1
+    viewer = None if args.seat is None else seat_number(args.seat, record["players"])
     view = state.view(viewer)
+    variants = view.get("variants") or {}
+    if variants:
+        listed = ", ".join(f"{name.replace('_', ' ')} {value}" for name, value in variants.items())
+        console.print(f"[bold]{tr.terminal('variant')}[/] {listed}")
     if args.log:
         print_log(console, log_lines(view, args.lang))
     draw = renderer_for(record["game"])
-    if state.is_over() and draw is not None and hasattr(draw, "draw_final"):
-        draw.draw_final(view, console)
-    else:
+    if args.json or draw is None:
         console.print_json(json.dumps(view))
+    elif state.is_over() and hasattr(draw, "draw_final"):
+        draw.draw_final(view, console, tr)
+    else:
+        draw.draw(view, console, tr)
     if state.is_over():
         scores = ", ".join(f"{seat_label(s)} {v:g}" for s, v in enumerate(state.scores()))
-        console.print(f"Final scores: {scores}")
-        console.print("Winners: " + ", ".join(seat_label(w) for w in state.winners()))
+        console.print(tr.terminal("finalScores", scores=scores))
+        console.print(tr.terminal("winners", seats=", ".join(seat_label(w) for w in state.winners())))
     else:
-        waiting = ", ".join(seat_label(s) for s in state.to_act())
-        console.print(f"The game is not over: waiting for {waiting}.")
+        console.print(tr.terminal("notOver", seats=", ".join(seat_label(s) for s in state.to_act())))
     return 0
+
+
+def seat_number(text: str, players: int) -> int:
+    """'P2' or '2' -> seat index 1: seats are counted from P1 everywhere a person reads them."""
+    digits = text.strip().upper().removeprefix("P")
+    if not digits.isdigit() or not 1 <= int(digits) <= players:
+        raise ValueError(f"--seat takes a seat P1..P{players} (or 1..{players}), not {text!r}")
+    return int(digits) - 1
 
 
 MARK_RULE = (
@@ -467,7 +526,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     play = sub.add_parser("play", help="play a game in the terminal against bots")
-    play.add_argument("game")
+    play.add_argument("game", nargs="?", help="the game (not needed with --resume)")
+    play.add_argument("--resume", metavar="FILE", help="carry on a game saved when you left it with quit")
     play.add_argument("--players", type=int, help="number of players (default: game's minimum + 1)")
     play.add_argument("--seat", type=int, default=1, help="your seat, 1..players (default 1)")
     play.add_argument(
@@ -479,7 +539,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, help="seed for the deal (default: random, printed)")
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option")
     play.add_argument("--record", metavar="FILE", help="save the game record to FILE when the game ends")
-    play.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the game log (default en)")
+    play.add_argument(
+        "--lang", choices=LANGUAGES, default="en", help="language of the terminal and its log (default en)"
+    )
     play.set_defaults(run=cmd_play)
 
     sim = sub.add_parser("simulate", help="play many bot games and print statistics")
@@ -491,6 +553,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--bots", default="random", help="one bot per seat, or one for all (a name or module:factory)"
     )
+    sim.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option")
     add_run_arguments(sim)
     sim.add_argument("--json", action="store_true", help="print the statistics as JSON")
     sim.add_argument("--records", metavar="FILE", help="write every game's record to FILE (JSON lines)")
@@ -501,6 +564,7 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--players", type=int, help="seats per game (default: the game's minimum)")
     tour.add_argument("--bots", required=True, help="the bots to rate, comma-separated (2 or more)")
     tour.add_argument("--games", type=int, default=200)
+    tour.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option")
     add_run_arguments(tour)
     tour.add_argument("--report", metavar="DIR", help="write report.html, report.md and PNG plots into DIR")
     tour.add_argument("--records", metavar="DIR", help="keep every game (JSON lines) in DIR, for --resume")
@@ -527,9 +591,15 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("file")
     rep.add_argument("--game", type=int, help="the game's number in a JSON Lines file of many games")
     rep.add_argument("--upto", type=int, help="stop after this many moves")
-    rep.add_argument("--seat", type=int, help="show the position as this seat sees it (default: spectator)")
+    rep.add_argument(
+        "--seat",
+        help="show the position as this seat sees it: P1, P2, ... (or 1, 2, ...; default: a spectator)",
+    )
+    rep.add_argument("--json", action="store_true", help="print the position as the view's JSON")
     rep.add_argument("--log", action="store_true", help="print the game log (as the viewer saw it)")
-    rep.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the log (default en)")
+    rep.add_argument(
+        "--lang", choices=LANGUAGES, default="en", help="language of the position and its log (default en)"
+    )
     rep.set_defaults(run=cmd_replay)
 
     ana = sub.add_parser("analyze-game", help="judge every decision of a recorded game with the hard bot")

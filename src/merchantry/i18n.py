@@ -78,6 +78,37 @@ class Translator:
         text = self._find(f"ui.{key}", values.get("count"))
         return key if text is None else interpolate(text, values)
 
+    def terminal(self, key: str, **values: Any) -> str:
+        """Words of the terminal (section `terminal`): the game's catalogue first, then the platform's."""
+        text = self._find(f"terminal.{key}", values.get("count"))
+        return key if text is None else interpolate(text, values)
+
+    def move(self, text: str) -> str:
+        """A move's notation in words (section `move`): the template `verb_arg` (take_right), else `verb`,
+        with `{{args}}` (every argument, each a term where the catalogue has one), `{{a1}}`, `{{a2}}`...;
+        the notation itself when the catalogue has no template for it."""
+        verb, *args = text.split() or [""]
+        words = [self._term_of(arg) for arg in args]
+        values = {"args": ", ".join(words), **{f"a{i}": word for i, word in enumerate(words, 1)}}
+        for key in (f"{verb}_{'_'.join(args)}".lower(), verb.lower()):
+            template = self._find(f"move.{key}")
+            if template is not None:
+                return interpolate(template, values)
+        return text
+
+    def _term_of(self, word: str) -> str:
+        """A notation word as a name: as written, or capitalised as names are keyed (levant -> Levant)."""
+        for candidate in (word, word.capitalize(), word.upper()):
+            found = self._find(f"term.{candidate}")
+            if found is not None:
+                return found
+        return word
+
+    def rules(self, key: str, **values: Any) -> str:
+        """Words of a rules page's tables (section `rules`)."""
+        text = self._find(f"rules.{key}", values.get("count"))
+        return key if text is None else interpolate(text, values)
+
     def term(self, word: str) -> str:
         return self._find(f"term.{word}") or word
 

@@ -24,13 +24,16 @@ class GamePackage:
     - `static/drawing.js` (+ `drawing.css`): the browser drawing, an ES module exporting `render`;
     - `rules/<lang>.html`: the rules page per language (English at least), the body of the page only: the
       server puts it in the platform's frame;
-    - `locales/<lang>.json`: the translation catalogue (i18next JSON: log templates, card names, UI words).
+    - `locales/<lang>.json`: the translation catalogue (i18next JSON: log templates, card names, UI words);
+    - `images/`: pictures for the rules page (served at /games/<game>/images/).
     """
 
     game: Game
     folder: Path
     bots: Mapping[str, Callable[[], Any]] = field(default_factory=dict)  # per-game bots, by name
-    terminal: str | None = None  # module with draw(view, console), draw_final, HELP, expand, automatic
+    # module with draw(view, console, translator), draw_final (the same), HELP, expand, automatic; its words
+    # come from the catalogues' `terminal` section, in the player's language
+    terminal: str | None = None
     encoding: str | None = None  # module with ENCODING: the game as numbers for RL (merchantry.rl.encoding)
     # how far each seat is ahead in an unfinished game (search bots judge a cut-short rollout by it); None:
     # the game's scores()
@@ -38,6 +41,9 @@ class GamePackage:
     # the search recipe of each difficulty level ("easy", "medium", "hard") where the game needs its own;
     # the others come from merchantry.bots.levels
     levels: Mapping[str, SearchConfig] = field(default_factory=dict)
+    # module with numbers(language) -> {name: HTML}: the tables of the game's numbers, made from its data
+    # files, that fill the rules page's `<!-- numbers:NAME -->` places (so the page cannot drift from them)
+    rules_numbers: str | None = None
 
     def file(self, *parts: str) -> Path | None:
         """A file of the package, or None if it has none (a missing drawing, rules page, ...)."""

@@ -30,6 +30,15 @@ class Session:
         self.seed = seed
         self.moves: list[list[Any]] = []
 
+    @classmethod
+    def resumed(cls, record: Any) -> Session:
+        """A session carrying on from `record` (checked, every move replayed): raises InvalidRecord."""
+        replay(record)  # the reason, naming the move, if the record does not hold
+        session = cls(record["game"], record["players"], record["seed"], record["options"])
+        for seat, text in record["moves"]:
+            session.apply(seat, text)
+        return session
+
     def apply(self, seat: int, action: Action | str) -> Action:
         if isinstance(action, str):
             self.state.check_seat(seat)

@@ -64,8 +64,14 @@ def lineup_for(lineup: Sequence[str], index: int) -> tuple[str, ...]:
     return tuple(lineup[(seat - index) % n] for seat in range(n))
 
 
-def play_one(game_name: str, lineup: Sequence[str], run_seed: int, index: int) -> GameResult:
-    return play_seated(game_name, lineup_for(lineup, index), run_seed, index)
+def play_one(
+    game_name: str,
+    lineup: Sequence[str],
+    run_seed: int,
+    index: int,
+    options: dict[str, Any] | None = None,
+) -> GameResult:
+    return play_seated(game_name, lineup_for(lineup, index), run_seed, index, options)
 
 
 def play_seated(
@@ -99,9 +105,11 @@ def play_seated(
     )
 
 
-def _play_chunk(args: tuple[str, tuple[str, ...], int, list[int]]) -> list[GameResult]:
-    game_name, lineup, run_seed, indices = args
-    return [play_one(game_name, lineup, run_seed, i) for i in indices]
+def _play_chunk(
+    args: tuple[str, tuple[str, ...], int, list[int], dict[str, Any] | None],
+) -> list[GameResult]:
+    game_name, lineup, run_seed, indices, options = args
+    return [play_one(game_name, lineup, run_seed, i, options) for i in indices]
 
 
 def check_lineup(game_name: str, lineup: Sequence[str]) -> None:
@@ -124,6 +132,7 @@ def run(
     on_result: Callable[[GameResult], None] = lambda result: None,
     backend: str = "local",
     address: str | None = None,
+    options: dict[str, Any] | None = None,
 ) -> tuple[list[GameResult], float]:
     """Play `games_count` games; returns the results in game order and the wall-clock seconds. `on_result`
     hears of each game as it finishes (for progress); on Ctrl-C the finished games are kept in `on_result`'s
@@ -131,9 +140,13 @@ def run(
     from merchantry.arena.backends import chunked, run_chunks
 
     check_lineup(game_name, lineup)
+    if options:
+        games.get(game_name).resolve_options(options)  # a bad option: its reason now, not in a worker
     start = time.perf_counter()
     lineup = tuple(lineup)
-    tasks = [(game_name, lineup, seed, chunk) for chunk in chunked(range(games_count), workers, backend)]
+    tasks = [
+        (game_name, lineup, seed, chunk, options) for chunk in chunked(range(games_count), workers, backend)
+    ]
     results: list[GameResult] = []
 
     def keep(result: GameResult) -> None:

@@ -416,3 +416,23 @@ def test_gb_e1_a_finished_game_refuses_every_move():
     for seat in (0, 1):
         with pytest.raises(merchantry.IllegalAction, match="^the game is over$"):
             state.apply(seat, "done")
+
+
+def test_the_terminal_worth_is_what_the_cash_out_would_give_now():
+    import io
+
+    from rich.console import Console
+
+    from merchantry.games.grand_bazaar.terminal import holdings_table
+
+    state = GAME.new_game(players=3, seed=4)
+    rng = random.Random(4)
+    greedy = merchantry.bots.get("greedy", "grand_bazaar")
+    for _ in range(25):
+        seat = state.to_act()[0]
+        state.apply(seat, merchantry.bots.play_turn(state, seat, greedy, rng))
+    console = Console(file=io.StringIO(), width=200, record=True, color_system=None)
+    console.print(holdings_table(state.view(0)))
+    rows = [line.split("│") for line in console.export_text().splitlines() if line.startswith("│")]
+    assert [int(cells[-2]) for cells in rows] == list(state.worth_at_end())
+    assert any(sum(gems) for gems in state.gems)  # gems held: worth is not just the cash

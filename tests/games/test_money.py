@@ -596,3 +596,15 @@ def test_mo_i1_the_public_log_opens_each_round():
         {"type": "bids_revealed", "round": 1},
         {"type": "bids_revealed", "round": 2, "new_round": 2},
     ]
+
+
+def test_mo_c4_the_terminal_shows_each_hand_card_with_its_serial():
+    from merchantry.games.money.components import CARD_CODES
+    from merchantry.games.money.terminal import hand_by_currency
+
+    view = merchantry.games.get("money").new_game(players=3, seed=1).view(0)
+    shown = hand_by_currency(view["hand"], view["hand_serials"])
+    for code, serial in zip(view["hand"], view["hand_serials"], strict=False):
+        assert CARD_CODES[serial - 1] == code  # the serial is that card's (FRED 001 is serial 1)
+        assert f"{code}[/][dim]#{serial}[/]" in shown
+    assert "BLUFF" in shown and "BLUFF[/][dim]#" not in shown  # a bluff card has no serial

@@ -1006,3 +1006,119 @@ def test_sk_i1_who_has_answered_a_sale_offer_is_seen_only_by_that_seat():
     assert mine["to_act"] == [0, 2, 3] and mine["offer"]["answered"] is True
     assert other["to_act"] == [0, 1, 2, 3] and other["offer"]["answered"] is False
     assert spectator["to_act"] == [0, 1, 2, 3] and spectator["offer"]["answered"] is False
+
+
+# --- space names, goods by name, the terminal -------------------------------------------------------
+
+
+def test_spaces_are_named_by_column_letter_and_row_number_read_off_the_map():
+    assert sid(space("D5")) == "D5" and MAP.spaces[space("D5")].x == 3  # column D is the 4th from the west
+    assert {s.id for s in MAP.spaces if s.kind == "start"} >= {"A1", "A7", "K1", "K7"}  # the four corners
+    for s in MAP.spaces:
+        move = samarkand.actions.CAMEL[s.index]
+        assert str(move) == f"camel {s.id}"
+        assert samarkand.actions.parse(str(move)) == move  # written and read back
+        assert samarkand.actions.parse(f"camel {s.id.lower()}") == move
+
+
+def test_records_written_with_the_former_space_names_still_load():
+    session = merchantry.records.Session("samarkand", 2, seed=5)
+    rng = random.Random(5)
+    greedy = merchantry.bots.get("greedy", "samarkand")
+    while session.state.view(None)["turns_played"] < 12:
+        seat = session.state.to_act()[0]
+        session.apply(seat, merchantry.bots.play_turn(session.state, seat, greedy, rng))
+    record = session.record()
+    former = {s.id: s.aliases[0] for s in MAP.spaces}
+    old_moves = [
+        [seat, " ".join(former.get(word, word) for word in text.split())] for seat, text in record["moves"]
+    ]
+    assert any("c" in text and "r" in text.split()[-1] for _, text in old_moves if text.startswith("expand"))
+    replayed = merchantry.records.replay({**record, "moves": old_moves})
+    assert replayed.to_dict() == session.state.to_dict()
+
+
+def test_the_log_names_spaces_as_the_map_does():
+    state = GAME.new_game(players=2, seed=5)
+    for text in ["marry khwarezm", "discard 32", "discard 13", "marry byzantium", "discard 2", "discard 8"]:
+        state.apply(state.current, text)
+    state.apply(state.current, "marry levant")
+    state.apply(state.current, "done")
+    state.apply(state.current, "marry egypt")
+    state.apply(state.current, "done")
+    state.apply(state.current, "expand khwarezm E1")
+    lines = log_lines(state.view(0))
+    assert any(line.endswith("camel on E1") for line in lines)
+
+
+@pytest.mark.parametrize(
+    ("verb", "word", "good"), [("discard", "cinnamon", 9), ("discard", "Salt", 11), ("sell", "silk", 1)]
+)
+def test_a_good_is_named_by_its_number_or_its_name_as_help_says(verb, word, good):
+    by_name = samarkand.actions.parse(f"{verb} {word}")
+    assert by_name == samarkand.actions.parse(f"{verb} {good}") and str(by_name) == f"{verb} {good}"
+    assert MAP.goods[good - 1] == word.lower()
+
+
+def test_every_move_the_terminal_help_shows_is_one_the_parser_reads():
+    import re
+
+    from merchantry.games.samarkand.terminal import HELP
+
+    shown = re.findall(r"'([a-z][a-z0-9<> ]*)'", HELP)
+    shown = re.findall(r"(?<![A-Za-z])'([a-z][a-z0-9<> ]*)'", HELP)
+    filled = {"<family>": "levant", "<good>": "cinnamon", "<space>": "D5"}
+    for text in shown:
+        move = " ".join(filled.get(word, word) for word in text.split())
+        samarkand.actions.parse(move)  # raises IllegalAction for a move help shows but the parser refuses
+
+
+def test_an_unknown_good_is_refused_saying_what_a_good_is():
+    with pytest.raises(merchantry.IllegalAction, match="a good is its number 1..33 or its name"):
+        samarkand.actions.parse("discard unicorns")
+
+
+def test_the_terminal_map_fits_100_columns_and_every_space_can_be_found_by_its_name():
+    from rich.console import Console
+
+    from merchantry.games.samarkand.terminal import CELL, MARGIN, map_text
+
+    view = GAME.new_game(players=3, seed=1).view(0)
+    console = Console(width=100, record=True, color_system=None)
+    console.print(map_text(view))
+    lines = console.export_text().splitlines()
+    assert max(len(line) for line in lines) <= 100
+    header = lines[0]
+    for s in MAP.spaces:
+        column, row = int(s.x), int(s.y)
+        x = MARGIN + column * CELL
+        letters = s.id.rstrip("0123456789")
+        assert header[x : x + len(letters)] == letters  # its column's letter above it
+        line = lines[1 + 2 * row + column % 2]
+        number = line.split()[0] if column % 2 == 0 else line.split()[-1]
+        assert number == str(row + 1), s.id  # its row's number at the left (even) or right (odd column)
+        assert line[x : x + CELL].strip()  # and something drawn in its place
+
+
+def test_the_terminal_worth_is_the_score_if_the_game_ended_now_and_hides_other_hands():
+    from merchantry.games.samarkand.terminal import worth
+
+    session = merchantry.records.Session("samarkand", 3, seed=2)
+    rng = random.Random(2)
+    greedy = merchantry.bots.get("greedy", "samarkand")
+    state = session.state
+    while not state.is_over():
+        view = state.view(0)
+        for row in view["seats"]:
+            if row["seat"] == 0:
+                assert worth(row) == str(state.score_breakdown(0)["total"])
+            else:
+                hidden = state.score_breakdown(row["seat"])
+                public = hidden["goods_markers"] + hidden["relation_markers"] + hidden["money"]
+                assert worth(row).startswith(str(public)) and ("hidden" in worth(row)) == bool(
+                    row["hand_size"]
+                )
+        seat = state.to_act()[0]
+        session.apply(seat, merchantry.bots.play_turn(state, seat, greedy, rng))
+    final = state.view(0)
+    assert [worth(row) for row in final["seats"]] == [f"{score:g}" for score in state.scores()]

@@ -51,6 +51,7 @@ def title(analysis: dict[str, Any]) -> str:
     return (
         f"{games.get(t['game']).title}: tournament of {', '.join(t['bots'])} — {t['players']} players, "
         f"{t['played']} of {t['games']} games, seed {t['seed']}"
+        + "".join(f", {name}={value}" for name, value in sorted(t.get("options", {}).items()))
     )
 
 

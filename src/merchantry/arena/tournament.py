@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import statistics
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +31,7 @@ class Tournament:
     bots: tuple[str, ...]
     games: int
     seed: int = 0
+    options: dict[str, Any] = field(default_factory=dict)  # the game's options, the same in every game
 
     def check(self) -> None:
         """Fail early, with the reason, on a game, player count or bot that does not exist."""
@@ -43,9 +44,11 @@ class Tournament:
             raise ValueError("a tournament needs at least one game")
         for name in self.bots:
             bots.get(name, self.game, plugins=True)
+        game.resolve_options(self.options)
 
     def play(self, index: int) -> GameResult:
-        return play_seated(self.game, seating(self.bots, self.players, index), self.seed, index)
+        seats = seating(self.bots, self.players, index)
+        return play_seated(self.game, seats, self.seed, index, self.options or None)
 
 
 def _play_chunk(args: tuple[Tournament, list[int]]) -> list[GameResult]:
@@ -78,6 +81,7 @@ def save_settings(folder: Path, tournament: Tournament) -> None:
     mine = {**asdict(tournament), "bots": list(tournament.bots)}
     if settings.exists():
         theirs = json.loads(settings.read_text(encoding="utf-8"))
+        theirs.setdefault("options", {})  # written before tournaments took options
         if {k: v for k, v in theirs.items() if k != "games"} != {
             k: v for k, v in mine.items() if k != "games"
         }:

@@ -13,10 +13,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
+import importlib
 import itertools
 import json
 import logging
 import random
+import re
 import threading
 import time
 from collections import OrderedDict
@@ -259,16 +261,39 @@ RULES_PAGE = """<!doctype html>
 """
 
 
-def rules_document(title: str, page: Path, learn: str | None = None) -> str:
-    """A game's rules page (a fragment in its folder, `rules/<lang>.html`) inside the platform's frame;
-    `learn`: the address of its guided first game, linked from the bar in the page's language."""
+def rules_document(
+    title: str, page: Path, learn: str | None = None, numbers: dict[str, str] | None = None
+) -> str:
+    """A game's rules page (a fragment in its folder, `rules/<lang>.html`) inside the platform's frame, its
+    `<!-- numbers:NAME -->` places filled with the game's tables (package.rules_numbers); `learn`: the
+    address of its guided first game, linked from the bar in the page's language."""
     link = ""
     if learn is not None:
         words = load_catalogue(PLATFORM_LOCALES, page.stem).get("ui", {}).get("learnToPlay", "Learn to play")
         link = f'<a href="{html.escape(learn)}">{html.escape(words)}</a>'
-    return RULES_PAGE.format(
-        lang=page.stem, title=html.escape(title), body=page.read_text(encoding="utf-8"), learn=link
-    )
+    body = fill_numbers(page.read_text(encoding="utf-8"), numbers or {})
+    return RULES_PAGE.format(lang=page.stem, title=html.escape(title), body=body, learn=link)
+
+
+NUMBERS_PLACE = re.compile(r"<!--\s*numbers:([\w-]+)\s*-->")
+
+
+def fill_numbers(body: str, numbers: dict[str, str]) -> str:
+    def table(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in numbers:
+            raise KeyError(f"the rules page asks for numbers {name!r}, which the game does not make")
+        return numbers[name]
+
+    return NUMBERS_PLACE.sub(table, body)
+
+
+def rules_numbers(game: str, language: str) -> dict[str, str]:
+    module = games.package(game).rules_numbers
+    if not module:
+        return {}
+    made: dict[str, str] = importlib.import_module(module).numbers(language)
+    return made
 
 
 class ShuttingDown(Exception):
@@ -768,7 +793,8 @@ def create_app(
         if page is None:
             raise HTTPException(404, f"no rules page for {game!r}")
         learn = f"/learn/{game}" if tutorials.has_tutorial(game) else None
-        return HTMLResponse(rules_document(games.get(game).title, page, learn))
+        numbers = rules_numbers(game, page.stem)
+        return HTMLResponse(rules_document(games.get(game).title, page, learn, numbers))
 
     @app.get("/locales/{lang}.json", include_in_schema=False)
     async def platform_catalogue(lang: str) -> FileResponse:
@@ -781,7 +807,7 @@ def create_app(
         return catalogue_file(games.package(game).folder / "locales", lang)
 
     for name in games.names():  # each game's drawing (ES module + CSS) is served from its own package,
-        for part in ("static", "data"):  # and its public component data (cards, maps) for drawings
+        for part in ("static", "data", "images"):  # its public component data (cards, maps), pictures
             folder = games.package(name).folder / part
             if folder.is_dir():
                 app.mount(f"/games/{name}/{part}", StaticFiles(directory=folder), name=f"{part}-{name}")

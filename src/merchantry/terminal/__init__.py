@@ -16,15 +16,13 @@ from rich.table import Table
 
 from merchantry import bots, games
 from merchantry.bots.analysis import hint
+from merchantry.bots.levels import LEVELS
 from merchantry.engine import State, seat_label
 from merchantry.errors import IllegalAction
 from merchantry.i18n import Translator
 from merchantry.records import Session, save
 
 InputFn = Callable[[str], str]
-COMMANDS = (
-    "Type a move's number or its text. Other commands: hint (what the hard bot would play), help, log, quit."
-)
 
 
 class Quit(Exception):
@@ -65,6 +63,7 @@ class TerminalTable:
         rng: random.Random,
         record_path: str | None = None,
         language: str = "en",
+        save_on_quit: bool = True,
     ):
         self.session = session
         self.human = human
@@ -76,6 +75,7 @@ class TerminalTable:
         self.read = read
         self.rng = rng
         self.record_path = record_path
+        self.save_on_quit = save_on_quit
         self.renderer = renderer_for(session.game.name)
         self.translator = Translator(session.game.name, language)  # the log in the player's language
         self.log_seen = 0
@@ -84,18 +84,28 @@ class TerminalTable:
     def state(self) -> State:
         return self.session.state
 
+    def say(self, key: str, **values: Any) -> str:
+        """The terminal's words in the player's language (catalogue section `terminal`)."""
+        return self.translator.terminal(key, **values)
+
+    def bot_name(self, seat: int) -> str:
+        """A level's name in the player's language ("Bot: mittel"); a script bot's as it is called."""
+        name = self.bot_names[seat]
+        return self.translator.ui(f"bot_{name}") if name in LEVELS else name
+
     def run(self) -> None:
-        names = ", ".join(f"{seat_label(s)} {self.bot_names[s]}" for s in sorted(self.bots))
+        names = ", ".join(f"{seat_label(s)} {self.bot_name(s)}" for s in sorted(self.bots))
+        title = self.session.game.title
         self.console.print(
-            f"[bold]{self.session.game.title}[/] — you are [bold]{seat_label(self.human)}[/]; bots: {names}"
+            self.say("welcome", title=f"[bold]{title}[/]", seat=seat_label(self.human), bots=names)
         )
-        self.console.print(COMMANDS)
+        self.show_variants()
+        self.console.print(self.say("commands"))
         try:
             while not self.state.is_over():
                 waiting_bots = [s for s in self.state.to_act() if s != self.human]
                 if waiting_bots:
-                    seat = waiting_bots[0]
-                    self.session.apply(seat, bots.play_turn(self.state, seat, self.bots[seat], self.rng))
+                    self.bot_turn(waiting_bots[0])
                     continue
                 self.show_news()
                 if not self.answered_for_you():
@@ -103,13 +113,37 @@ class TerminalTable:
             self.show_news()
             self.show_final()
         except Quit:
-            self.console.print("Game abandoned.")
-        finally:
-            if self.record_path:
-                save(self.session.record(), self.record_path)
-                self.console.print(
-                    f"Record saved to {self.record_path} (replay with: merchantry replay FILE)"
-                )
+            self.console.print(self.say("abandoned"))
+            self.save_to_resume()
+            return
+        if self.record_path:
+            save(self.terminal_record(), self.record_path)
+            self.console.print(self.say("recordSaved", path=self.record_path))
+
+    def bot_turn(self, seat: int) -> None:
+        """One bot move, with a sign while the bot searches (a hard bot takes seconds)."""
+        with self.console.status(self.say("thinking", seat=seat_label(seat), bot=self.bot_name(seat))):
+            move = bots.play_turn(self.state, seat, self.bots[seat], self.rng)
+        self.session.apply(seat, move)
+
+    def terminal_record(self) -> dict[str, Any]:
+        """The game record, with who sat where at this terminal: what `play --resume` needs to carry on."""
+        return {**self.session.record(), "terminal": {"seat": self.human, "bots": self.bot_names}}
+
+    def save_to_resume(self) -> None:
+        """A game left unfinished is kept, so that it can be resumed (into --record's file if given)."""
+        if not self.save_on_quit or not self.session.moves:
+            return
+        path = self.record_path or f"merchantry-{self.session.game.name}-seed{self.session.seed}.json"
+        save(self.terminal_record(), path)
+        self.console.print(self.say("savedToResume", path=path))
+
+    def show_variants(self) -> None:
+        """The options that change the rulebook's rules, so nobody plays by rules they did not expect."""
+        variants = self.state.view(self.human).get("variants") or {}
+        if variants:
+            listed = ", ".join(f"{name.replace('_', ' ')} {value}" for name, value in variants.items())
+            self.console.print(f"[bold]{self.say('variant')}[/] {listed}")
 
     def show_news(self) -> None:
         """Print public log lines that appeared since the last look (from the player's own view)."""
@@ -146,10 +180,10 @@ class TerminalTable:
             if command in ("quit", "exit", "q"):
                 raise Quit()
             if command in ("help", "?"):
-                self.console.print(COMMANDS)
-                help_text = getattr(self.renderer, "HELP", "")
-                if help_text:
-                    self.console.print(help_text)
+                self.console.print(self.say("commands"))
+                help_text = self.translator.terminal("help") if self.renderer is not None else "help"
+                if help_text != "help":
+                    self.console.print(escape(help_text))
                 continue
             if command == "hint":
                 self.show_hint()
@@ -161,24 +195,26 @@ class TerminalTable:
                 self.play_text(text, legal)
                 return
             except IllegalAction as exc:
-                self.console.print(f"[red]Not allowed:[/] {exc}")
+                self.console.print(f"[red]{self.say('notAllowed')}[/] {escape(str(exc))}")
 
     def show_hint(self) -> None:
         """What the hard bot would play here, searched on worlds sampled for the player's seat only."""
-        with self.console.status("The hard bot is thinking..."):
+        with self.console.status(self.say("hintThinking")):
             advice = hint(self.state, self.human, self.session.game.name, random.Random(self.rng.random()))
         plan = " -> ".join(advice.plan)
-        self.console.print(
-            f"[bold]Hint:[/] the hard bot would play [bold]{plan}[/] "
-            f"(its estimate of your chance to win: {advice.chance:.0%})"
-        )
+        words = " -> ".join(self.translator.move(step) for step in advice.plan)
+        if words != plan:  # the move in words, then its notation, which is what one types
+            plan = f"{words} ({plan})"
+        low, high = advice.low, advice.high
+        chance = self.say("chance", chance=f"{advice.chance:.0%}", low=f"{low:.0%}", high=f"{high:.0%}")
+        self.console.print(self.say("hint", plan=f"[bold]{escape(plan)}[/]", chance=chance))
 
     def play_text(self, text: str, legal: list[Any]) -> None:
         """A number from the list, a move's notation, or a game's shortcut for several moves at once."""
         if text.isdigit():
             number = int(text)
             if not 1 <= number <= len(legal):
-                raise IllegalAction(f"choose a number from 1 to {len(legal)}")
+                raise IllegalAction(self.say("chooseNumber", count=len(legal)))
             self.session.apply(self.human, legal[number - 1])
             return
         expand = getattr(self.renderer, "expand", None)
@@ -199,15 +235,15 @@ class TerminalTable:
 
     def draw(self, view: dict[str, Any]) -> None:
         if self.renderer is not None:
-            self.renderer.draw(view, self.console)
+            self.renderer.draw(view, self.console, self.translator)
         else:
             self.console.print_json(json.dumps(view))
 
     def show_final(self) -> None:
         view = self.state.view(self.human)
         if self.renderer is not None and hasattr(self.renderer, "draw_final"):
-            self.renderer.draw_final(view, self.console)
+            self.renderer.draw_final(view, self.console, self.translator)
         winners = self.state.winners()
         scores = self.state.scores()
-        names = " and ".join("you" if w == self.human else seat_label(w) for w in winners)
-        self.console.print(f"[bold]Winner: {names}[/] with {scores[winners[0]]:g} points.")
+        names = self.say("and").join(self.say("you") if w == self.human else seat_label(w) for w in winners)
+        self.console.print(self.say("winner", names=f"[bold]{names}[/]", points=f"{scores[winners[0]]:g}"))

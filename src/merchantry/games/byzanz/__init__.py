@@ -15,6 +15,7 @@ PACKAGE = GamePackage(
     bots={"greedy": ByzanzGreedyBot},
     terminal="merchantry.games.byzanz.terminal",
     encoding="merchantry.games.byzanz.encoding",
+    rules_numbers="merchantry.games.byzanz.rules_numbers",
 )
 
 __all__ = ["PACKAGE", "GAME", "ByzanzAction", "ByzanzGame", "ByzanzState", "sale_profit"]

@@ -24,6 +24,7 @@ PACKAGE = GamePackage(
     levels=LEVELS,
     terminal="merchantry.games.grand_bazaar.terminal",
     encoding="merchantry.games.grand_bazaar.encoding",
+    rules_numbers="merchantry.games.grand_bazaar.rules_numbers",
 )
 
 __all__ = ["PACKAGE", "GAME", "BazaarAction", "BazaarState", "GrandBazaarGame"]

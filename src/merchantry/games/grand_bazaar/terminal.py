@@ -9,54 +9,61 @@ from rich.console import Console
 from rich.table import Table
 
 from merchantry.engine import seat_label
+from merchantry.games.grand_bazaar.components import FINAL_GEM_VALUE
+from merchantry.i18n import Translator
 
 COLOURS = {"sapphire": "blue", "ruby": "red", "emerald": "green"}
 HISTORY_SHOWN = 8  # the latest price changes shown on the board
 
-HELP = (
-    "On your turn buy and sell single gems ('buy ruby', 'sell emerald') and end with 'done'.\n"
-    "You must buy at least one gem per turn, hold at most 4, and may not buy and sell one type in a round.\n"
-    "After round 27 every price is back at 10 and each gem you hold pays 10 grands."
-)
+
+HELP = Translator("grand_bazaar").terminal("help")  # in English; the terminal shows the player's language
 
 
-def gem(name: str) -> str:
-    return f"[{COLOURS[name]}]{name}[/]"
+def gem(name: str, tr: Translator | None = None) -> str:
+    return f"[{COLOURS[name]}]{tr.term(name) if tr else name}[/]"
 
 
-def draw(view: dict[str, Any], console: Console) -> None:
+def draw(view: dict[str, Any], console: Console, tr: Translator | None = None) -> None:
+    tr = tr or Translator("grand_bazaar")
+    t = tr.terminal
+    left = len(view["remaining_cards"])
     console.rule(
-        f"Round {view['round']} of {view['rounds']} — opened by {seat_label(view['opener'])} — "
-        f"{len(view['remaining_cards'])} price cards left"
+        t(
+            "heading",
+            round=view["round"],
+            rounds=view["rounds"],
+            opener=seat_label(view["opener"]),
+            count=left,
+        )
     )
-    console.print(price_board(view))
-    console.print(holdings_table(view))
+    console.print(price_board(view, tr))
+    console.print(holdings_table(view, tr))
     me = view["seat"]
-    if view["current"] == me:
+    if me is not None and view["current"] == me:
         turn = view["turn"]
-        done = ", ".join(
+        done = "; ".join(
             part
             for part in (
-                "bought " + ", ".join(turn["bought"]) if turn["bought"] else "",
-                "sold " + ", ".join(turn["sold"]) if turn["sold"] else "",
+                t("bought", gems=", ".join(tr.term(g) for g in turn["bought"])) if turn["bought"] else "",
+                t("sold", gems=", ".join(tr.term(g) for g in turn["sold"])) if turn["sold"] else "",
             )
             if part
         )
-        console.print(
-            f"[bold]Your turn.[/] {('This turn you ' + done + '.') if done else 'Buy at least one gem.'}"
-        )
+        console.print(f"[bold]{t('yourTurn')}[/] {t('thisTurn', done=done) if done else t('buyOne')}")
 
 
-def price_board(view: dict[str, Any]) -> Table:
+def price_board(view: dict[str, Any], tr: Translator | None = None) -> Table:
+    tr = tr or Translator("grand_bazaar")
+    t = tr.terminal
     history = view["price_history"]
     shown = history[-HISTORY_SHOWN:]
     first_round = len(history) - len(shown)
-    table = Table(title="Prices (history: start, then after each round's card)")
-    table.add_column("gem")
+    table = Table(title=t("pricesTitle"))
+    table.add_column(t("col_gem"))
     for r in range(first_round, len(history)):
-        table.add_column("start" if r == 0 else f"r{r}", justify="right")
-    table.add_column("in bazaar", justify="right")
-    table.add_column("expected move", justify="right")
+        table.add_column(t("start") if r == 0 else f"r{r}", justify="right")
+    table.add_column(t("col_stock"), justify="right")
+    table.add_column(t("col_expected"), justify="right")
     remaining = view["remaining_cards"]
     for g, name in enumerate(view["gems"]):
         cells = []
@@ -66,30 +73,35 @@ def price_board(view: dict[str, Any]) -> Table:
             mark = "↑" if change > 0 else "↓" if change < 0 else " "
             cells.append(f"{price}{mark}")
         expected = sum(card[g] for card in remaining) / len(remaining) if remaining else 0.0
-        table.add_row(gem(name), *cells, str(view["stock"][g]), f"{expected:+.2f}")
+        table.add_row(gem(name, tr), *cells, str(view["stock"][g]), f"{expected:+.2f}")
     return table
 
 
-def holdings_table(view: dict[str, Any]) -> Table:
-    table = Table(title="Players")
-    table.add_column("seat")
+def holdings_table(view: dict[str, Any], tr: Translator | None = None) -> Table:
+    tr = tr or Translator("grand_bazaar")
+    t = tr.terminal
+    table = Table(title=t("playersTitle", value=FINAL_GEM_VALUE))
+    table.add_column(t("col_seat"))
     for name in view["gems"]:
-        table.add_column(gem(name), justify="right")
-    table.add_column("cash", justify="right")
+        table.add_column(gem(name, tr), justify="right")
+    table.add_column(t("col_cash"), justify="right")
+    table.add_column(t("col_worth"), justify="right")
     for row in view["holdings"]:
-        who = seat_label(row["seat"]) + (" (you)" if row["seat"] == view["seat"] else "")
+        who = seat_label(row["seat"]) + (f" ({t('you')})" if row["seat"] == view["seat"] else "")
         if view["current"] == row["seat"]:
             who = f"[bold]▶ {who}[/]"
-        table.add_row(who, *(str(n) for n in row["gems"]), str(row["cash"]))
+        worth = row["cash"] + FINAL_GEM_VALUE * sum(row["gems"])
+        table.add_row(who, *(str(n) for n in row["gems"]), str(row["cash"]), str(worth))
     return table
 
 
-def draw_final(view: dict[str, Any], console: Console) -> None:
-    table = Table(title="Final ranking (gems cashed out at 10)")
+def draw_final(view: dict[str, Any], console: Console, tr: Translator | None = None) -> None:
+    t = (tr or Translator("grand_bazaar")).terminal
+    table = Table(title=t("finalTitle", value=FINAL_GEM_VALUE))
     for column in ("rank", "seat", "grands"):
-        table.add_column(column, justify="right")
+        table.add_column(t(f"col_{column}"), justify="right")
     order = sorted(range(view["players"]), key=lambda p: view["ranks"][p])
     for p in order:
-        who = seat_label(p) + (" (you)" if p == view["seat"] else "")
+        who = seat_label(p) + (f" ({t('you')})" if p == view["seat"] else "")
         table.add_row(str(view["ranks"][p]), who, str(view["holdings"][p]["cash"]))
     console.print(table)

@@ -20,6 +20,7 @@ PACKAGE = GamePackage(
     levels=LEVELS,
     terminal="merchantry.games.money.terminal",
     encoding="merchantry.games.money.encoding",
+    rules_numbers="merchantry.games.money.rules_numbers",
 )
 
 __all__ = [

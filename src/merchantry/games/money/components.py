@@ -23,6 +23,7 @@ CURRENCIES: tuple[str, ...] = tuple(sorted(CURRENCY_NAMES))
 NOTE_VALUES: tuple[int, ...] = tuple(_CARDS["note_values"])
 COIN_COUNT: int = _CARDS["coins"]
 COIN_VALUE: int = _CARDS["coin_value"]
+BLUFF_CARDS: int = _CARDS["bluff_cards"]  # one per player at most (MO-S2)
 TRIO_VALUES = (20, 30)  # MO-E4: the values printed on three notes of every currency
 
 

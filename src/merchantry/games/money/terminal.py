@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
@@ -10,6 +11,7 @@ from rich.table import Table
 
 from merchantry.engine import seat_label
 from merchantry.games.money.scoring import score_breakdown
+from merchantry.i18n import Translator
 from merchantry.terminal import bid_shortcut
 
 COLOURS = {
@@ -24,12 +26,7 @@ COLOURS = {
     "BLU": "grey50",
 }
 
-HELP = (
-    "Bidding: 'add EUR20' puts a card into your sealed bid, 'bid' seals it (empty: sit the round out);\n"
-    "  shortcut: 'bid EUR20 COIN' adds those cards and seals in one go.\n"
-    "Exchange: 'take right' / 'take left' swaps your bid for a market group, 'take P3' for P3's bid,\n"
-    "  'keep' takes your own bid back. A currency under 200 loses 100; three 20s or three 30s: +100."
-)
+HELP = Translator("money").terminal("help")  # in English; the terminal shows the player's language
 
 
 def card(code: str) -> str:
@@ -43,34 +40,40 @@ def cards(codes: list[str] | None) -> str:
 expand = bid_shortcut  # "bid X Y" adds X and Y, then confirms
 
 
-def draw(view: dict[str, Any], console: Console) -> None:
+def draw(view: dict[str, Any], console: Console, tr: Translator | None = None) -> None:
+    t = (tr or Translator("money")).terminal
     me = view["seat"]
-    removed = ", ".join(view["removed_currencies"]) or "none"
-    final = " — [bold red]final round[/]" if view["final_round"] else ""
-    console.rule(f"Round {view['round']} — {view['phase']} — deck {view['deck']}{final} — removed: {removed}")
-    console.print(f"Right group: {cards(view['market']['right'])}")
-    console.print(f"Left group:  {cards(view['market']['left'])}")
-    console.print(seats_table(view))
-    console.print(f"Your hand: {hand_by_currency(view['hand'])}")
+    removed = ", ".join(view["removed_currencies"]) or t("none")
+    final = f" — [bold red]{t('finalRound')}[/]" if view["final_round"] else ""
+    phase = t(f"phase_{view['phase']}")
+    console.rule(t("heading", round=view["round"], phase=phase, deck=view["deck"], removed=removed) + final)
+    console.print(t("right", cards=cards(view["market"]["right"])))
+    console.print(t("left", cards=cards(view["market"]["left"])))
+    console.print(seats_table(view, t))
+    if me is None:  # a spectator (a replay): no hand, no bid of one's own
+        return
+    console.print(t("yourHand", cards=hand_by_currency(view["hand"], view.get("hand_serials"))))
     if view["phase"] == "bidding":
-        console.print(f"Your bid so far: {cards(view['my_bid'])}")
+        console.print(t("yourBid", cards=cards(view["my_bid"])))
         waiting = ", ".join(seat_label(s) for s in view["to_act"] if s != me)
         if waiting:
-            console.print(f"[dim]Also bidding: {waiting}[/]")
+            console.print(f"[dim]{t('alsoBidding', seats=waiting)}[/]")
     elif view["current"] == me:
-        console.print("[bold]Your turn to exchange.[/]")
+        console.print(f"[bold]{t('yourExchange')}[/]")
 
 
-def seats_table(view: dict[str, Any]) -> Table:
+def seats_table(view: dict[str, Any], t: Callable[..., str]) -> Table:
     table = Table(title=None, show_lines=False)
-    for column in ("seat", "cards", "known in hand", "bid"):
-        table.add_column(column)
+    for column in ("seat", "cards", "known", "bid"):
+        table.add_column(t(f"col_{column}"))
     for seat in view["seats"]:
-        who = seat_label(seat["seat"]) + (" (you)" if seat["seat"] == view["seat"] else "")
+        who = seat_label(seat["seat"]) + (f" ({t('you')})" if seat["seat"] == view["seat"] else "")
         if view["phase"] == "bidding":
-            bid = "sealed" if seat["sealed"] else "thinking…"
+            bid = t("sealed") if seat["sealed"] else t("choosing")
         elif seat.get("bid"):
-            bid = f"{cards(seat['bid'])} = {seat['bid_value']}" + (" (acted)" if seat["acted"] else "")
+            bid = f"{cards(seat['bid'])} = {seat['bid_value']}" + (
+                f" ({t('acted')})" if seat["acted"] else ""
+            )
         else:
             bid = "—"
         if view["current"] == seat["seat"]:
@@ -79,37 +82,49 @@ def seats_table(view: dict[str, Any]) -> Table:
     return table
 
 
-def hand_by_currency(hand: list[str]) -> str:
-    groups: dict[str, list[str]] = defaultdict(list)
-    for code in hand:
-        groups[code[:3]].append(code)
+def hand_by_currency(hand: list[str], serials: list[int] | None = None) -> str:
+    """The hand grouped by currency with each currency's total; each note's serial (MO-C4: it breaks ties
+    between equal bids, lowest first) after it as #12."""
+    valued = [code for code in hand if code != "BLUFF"]  # bluff cards carry no serial
+    numbered: list[int | None] = (
+        list(serials) if serials and len(serials) == len(valued) else [None] * len(valued)
+    )
+    numbered += [None] * (len(hand) - len(valued))
+    groups: dict[str, list[tuple[str, int | None]]] = defaultdict(list)
+    for code, serial in zip(valued + [c for c in hand if c == "BLUFF"], numbered, strict=True):
+        groups[code[:3]].append((code, serial))
     parts = []
-    for cur, codes in groups.items():
-        total = sum(int(c[3:]) for c in codes) if cur not in ("COI", "BLU") else None
+    for cur, notes in groups.items():
+        total = sum(int(c[3:]) for c, _ in notes) if cur not in ("COI", "BLU") else None
         suffix = f" ({total})" if total is not None else ""
-        parts.append(cards(codes) + suffix)
+        shown = " ".join(card(c) + (f"[dim]#{n}[/]" if n is not None else "") for c, n in notes)
+        parts.append(shown + suffix)
     return "  ".join(parts)
 
 
-def draw_final(view: dict[str, Any], console: Console) -> None:
+def variants_of_scoring(variants: dict[str, Any]) -> dict[str, int]:
+    """The scoring variants in play (MO-E3's penalty, MO-E4's trio bonus), for score_breakdown."""
+    return {name: int(variants[name]) for name in ("penalty", "trio_bonus") if name in variants}
+
+
+def draw_final(view: dict[str, Any], console: Console, tr: Translator | None = None) -> None:
+    t = (tr or Translator("money")).terminal
     for number, result in enumerate(view["results"], 1):
-        title = f"Game {number} of {view['match']['of']}" if view["match"]["of"] > 1 else "Final scores"
+        of = view["match"]["of"]
+        title = t("gameOf", number=number, of=of) if of > 1 else t("finalScores")
         table = Table(title=title)
-        table.add_column("seat")
-        table.add_column("hand")
-        table.add_column("per currency (total → score)")
-        table.add_column("coins", justify="right")
-        table.add_column("score", justify="right")
+        for column in ("seat", "hand", "perCurrency", "coins", "score"):
+            table.add_column(t(f"col_{column}"), justify="right" if column in ("coins", "score") else "left")
+        variants = view.get("variants") or {}
         for seat, hand in enumerate(result["hands"]):
-            breakdown = score_breakdown(hand["hand"])
+            breakdown = score_breakdown(hand["hand"], **variants_of_scoring(variants))
             per_currency = ", ".join(
-                f"{c.currency} {c.total}→{c.score}" + (f" ({c.trios} trio)" if c.trios else "")
+                f"{c.currency} {c.total}→{c.score}" + (f" ({t('trios', count=c.trios)})" if c.trios else "")
                 for c in breakdown.currencies
             )
-            who = seat_label(seat) + (" (you)" if seat == view["seat"] else "")
+            who = seat_label(seat) + (f" ({t('you')})" if seat == view["seat"] else "")
             table.add_row(who, cards(hand["hand"]), per_currency, str(hand["coins"]), str(hand["total"]))
         console.print(table)
     if view["match"]["of"] > 1:
-        console.print(
-            "Match totals: " + ", ".join(f"{seat_label(s)} {v:g}" for s, v in enumerate(view["scores"]))
-        )
+        totals = ", ".join(f"{seat_label(s)} {v:g}" for s, v in enumerate(view["scores"]))
+        console.print(t("matchTotals", totals=totals))

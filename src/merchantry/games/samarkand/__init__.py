@@ -21,6 +21,7 @@ PACKAGE = GamePackage(
     levels=LEVELS,
     terminal="merchantry.games.samarkand.terminal",
     encoding="merchantry.games.samarkand.encoding",
+    rules_numbers="merchantry.games.samarkand.rules_numbers",
 )
 
 

@@ -1,6 +1,9 @@
 """Samarkand's actions and their text notation. A turn is a short sequence of small actions (ENGINE
-principle 5): `marry levant`, then `discard 12` (0-2 times) and `done`; or `expand levant c3r4`, then
-`camel c4r4` or `done`; a goods-sale offer is answered `sell 12` or `keep`; `pass` when nothing is possible.
+principle 5): `marry levant`, then `discard 12` (0-2 times) and `done`; or `expand levant D5`, then
+`camel E5` or `done`; a goods-sale offer is answered `sell 12` or `keep`; `pass` when nothing is possible.
+A space is named by its column's letter and its row's number, as drawn on the map's edges (D5); the names
+records used before (c3r4: column and row from 0) are still read. A good is its number or its name
+(`discard 9` or `discard cinnamon`); the notation writes the number.
 """
 
 from __future__ import annotations
@@ -30,7 +33,8 @@ class SamarkandAction(NamedTuple):
 
 FAMILY_WORDS = tuple(family.name.lower() for family in MAP.families)
 FAMILY_BY_WORD = {word: index for index, word in enumerate(FAMILY_WORDS)}
-SPACE_BY_ID = {space.id.lower(): space.index for space in MAP.spaces}
+# a space by its name (C5) or by what older records call it (c2r4), in any case
+SPACE_BY_ID = {name.lower(): space.index for space in MAP.spaces for name in (space.id, *space.aliases)}
 
 MARRY = tuple(SamarkandAction("marry", family=f) for f in range(len(FAMILY_WORDS)))
 EXPAND = tuple(
@@ -44,9 +48,10 @@ DONE = SamarkandAction("done")
 KEEP = SamarkandAction("keep")
 PASS = SamarkandAction("pass")
 
+GOOD_BY_NAME = {name.lower(): number for number, name in enumerate(MAP.goods, 1)}
 NOTATION_HELP = (
-    "moves look like: marry levant, discard 12, done, expand levant c3r4, camel c4r4, sell 12, keep, pass"
-    f" (families: {', '.join(FAMILY_WORDS)})"
+    "moves look like: marry levant, discard 12 (or discard salt), done, expand levant D5, camel E5,"
+    f" sell 12, keep, pass (families: {', '.join(FAMILY_WORDS)}; spaces: column letter and row number)"
 )
 
 
@@ -84,6 +89,8 @@ def _space(word: str) -> int:
 
 
 def _good(word: str) -> int:
+    if word in GOOD_BY_NAME:
+        return GOOD_BY_NAME[word]
     if not word.isdigit() or not 1 <= int(word) <= NUM_GOODS:
-        raise IllegalAction(f"goods are numbered 1..{NUM_GOODS}, not {word!r}")
+        raise IllegalAction(f"a good is its number 1..{NUM_GOODS} or its name (salt, silk...), not {word!r}")
     return int(word)

@@ -31,6 +31,7 @@ class MapSpace:
     good: int | None  # 1..33 on a goods space
     family: int | None  # the family whose start city this is
     adjacent: tuple[int, ...]
+    aliases: tuple[str, ...] = ()  # other names the notation accepts (what older records call it)
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,9 @@ def _build(data: dict[str, Any]) -> SamarkandMap:
     index = {space["id"]: i for i, space in enumerate(raw_spaces)}
     if len(index) != len(raw_spaces):
         raise MapError("two spaces share an id")
+    names = [name.lower() for space in raw_spaces for name in [space["id"], *space.get("aliases", [])]]
+    if len(set(names)) != len(names):
+        raise MapError("two spaces share a name (ids and aliases, in any case)")
     families = [
         MerchantFamily(
             i, str(f["name"]), str(f["colour"]), int(f["cost"]), str(f["edge"]), _space(index, f["start"])
@@ -106,6 +110,7 @@ def _build(data: dict[str, Any]) -> SamarkandMap:
                 int(raw["good"]) if kind == "goods" else None,
                 family_of[family] if family is not None else None,
                 tuple(_space(index, n) for n in raw["adjacent"]),
+                tuple(str(alias) for alias in raw.get("aliases", [])),
             )
         )
     goods = tuple(str(g["name"]) for g in sorted(data["goods"], key=lambda g: int(g["number"])))

@@ -46,6 +46,23 @@ GOODS = [
 
 
 def space_id(column: int, row: int) -> str:
+    """A space's name as a person reads it off the map's edges: its column's letter (A is the west edge)
+    and its row's number (1 is the top edge), as on a chess board: C5."""
+    return f"{column_letters(column)}{row + 1}"
+
+
+def column_letters(column: int) -> str:
+    """0 -> A, 25 -> Z, 26 -> AA: letters as spreadsheets count, for maps wider than 26 columns."""
+    letters = ""
+    column += 1
+    while column:
+        column, rest = divmod(column - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
+
+
+def former_id(column: int, row: int) -> str:
+    """What records written before spaces had readable names call the space: c<column>r<row>, from 0."""
     return f"c{column}r{row}"
 
 
@@ -90,6 +107,7 @@ def build(columns: int = COLUMNS, rows: int = ROWS) -> dict[str, Any]:
             place = (column, row)
             space: dict[str, Any] = {
                 "id": space_id(column, row),
+                "aliases": [former_id(column, row)],
                 "x": column,
                 "y": row + (0.5 if column % 2 else 0.0),
                 "kind": "land",

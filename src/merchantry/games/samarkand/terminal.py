@@ -3,6 +3,7 @@ costs, treasuries, camels left and markers, the players, and your hand with each
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
@@ -10,18 +11,12 @@ from rich.table import Table
 from rich.text import Text
 
 from merchantry.engine import seat_label
-from merchantry.games.samarkand.components import MAP
+from merchantry.games.samarkand.components import MAP, MapSpace
+from merchantry.i18n import Translator
 
-HELP = (
-    "On your turn: 'marry <family>' (pay its cost, draw 3 cards, then 'discard <good>' up to twice\n"
-    "and 'done'), or 'expand <family> <space>' to place a camel next to its route, then 'camel <space>'\n"
-    "for a second one (1 dirham from the family's treasury) or 'done'.\n"
-    "The first camel on a goods space opens a sale: whoever holds that card answers 'sell <good>'\n"
-    "(3 dirhams; the card then scores nothing) or 'keep'.\n"
-    "Spaces are named c<column>r<row>; on the map a space shows its camels' initials, ~~ is water,\n"
-    "a number is a goods space, UPPER CASE a start city."
-)
+HELP = Translator("samarkand").terminal("help")  # in English; the terminal shows the player's language
 CELL = 7  # characters per space on the text map (a label and two 2-letter camel marks)
+MARGIN = 4  # characters of row numbers on either side of the map
 
 
 def letter(family: int) -> str:
@@ -58,29 +53,42 @@ def _rich_colour(colour: str) -> str:
 
 
 def map_text(view: dict[str, Any]) -> Text:
-    """The hex map as rows of cells; odd columns sit half a row lower, as drawn in the browser."""
-    columns = 1 + max(int(s.id.split("r")[0][1:]) for s in MAP.spaces)
-    rows = 1 + max(int(s.id.split("r")[1]) for s in MAP.spaces)
-    at = {s.id: s.index for s in MAP.spaces}
-    out = Text("     " + "".join(f"c{c}".ljust(CELL) for c in range(columns)) + "\n")
+    """The hex map as rows of cells; odd columns sit half a row lower, as drawn in the browser. Column
+    letters run along the top, row numbers down the left (even columns) and the right (odd columns), so
+    every space's name (D5) can be read off its edges."""
+    grid = {(int(s.x), int(s.y)): s for s in MAP.spaces}
+    columns = 1 + max(column for column, _ in grid)
+    rows = 1 + max(row for _, row in grid)
+    letters = {column: grid_name(grid, column) for column in range(columns)}
+    out = Text(" " * MARGIN + "".join(letters[c].ljust(CELL) for c in range(columns)) + "\n")
     for row in range(rows):
         for half in (0, 1):
-            out.append(f"r{row} ".ljust(5) if half == 0 else "     ")
+            number = str(row + 1)
+            out.append(number.ljust(MARGIN) if half == 0 else " " * MARGIN)
             for column in range(columns):
-                if column % 2 == half and f"c{column}r{row}" in at:
-                    out.append_text(cell(view, at[f"c{column}r{row}"]))
+                space = grid.get((column, row))
+                if column % 2 == half and space is not None:
+                    out.append_text(cell(view, space.index))
                 else:
                     out.append(" " * CELL)
+            out.append((" " + number) if half == 1 else "")
             out.append("\n")
     return out
 
 
-def families_table(view: dict[str, Any]) -> Table:
-    table = Table(title="Families (cost to marry, treasury, camels left, tiles on the domain, markers left)")
-    for column in ("family", "cost", "treasury", "camels", "tiles", "markers", "married to", "met"):
-        table.add_column(column)
+def grid_name(grid: dict[tuple[int, int], MapSpace], column: int) -> str:
+    """A column's letter, as its spaces' names begin (D of D5)."""
+    space = next(s for (c, _), s in sorted(grid.items()) if c == column)
+    return space.id.rstrip("0123456789")
+
+
+def families_table(view: dict[str, Any], tr: Translator) -> Table:
+    t = tr.terminal
+    table = Table(title=t("familiesTitle"))
+    for column in ("family", "cost", "treasury", "camels", "tiles", "markers", "married", "met"):
+        table.add_column(t(f"col_{column}"))
     for family in view["families"]:
-        name = Text(family["name"], style=f"bold {_rich_colour(family['colour'])}")
+        name = Text(tr.term(family["name"]), style=f"bold {_rich_colour(family['colour'])}")
         table.add_row(
             name,
             str(family["cost"]),
@@ -89,17 +97,27 @@ def families_table(view: dict[str, Any]) -> Table:
             str(family["domain_tiles"]),
             str(family["markers_left"]),
             ", ".join(seat_label(s) for s in family["held_by"]) or "-",
-            ", ".join(family["met"]) or "-",
+            ", ".join(tr.term(f) for f in family["met"]) or "-",
         )
     return table
 
 
-def players_table(view: dict[str, Any]) -> Table:
-    table = Table(title="Players")
-    for column in ("seat", "dirhams", "cards", "sold", "tiles", "goods markers", "relationship markers"):
-        table.add_column(column)
+def players_table(view: dict[str, Any], tr: Translator) -> Table:
+    t = tr.terminal
+    table = Table(title=t("playersTitle"))
+    for column in (
+        "seat",
+        "dirhams",
+        "cards",
+        "sold",
+        "heldTiles",
+        "goodsMarkers",
+        "relationMarkers",
+        "worth",
+    ):
+        table.add_column(t(f"col_{column}"))
     for row in view["seats"]:
-        who = seat_label(row["seat"]) + (" (you)" if row["seat"] == view["seat"] else "")
+        who = seat_label(row["seat"]) + (f" ({t('you')})" if row["seat"] == view["seat"] else "")
         if view["current"] == row["seat"]:
             who = f"▶ {who}"
         table.add_row(
@@ -107,33 +125,55 @@ def players_table(view: dict[str, Any]) -> Table:
             str(row["money"]),
             f"{row['hand_size']}",
             ", ".join(str(g) for g in row["sold"]) or "-",
-            ", ".join(row["tiles"]) or "-",
+            ", ".join(tr.term(f) for f in row["tiles"]) or "-",
             str(row["goods_markers"]),
             str(row["relation_markers"]),
+            worth(row, t),
         )
     return table
 
 
-def draw(view: dict[str, Any], console: Console) -> None:
+def worth(row: dict[str, Any], t: Callable[..., str] | None = None) -> str:
+    """SK-E2 as far as the viewer can see: markers and dirhams are public, a hand only to its holder
+    (and to everyone at the end); another seat's hidden cards are said to be missing, not guessed."""
+    t = t or Translator("samarkand").terminal
+    public = row["goods_markers"] + row["relation_markers"] + row["money"]
+    if row["hand"] is None:
+        return t("worthHidden", points=public, count=row["hand_size"]) if row["hand_size"] else str(public)
+    return str(public + sum(card["points"] for card in row["hand"]))
+
+
+def draw(view: dict[str, Any], console: Console, tr: Translator | None = None) -> None:
+    tr = tr or Translator("samarkand")
+    t = tr.terminal
     console.rule(
-        f"Turn {view['turn']} — first player {seat_label(view['first_player'])} — "
-        f"deck {view['deck_size']}, discards {view['discard_size']}"
+        t(
+            "heading",
+            turn=view["turn"],
+            first=seat_label(view["first_player"]),
+            deck=view["deck_size"],
+            discards=view["discard_size"],
+        )
     )
     console.print(map_text(view))
-    console.print(families_table(view))
-    console.print(players_table(view))
+    console.print(families_table(view, tr))
+    console.print(players_table(view, tr))
     hand = view["hand"]
     if hand is not None:
-        cards = ", ".join(f"{c['good']} {c['name']} ({c['points']} pts now)" for c in hand) or "none"
-        console.print(f"Your hand (limit {view['hand_limit']}, sold cards count): {cards}")
+        listed = [t("card", good=c["good"], name=tr.term(c["name"]), points=c["points"]) for c in hand]
+        console.print(t("yourHand", limit=view["hand_limit"], cards=", ".join(listed) or t("none")))
     offer = view["offer"]
+    mine = view["current"] == view["seat"]
     if offer:
-        answer = "you have answered; the others answer in silence" if offer["answered"] else "answer it"
-        console.print(f"[bold]Sale offer:[/] {offer['name']} ({offer['good']}) — {answer}")
-    elif view["expanding"] and view["phase"] == "second":
-        console.print(f"{view['expanding']} may place a second camel (1 dirham from its treasury) or 'done'.")
-    elif view["phase"] == "discard":
-        console.print(f"Discard up to {2 - view['discarded']} more card(s), then 'done'.")
+        answer = t("answered") if offer["answered"] else t("answerIt")
+        if view["seat"] is None:
+            answer = t("holderMaySell")
+        good = f"{tr.term(offer['name'])} ({offer['good']})"
+        console.print(f"[bold]{t('saleOffer')}[/] {good} — {answer}")
+    elif view["expanding"] and view["phase"] == "second" and mine:
+        console.print(t("second", family=tr.term(view["expanding"])))
+    elif view["phase"] == "discard" and mine:
+        console.print(t("discard", count=2 - view["discarded"]))
 
 
 def automatic(view: dict[str, Any], legal: list[Any]) -> str | None:
@@ -141,14 +181,15 @@ def automatic(view: dict[str, Any], legal: list[Any]) -> str | None:
     return "keep" if view["phase"] == "offer" and [str(a) for a in legal] == ["keep"] else None
 
 
-def draw_final(view: dict[str, Any], console: Console) -> None:
-    table = Table(title="Final scores (SK-E2)")
-    for column in ("seat", "goods cards", "goods markers", "relationship markers", "dirhams", "total"):
-        table.add_column(column, justify="right")
+def draw_final(view: dict[str, Any], console: Console, tr: Translator | None = None) -> None:
+    t = (tr or Translator("samarkand")).terminal
+    table = Table(title=t("finalTitle"))
+    for column in ("seat", "goodsCards", "goodsMarkers", "relationMarkers", "dirhams", "total"):
+        table.add_column(t(f"col_{column}"), justify="right")
     order = sorted(range(view["players"]), key=lambda p: -view["breakdown"][p]["total"])
     for p in order:
         part = view["breakdown"][p]
-        who = seat_label(p) + (" (you)" if p == view["seat"] else "")
+        who = seat_label(p) + (f" ({t('you')})" if p == view["seat"] else "")
         table.add_row(
             who,
             *(str(part[k]) for k in ("goods_cards", "goods_markers", "relation_markers", "money", "total")),

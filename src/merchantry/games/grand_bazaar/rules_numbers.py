@@ -1,0 +1,40 @@
+"""Grand Bazaar's numbers for its rules page, from data/setup.json and data/price_cards.json (GB-C1..C3)."""
+
+from __future__ import annotations
+
+from merchantry.games.grand_bazaar.components import (
+    FINAL_GEM_VALUE,
+    GEM_CARDS_PER_TYPE,
+    GEM_LIMIT,
+    GEMS,
+    PRICE_CARDS,
+    START_CASH,
+    START_PRICE,
+)
+from merchantry.i18n import Translator
+from merchantry.rules_page import table
+
+
+def numbers(language: str) -> dict[str, str]:
+    tr = Translator("grand_bazaar", language)
+    return {"setup": setup(tr), "price-cards": price_cards(tr)}
+
+
+def setup(tr: Translator) -> str:
+    rows = [
+        [tr.rules("gemCards"), GEM_CARDS_PER_TYPE],
+        [tr.rules("startPrice"), START_PRICE],
+        [tr.rules("startCash"), START_CASH],
+        [tr.rules("gemLimit"), GEM_LIMIT],
+        [tr.rules("finalValue"), FINAL_GEM_VALUE],
+        [tr.rules("rounds"), len(PRICE_CARDS)],
+    ]
+    return table(tr.rules("setupCaption"), [tr.rules("what"), tr.rules("number")], rows, "gb-setup")
+
+
+def price_cards(tr: Translator) -> str:
+    header = ["#", *(tr.term(g) for g in GEMS)]
+    rows = [
+        [i, *(f"{change:+d}" if change else "0" for change in card)] for i, card in enumerate(PRICE_CARDS, 1)
+    ]
+    return table(tr.rules("priceCaption", count=len(PRICE_CARDS)), header, rows, "gb-price-cards")

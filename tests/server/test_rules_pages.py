@@ -1,0 +1,136 @@
+"""Rules pages a newcomer can learn from (issue 32): a picture, every number the game uses made from its
+data files (so the page cannot drift from the game), and the variants where the rule they change is."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+
+from merchantry import games
+from merchantry.arena.balance import _integer_ends
+from merchantry.package import LANGUAGES
+from merchantry.server.app import fill_numbers
+
+
+class Tables(HTMLParser):
+    """Every table of a page as {class: rows of cell texts}, and every variant paragraph's text."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tables: dict[str, list[list[str]]] = {}
+        self.variants: dict[str, str] = {}
+        self.images: list[str] = []
+        self._table: list[list[str]] | None = None
+        self._cell: list[str] | None = None
+        self._variant: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        if tag == "table":
+            self._table = self.tables.setdefault(attributes.get("class", "").split()[-1], [])
+        elif tag == "tr" and self._table is not None:
+            self._table.append([])
+        elif tag in ("td", "th") and self._table is not None:
+            self._cell = []
+        elif tag == "p" and attributes.get("data-option"):
+            self._variant = attributes["data-option"]
+            self.variants[self._variant] = ""
+        elif tag == "img":
+            self.images.append(attributes["src"])
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._cell is not None and self._table is not None:
+            self._table[-1].append("".join(self._cell).strip())
+            self._cell = None
+        elif tag == "table":
+            self._table = None
+        elif tag == "p":
+            self._variant = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+        if self._variant is not None:
+            self.variants[self._variant] += data
+
+
+def page(client, game: str, language: str) -> Tables:
+    response = client.get(f"/rules/{game}?lang={language}")
+    assert response.status_code == 200
+    assert "<!-- numbers:" not in response.text  # every place filled
+    parsed = Tables()
+    parsed.feed(response.text)
+    return parsed
+
+
+@pytest.mark.parametrize("game", games.names())
+def test_every_rules_page_has_a_picture_that_is_served(client, game):
+    for language in LANGUAGES:
+        images = page(client, game, language).images
+        assert images, f"{game} {language} has no picture"
+        for src in images:
+            response = client.get(src)
+            assert response.status_code == 200 and response.headers["content-type"] == "image/png"
+            assert len(response.content) > 10_000  # a real screenshot, not a placeholder
+
+
+@pytest.mark.parametrize("game", games.names())
+def test_every_variant_is_on_the_rules_page_with_its_numbers(client, game):
+    known, allowed = games.get(game).options(), games.get(game).option_values()
+    for language in LANGUAGES:
+        variants = page(client, game, language).variants
+        assert set(variants) == set(games.get(game).variants()), f"{game} {language}"
+        for name, text in variants.items():
+            accepted = [v for v in range(0, 1001) if allowed[name].accepts(v)]
+            low, high = _integer_ends(allowed[name])
+            after_gaps = {v for v in accepted if v != low and v - 1 not in accepted}  # 0, then 3..15
+            ends = {low, high, known[name][0], *after_gaps}
+            shown = {int(n) for n in re.findall(r"\d+", text)}
+            assert ends <= shown, f"{game} {language} {name}: {sorted(ends - shown)} missing"
+
+
+def test_samarkand_rules_give_every_marriage_cost_from_the_map(client):
+    from merchantry.games.samarkand.components import MAP, START_MONEY
+
+    for language in LANGUAGES:
+        tables = page(client, "samarkand", language).tables
+        costs = {row[2]: int(row[3]) for row in tables["samarkand-costs"][1:]}
+        assert costs == {MAP.spaces[f.start].id: f.cost for f in MAP.families}
+        numbers = tables["samarkand-numbers"]
+        assert str(START_MONEY) == numbers[1][1]
+        goods = tables["samarkand-goods"][1:]
+        assert [(int(n), space) for n, _, space in goods] == [
+            (s.good, s.id) for s in sorted((s for s in MAP.spaces if s.good), key=lambda s: s.good)
+        ]
+
+
+def test_money_rules_give_the_serials_and_the_card_distribution(client):
+    from merchantry.games.money.components import CARD_CODES, CURRENCIES, NOTE_VALUES
+
+    tables = page(client, "money", "en").tables
+    rows = tables["money-serials"][1:]
+    pairs = [(row[i], row[i + 1]) for i in range(0, len(rows[0]), 2) for row in rows if row[i]]
+    assert pairs == [(f"FRED {n:03d}", code) for n, code in enumerate(CARD_CODES, 1)]
+    distribution = {row[0]: row[1].split() for row in tables["money-distribution"][1:]}
+    assert all(distribution[cur] == [str(v) for v in NOTE_VALUES] for cur in CURRENCIES)
+    assert sum(1 for code in CARD_CODES if code == "COIN") == int(
+        tables["money-distribution"][-2][1].split()[0]
+    )
+
+
+def test_byzanz_rules_give_the_offer_cards_for_every_player_count(client):
+    from merchantry.games.byzanz.components import SETUP
+
+    for language in LANGUAGES:
+        rows = page(client, "byzanz", language).tables["byzanz-offers"][1:]
+        assert {int(r[0]): [int(v) for v in r[1].split()] for r in rows} == {
+            n: row["offers"] for n, row in SETUP.items()
+        }
+
+
+def test_a_rules_page_asking_for_numbers_its_game_does_not_make_is_a_clear_error():
+    with pytest.raises(KeyError, match="numbers 'prices'"):
+        fill_numbers("<p><!-- numbers:prices --></p>", {"costs": "<table></table>"})
+    assert fill_numbers("<!-- numbers:costs -->", {"costs": "<table></table>"}) == "<table></table>"
