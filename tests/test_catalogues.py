@@ -126,6 +126,74 @@ def test_german_card_and_good_names_are_capitalised_as_nouns_and_fit_a_card():
     assert max(len(byzanz.term(t)) for t in TYPES) <= 6  # a card's label: "Gewürz", not "Gewürze"
 
 
+# Brazilian forms that must not appear beside European Portuguese with tu (docs/engine.md, "Forms of each
+# language"), each with the European form to use instead.
+BRAZILIAN_PORTUGUESE = {
+    r"\bvocês?\b": "tu / vós",
+    r"\btelas?\b": "ecrã",
+    r"\btimes?\b": "equipa",
+    r"\bequipes?\b": "equipa",
+    r"\busuári[oa]s?\b": "utilizador",
+    r"\bregistr\w*": "registo, registar",
+    r"\barquivos?\b": "ficheiro",
+    r"\brodadas?\b": "ronda",
+    r"\blances?\b": "licitação",
+    r"\brobôs?\b": "bot",
+    r"\bcédulas?\b": "nota",
+    r"\bcuringas?\b": "joker",
+    r"\btrincas?\b": "conjunto de três",
+    r"\baté o\b": "até ao",
+    r"\b(est|fic|continu|and)\w*\s+\w+ndo\b": "estar a jogar, not estar jogando",
+}
+
+
+def portuguese_texts() -> dict[str, str]:
+    """{where: text} for every Portuguese catalogue entry and rules page."""
+    texts = {}
+    for owner, folder in catalogue_folders().items():
+        data = json.loads((folder / "pt.json").read_text(encoding="utf-8"))
+        for section, entries in data.items():
+            texts |= {f"{owner}/pt.json {section}.{key}": text for key, text in entries.items()}
+    for name in games.names():
+        page = games.package(name).file("rules", "pt.html")
+        texts[f"{name}/rules/pt.html"] = re.sub(r"<[^>]+>", " ", page.read_text(encoding="utf-8"))
+    return texts
+
+
+def test_portuguese_is_european_with_tu_and_no_brazilian_forms():
+    texts = portuguese_texts()
+    assert len(texts) > 400
+    found = [
+        f"{where}: {match.group(0)!r} (European: {european})"
+        for where, text in texts.items()
+        for marker, european in BRAZILIAN_PORTUGUESE.items()
+        for match in re.finditer(marker, text, re.IGNORECASE)
+    ]
+    assert not found, "\n".join(found)
+
+
+def test_the_brazilian_markers_catch_brazilian_text_and_pass_european_text():
+    def flagged(text: str) -> bool:
+        return any(re.search(marker, text, re.IGNORECASE) for marker in BRAZILIAN_PORTUGUESE)
+
+    brazilian = [
+        "Agora é com você.",
+        "Os outros jogadores estão jogando…",
+        "Vou continuar jogando",
+        "Um robô joga no seu lugar até o fim.",
+        "Dê o seu lance.",
+        "Registro salvo.",
+    ]
+    european = [
+        "Agora é contigo.",
+        "Os outros jogadores estão a jogar…",
+        "Um bot joga até ao fim.",
+        "Registo guardado.",
+    ]
+    assert all(flagged(text) for text in brazilian)
+    assert not any(flagged(text) for text in european)
+
+
 @pytest.mark.parametrize(
     ("game", "language", "move", "words"),
     [
