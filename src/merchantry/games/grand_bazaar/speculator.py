@@ -66,22 +66,94 @@ def best_holding(world: BazaarState, seat: int, statistics: Statistics) -> Holdi
     """The holding this turn can still reach that is best by expected gain plus `RISK` × spread against the
     leader; one with a buy whenever one can buy (GB-R3); the fewest trades among equals. `statistics`:
     `next_card_statistics` of the cards left."""
-    moves, covariance = statistics
-    rival = world.gems[leader(world, seat)]
-    hand = world.gems[seat]
-    best, best_merit = hand, (False, -math.inf, 0)
-    for holding in HOLDINGS:  # a search's rollouts call this thousands of times a second: written out
-        if not can_reach(world, seat, holding):
-            continue
-        apart = [mine - theirs for mine, theirs in zip(holding, rival, strict=True)]
-        variance = sum(apart[g] * apart[h] * covariance[g][h] for g in GEM_RANGE for h in GEM_RANGE)
-        gain = sum(count * move for count, move in zip(holding, moves, strict=True))
-        buys = any(want > have for want, have in zip(holding, hand, strict=True))
-        trades = sum(abs(want - have) for want, have in zip(holding, hand, strict=True))
-        merit = (buys or world.bought_any, gain + RISK * math.sqrt(max(variance, 0.0)), -trades)
+    worth = merits(statistics, tuple(world.gems[leader(world, seat)]))
+    bought_any = world.bought_any
+    best, best_merit = world.gems[seat], (False, -math.inf, 0)
+    for holding, buys, trades in reachable(world, seat):  # in the order of HOLDINGS: the first of equals wins
+        value = worth.get(holding)
+        if value is None:
+            value = worth[holding] = merit_of(holding, statistics, worth.rival)
+        merit = (buys or bought_any, value, -trades)
         if merit > best_merit:
             best, best_merit = holding, merit
     return best
+
+
+def reachable(world: BazaarState, seat: int) -> list[tuple[Holding, bool, int]]:
+    """The holdings this turn can still end with, in the order of HOLDINGS, each with whether it buys and
+    how many gems it trades: what `can_reach` allows, built gem by gem (a type is only bought or only sold,
+    GB-R6; a buy needs stock, GB-R5; the sales pay for the buys, GB-R5; at most GEM_LIMIT gems, GB-R4)."""
+    hand = world.gems[seat]
+    # the cash this turn can spend on the holding: all of it, and what the gems in hand sell for
+    spare = world.cash[seat] + sum(have * price for have, price in zip(hand, world.prices, strict=True))
+    # partial holdings: (counts so far, gems, cost at today's prices, buys, trades)
+    partial: list[tuple[Holding, int, int, bool, int]] = [((), 0, 0, False, 0)]
+    for gem, have in enumerate(hand):
+        low = have if world.bought[gem] else 0
+        high = have if world.sold[gem] else have + world.stock[gem]
+        price = world.prices[gem]
+        partial = [
+            (
+                counts + (want,),
+                gems + want,
+                cost + want * price,
+                buys or want > have,
+                trades + abs(want - have),
+            )
+            for counts, gems, cost, buys, trades in partial
+            for want in range(low, min(high, GEM_LIMIT - gems) + 1)
+            if cost + want * price <= spare
+        ]
+    return [(counts, buys, trades) for counts, _, _, buys, trades in partial]
+
+
+class Merits(dict[Holding, float]):
+    """Holdings' merits for one `next_card_statistics` and one rival's holding, filled as they are asked
+    for (a turn reaches few of HOLDINGS)."""
+
+    def __init__(self, statistics: Statistics, rival: Holding) -> None:
+        super().__init__()
+        self.statistics = statistics  # kept alive, so that its id names it while this entry lives
+        self.rival = rival
+
+
+_MERITS: dict[tuple[int, Holding], Merits] = {}
+_MERITS_KEPT = 4096  # entries kept before the cache starts afresh
+
+
+def merits(statistics: Statistics, rival: Holding) -> Merits:
+    """The merits of holdings against `rival` for these statistics, remembered: a search meets the same
+    cards left and the same leader's gems again and again (`next_card_statistics` returns one object per
+    set of cards left, so its id names it while it is kept alive here)."""
+    key = (id(statistics), rival)
+    found = _MERITS.get(key)
+    if found is None or found.statistics is not statistics:
+        if len(_MERITS) >= _MERITS_KEPT:
+            _MERITS.clear()
+        found = _MERITS[key] = Merits(statistics, rival)
+    return found
+
+
+def merit_of(holding: Holding, statistics: Statistics, rival: Holding) -> float:
+    """Expected gain of `holding` on the next card plus `RISK` × the standard deviation of its gain against
+    `rival`'s holding. The sums leave out the terms multiplied by zero (adding a zero changes no sum) and
+    keep the order of the rest: the same number to the last bit as summing every term."""
+    moves, covariance = statistics
+    apart = [
+        (g, mine - theirs)
+        for g, (mine, theirs) in enumerate(zip(holding, rival, strict=True))
+        if mine != theirs
+    ]
+    variance = 0.0
+    for g, a in apart:
+        row = covariance[g]
+        for h, b in apart:
+            variance += a * b * row[h]
+    gain = 0.0
+    for count, move in zip(holding, moves, strict=True):
+        if count:
+            gain += count * move
+    return gain + RISK * math.sqrt(max(variance, 0.0))
 
 
 def can_reach(world: BazaarState, seat: int, holding: Holding) -> bool:

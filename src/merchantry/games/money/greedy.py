@@ -8,14 +8,13 @@ little: the value grows with the square of the total), late in the deal by its e
 from __future__ import annotations
 
 import random
-from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from merchantry.engine import State
 from merchantry.games.money.actions import ADD, KEEP, SEAL, TAKE_BID, TAKE_GROUP, MoneyAction
-from merchantry.games.money.components import BLUFF, COIN, COIN_VALUE, TRIO_VALUES
+from merchantry.games.money.components import ALL_CODES, BLUFF, COIN, COIN_VALUE, TRIO_VALUES
 from merchantry.games.money.scoring import THRESHOLD, TRIO_BONUS, currency_score
 
 PARTIAL_TRIO = 25  # two notes of a trio already held are worth something before the third arrives
@@ -35,26 +34,49 @@ class Outlook:
 GREEDY = Outlook()
 
 
+# per banknote code: its currency and face value, read once (a search judges hands thousands of times a
+# second)
+NOTE_INFO: dict[str, tuple[str, int]] = {
+    code: (code[:3], int(code[3:])) for code in ALL_CODES if code not in (COIN, BLUFF)
+}
+# per currency: the codes of its trio notes (MO-E4), in the order of TRIO_VALUES
+TRIO_CODES: dict[str, tuple[str, ...]] = {
+    currency: tuple(f"{currency}{value}" for value in TRIO_VALUES) for currency, _ in NOTE_INFO.values()
+}
+
+
 def hand_value(cards: list[str], progress: float) -> float:
     """Blend of the hand's promise (early) and its exact final score (late); progress runs 0 -> 1."""
-    totals: Counter[str] = Counter()
-    counts = Counter(cards)
+    counts: dict[str, int] = {}
+    for code in cards:
+        counts[code] = counts.get(code, 0) + 1
+    totals: dict[str, int] = {}  # currencies in the order the hand first shows them, as the sums below add
     for code, n in counts.items():
-        if code not in (COIN, BLUFF):
-            totals[code[:3]] += int(code[3:]) * n
-    exact = promise = float(counts[COIN] * COIN_VALUE)
+        note = NOTE_INFO.get(code)
+        if note is not None:
+            totals[note[0]] = totals.get(note[0], 0) + note[1] * n
+    exact = promise = float(counts.get(COIN, 0) * COIN_VALUE)
     for currency, total in totals.items():
-        held = [counts[f"{currency}{v}"] for v in TRIO_VALUES]
-        trios = sum(1 for n in held if n == 3)
+        trios = pairs = 0
+        for code in TRIO_CODES[currency]:
+            held = counts.get(code, 0)
+            trios += held == 3
+            pairs += held == 2
         exact += currency_score(total, trios)
         promise += total if total >= THRESHOLD else total * total / THRESHOLD
-        promise += TRIO_BONUS * trios + PARTIAL_TRIO * sum(1 for n in held if n == 2)
+        promise += TRIO_BONUS * trios + PARTIAL_TRIO * pairs
     return progress * exact + (1 - progress) * promise
 
 
 def remove(cards: list[str], gone: list[str]) -> list[str]:
-    rest = Counter(cards) - Counter(gone)
-    return list(rest.elements())
+    """`cards` without `gone` (one copy per listed card), grouped by code in the order they first appear."""
+    rest: dict[str, int] = {}
+    for code in cards:
+        rest[code] = rest.get(code, 0) + 1
+    for code in gone:
+        if code in rest:
+            rest[code] -= 1
+    return [code for code, n in rest.items() for _ in range(n)]
 
 
 def bid_worth(cards: list[str]) -> int:
