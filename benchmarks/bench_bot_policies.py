@@ -86,20 +86,24 @@ def cases() -> list[tuple[str, str, Callable[[Any, int], object], list[Any]]]:
         cards = list(state.view(seat)["hand"])
         return [money_greedy.hand_value(cards, progress) for progress in (0.2, 0.8)]
 
-    evaluations = {name: games.package(name).evaluate for name in games.names()}
+    def evaluation(name: str) -> Callable[[Any, int], object]:
+        evaluate = games.package(name).evaluate
+        assert evaluate is not None
+        return lambda state, _: evaluate(state)
+
     return [
         ("grand_bazaar", "speculator.best_holding", holding, [speculator]),
         ("grand_bazaar", "speculator bot", bot_call("grand_bazaar", "speculator"), [speculator]),
-        ("grand_bazaar", "evaluate", lambda s, _: evaluations["grand_bazaar"](s), []),
+        ("grand_bazaar", "evaluate", evaluation("grand_bazaar"), []),
         ("money", "greedy.hand_value (x2)", hand, [money_greedy]),
         ("money", "greedy bot", bot_call("money", "greedy"), [money_greedy]),
         ("money", "collector bot", bot_call("money", "collector"), [money_greedy]),
-        ("money", "evaluate", lambda s, _: evaluations["money"](s), []),
+        ("money", "evaluate", evaluation("money"), []),
         ("samarkand", "greedy.prospect", samarkand_greedy.prospect, [samarkand_greedy]),
         ("samarkand", "greedy.judge", samarkand_greedy.judge, [samarkand_greedy]),
         ("samarkand", "greedy bot", bot_call("samarkand", "greedy"), [samarkand_greedy]),
         ("samarkand", "investor bot", bot_call("samarkand", "investor"), [samarkand_greedy]),
-        ("samarkand", "evaluate", lambda s, _: evaluations["samarkand"](s), [samarkand_greedy]),
+        ("samarkand", "evaluate", evaluation("samarkand"), [samarkand_greedy]),
     ]
 
 

@@ -16,15 +16,27 @@ from tests.games.money_helpers import arrange, bid_round, hand_codes
 
 
 def test_bot_registry_lists_bots_per_game():
-    assert bots.names("byzanz") == ["easy", "medium", "hard", "greedy", "random"]
-    assert bots.names("money") == ["easy", "medium", "hard", "collector", "greedy", "random"]
-    assert bots.names("samarkand") == ["easy", "medium", "hard", "greedy", "investor", "random"]
+    levels = ["easy", "medium", "hard"]
+    assert bots.names("byzanz") == [*levels, "focus", "greedy", "hoarder", "minimum", "random"]
+    assert bots.names("money") == [
+        *levels,
+        "collector",
+        "greedy",
+        "highroller",
+        "hoarder",
+        "minimum",
+        "random",
+    ]
+    assert bots.names("samarkand") == [*levels, "copycat", "greedy", "investor", "keeper", "loyal", "random"]
     assert bots.names("grand_bazaar") == [
-        *("easy", "medium", "hard"),
-        *("greedy", "random", "speculator", "trader"),
+        *levels,
+        *("copycat", "greedy", "hoarder", "minimum", "random", "speculator", "trader"),
     ]
     assert bots.get("greedy", money.GAME).name == "greedy"
-    with pytest.raises(merchantry.UnknownBot, match="are: easy, medium, hard, collector, greedy, random"):
+    with pytest.raises(
+        merchantry.UnknownBot,
+        match="are: easy, medium, hard, collector, greedy, highroller, hoarder, minimum, random",
+    ):
         bots.get("genius", "money")
 
 

@@ -22,7 +22,8 @@ def test_games_list_names_every_game_with_its_bots(client):
     games = {g["name"]: g for g in client.get("/api/games").json()}
     assert set(games) == {"byzanz", "grand_bazaar", "money", "samarkand"}
     assert (
-        games["money"]["bots"] == ["easy", "medium", "hard", "collector", "greedy", "random"]
+        games["money"]["bots"]
+        == ["easy", "medium", "hard", "collector", "greedy", "highroller", "hoarder", "minimum", "random"]
         and games["money"]["min_players"] == 3
     )
 

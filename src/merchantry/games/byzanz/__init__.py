@@ -7,12 +7,13 @@ from merchantry.games.byzanz.components import sale_profit
 from merchantry.games.byzanz.game import GAME, ByzanzGame
 from merchantry.games.byzanz.greedy import ByzanzGreedyBot
 from merchantry.games.byzanz.rules import ByzanzState
+from merchantry.games.byzanz.scripted import SCRIPTED
 from merchantry.package import GamePackage
 
 PACKAGE = GamePackage(
     game=GAME,
     folder=Path(__file__).parent,
-    bots={"greedy": ByzanzGreedyBot},
+    bots={"greedy": ByzanzGreedyBot, **SCRIPTED},
     terminal="merchantry.games.byzanz.terminal",
     encoding="merchantry.games.byzanz.encoding",
     rules_numbers="merchantry.games.byzanz.rules_numbers",

@@ -74,8 +74,10 @@ class ByzanzGreedyBot:
     name = "greedy"
 
     def choose(self, world: State, seat: int, rng: random.Random) -> ByzanzAction:
-        view = world.view(seat)
-        legal: list[ByzanzAction] = world.legal_actions(seat)
+        return self.decide(world.view(seat), seat, world.legal_actions(seat))
+
+    def decide(self, view: dict[str, Any], seat: int, legal: list[ByzanzAction]) -> ByzanzAction:
+        """Greedy's choice among `legal` (all the legal moves, or those a scripted bot allows itself)."""
         hand = codes(view["hand"])
         sells = [a for a in legal if a.verb == "sell"]
         over_limit = view["hand_limit_player"] == seat

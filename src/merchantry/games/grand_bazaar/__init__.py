@@ -8,6 +8,7 @@ from merchantry.games.grand_bazaar.game import GAME, GrandBazaarGame
 from merchantry.games.grand_bazaar.greedy import GrandBazaarGreedyBot
 from merchantry.games.grand_bazaar.levels import LEVELS
 from merchantry.games.grand_bazaar.rules import BazaarState
+from merchantry.games.grand_bazaar.scripted import SCRIPTED
 from merchantry.games.grand_bazaar.speculator import GrandBazaarSpeculatorBot
 from merchantry.games.grand_bazaar.trader import GrandBazaarTraderBot
 from merchantry.package import GamePackage
@@ -19,6 +20,7 @@ PACKAGE = GamePackage(
         "greedy": GrandBazaarGreedyBot,
         "trader": GrandBazaarTraderBot,
         "speculator": GrandBazaarSpeculatorBot,
+        **SCRIPTED,
     },
     evaluate=evaluate,
     levels=LEVELS,

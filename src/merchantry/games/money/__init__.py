@@ -10,12 +10,13 @@ from merchantry.games.money.greedy import MoneyGreedyBot
 from merchantry.games.money.levels import LEVELS
 from merchantry.games.money.rules import MoneyState
 from merchantry.games.money.scoring import HandScore, score_breakdown, score_hand
+from merchantry.games.money.scripted import SCRIPTED
 from merchantry.package import GamePackage
 
 PACKAGE = GamePackage(
     game=GAME,
     folder=Path(__file__).parent,
-    bots={"greedy": MoneyGreedyBot, "collector": MoneyCollectorBot},
+    bots={"greedy": MoneyGreedyBot, "collector": MoneyCollectorBot, **SCRIPTED},
     evaluate=evaluate,
     levels=LEVELS,
     terminal="merchantry.games.money.terminal",

@@ -126,19 +126,22 @@ class MoneyGreedyBot:
     # --- bidding --------------------------------------------------------------------------------------
 
     def _next_bid_step(self, view: dict[str, Any], legal: list[MoneyAction], progress: float) -> MoneyAction:
-        """Build the bid `wanted_bid` decides on, one card at a time, then seal it."""
-        holding = [c for c in view["hand"] + view["my_bid"] if c != BLUFF]
-        market = view["market"]
-        wanted = list(
-            wanted_bid(
-                tuple(sorted(holding)), tuple(market["right"]), tuple(market["left"]), progress, self.outlook
-            )
-        )
-        missing = remove(wanted, [c for c in view["my_bid"] if c != BLUFF])
+        """Build the bid `wanted` decides on, one card at a time, then seal it."""
+        missing = remove(self.wanted(view, progress), [c for c in view["my_bid"] if c != BLUFF])
         for code in sorted(missing):
             if ADD[code] in legal:
                 return ADD[code]
         return SEAL
+
+    def wanted(self, view: dict[str, Any], progress: float) -> list[str]:
+        """The whole bid to seal: `wanted_bid`'s, from the cards in hand and bid (the bluff card kept out)."""
+        holding = [c for c in view["hand"] + view["my_bid"] if c != BLUFF]
+        market = view["market"]
+        return list(
+            wanted_bid(
+                tuple(sorted(holding)), tuple(market["right"]), tuple(market["left"]), progress, self.outlook
+            )
+        )
 
     # --- exchanging -----------------------------------------------------------------------------------
 
@@ -152,6 +155,10 @@ class MoneyGreedyBot:
         options += [(TAKE_BID[q], seats[q]["bid"] or []) for q in range(view["players"])]
         best = max(
             (a for a in options if a[0] in legal),
-            key=lambda option: hand_value(hand + option[1], progress),
+            key=lambda option: self.exchange_worth(hand, option[1], progress),
         )
         return best[0]
+
+    def exchange_worth(self, hand: list[str], cards: list[str], progress: float) -> Any:
+        """How good taking `cards` into `hand` is (the larger the better)."""
+        return hand_value(hand + cards, progress)

@@ -11,12 +11,13 @@ from merchantry.games.samarkand.greedy import SamarkandGreedyBot
 from merchantry.games.samarkand.investor import SamarkandInvestorBot
 from merchantry.games.samarkand.levels import LEVELS
 from merchantry.games.samarkand.rules import SamarkandState
+from merchantry.games.samarkand.scripted import SCRIPTED
 from merchantry.package import GamePackage
 
 PACKAGE = GamePackage(
     game=GAME,
     folder=Path(__file__).parent,
-    bots={"greedy": SamarkandGreedyBot, "investor": SamarkandInvestorBot},
+    bots={"greedy": SamarkandGreedyBot, "investor": SamarkandInvestorBot, **SCRIPTED},
     evaluate=evaluate,
     levels=LEVELS,
     terminal="merchantry.games.samarkand.terminal",

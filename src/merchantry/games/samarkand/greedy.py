@@ -163,12 +163,17 @@ def judge(state: SamarkandState, seat: int) -> float:
 
 
 def best_by_one_look(
-    world: SamarkandState, seat: int, rng: random.Random, value: Callable[[SamarkandState, int], float]
+    world: SamarkandState,
+    seat: int,
+    rng: random.Random,
+    value: Callable[[SamarkandState, int], float],
+    among: list[SamarkandAction] | None = None,
 ) -> SamarkandAction:
-    """The legal action whose outcome `value` judges best for `seat` (ties drawn at random)."""
+    """The legal action (of `among`, when given) whose outcome `value` judges best for `seat` (ties drawn
+    at random)."""
     best: list[SamarkandAction] = []
     best_value = float("-inf")
-    for action in world.legal_actions(seat):
+    for action in world.legal_actions(seat) if among is None else among:
         after = world.clone()
         after.apply(seat, action)
         worth = value(after, seat)
