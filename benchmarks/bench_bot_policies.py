@@ -8,7 +8,9 @@ time in (issue 29), timed one by one on the same positions.
   than this, so there the cached functions gain more);
 - In hard's search: the calls `hard`'s searches make (from positions a quarter, half and three quarters
   into a greedy game, 40 iterations each) are recorded, then replayed in order and timed, caches cleared
-  first: what a search pays per call.
+  first: what a search pays per call;
+- iterations per CPU second of hard's search (its rollouts and evaluation, no wall-time cap) from those
+  positions, 80 iterations each.
 
 Microseconds of CPU time (`time.process_time`) per call.
 To compare code before and after a change, run this file against each source tree
@@ -125,6 +127,33 @@ def main() -> None:
         table.add_row(name, what, f"{calls:,}", f"{micros:,.1f}")
     console.print(table)
     console.print(searched_calls())
+    console.print(search_speed())
+
+
+def search_speed() -> Table:
+    import sys
+    from dataclasses import replace
+
+    from merchantry.bots.ismcts import searcher
+    from merchantry.bots.levels import recipe
+
+    sys.path.insert(0, os.path.dirname(__file__))
+    from bench_bots import positions as search_positions
+
+    table = Table(title="hard's search: iterations per CPU second (80 iterations from 3 positions)")
+    for column in ("game", "iterations", "CPU s", "iterations / CPU s"):
+        table.add_column(column, justify="left" if column == "game" else "right")
+    for name in games.names():
+        search = searcher(name, replace(recipe(name, "hard"), iterations=80, seconds=None))
+        rng = random.Random(1)
+        done, spent = 0, 0.0
+        for state, seat in search_positions(name, seed=3):
+            world = state.sample_hidden(seat, rng)  # type: ignore[attr-defined]
+            start = time.process_time()
+            done += search.run(world, seat, rng).iterations
+            spent += time.process_time() - start
+        table.add_row(name, str(done), f"{spent:.2f}", f"{done / spent:,.0f}")
+    return table
 
 
 def recorded_calls(name: str, module: Any, function: str) -> list[tuple[Any, ...]]:
