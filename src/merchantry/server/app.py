@@ -46,6 +46,7 @@ from merchantry.i18n import PLATFORM_LOCALES, load_catalogue
 from merchantry.package import LANGUAGES
 from merchantry.server import tuning, tutorials
 from merchantry.server import work as work_in_process
+from merchantry.server.accounts import Accounts, AccountSettings, CsrfGuard
 from merchantry.server.cluster import SWEEP_SECONDS, Notice, cluster_for
 from merchantry.server.db import Health, SingleProcess, brief, client_key, open_database
 from merchantry.server.inputs import BodyLimit, Name, Text
@@ -357,6 +358,7 @@ def create_app(
     unseen_window_seconds: float | None = None,
     cpu_processes: bool | None = None,
     bot_priority: Priority | None = None,
+    accounts_settings: AccountSettings | None = None,
 ) -> FastAPI:
     """`hint_search` and `analysis_search` replace the hard bot's recipe (tests make them quick); by
     default a hint is the hard bot's own search and an analysis searches each decision for at most 0.4 s.
@@ -367,6 +369,8 @@ def create_app(
     tables.UNSEEN_WINDOW_SECONDS, none when `bot_delay` is 0). `cpu_processes`: bots, hints and analyses
     think in worker processes of their own (server/work.py); by default when `tune_process`; the bots only
     with a `bot_priority` for their processes (else in a thread of the server)."""
+    think in worker processes of their own (server/work.py); by default when `tune_process`.
+    `accounts_settings`: the accounts' cookies, login limits and password hashing (server/accounts.py)."""
     health = Health()  # whether the database answers: one warning when an outage starts, one when it ends
     sessions = open_database(database_url, health)
     cluster = cluster_for(sessions.kw["bind"], database_url, health)  # other processes, same database
@@ -750,6 +754,11 @@ def create_app(
 
     app = FastAPI(title="Merchantry", lifespan=lifespan)
     app.add_middleware(BodyLimit)  # a huge body is refused before it is read
+    app.add_middleware(CsrfGuard)  # a change made with the session cookie needs its CSRF token
+    accounts = Accounts(
+        sessions, db, service.seat_for_token, accounts_settings or AccountSettings(), limits.enabled
+    )
+    app.include_router(accounts.router())
     app.state.service = service
     # a service call from outside the server (tests, tools), in the database thread: one at a time with
     # the server's own, never beside them
@@ -784,6 +793,7 @@ def create_app(
     @app.get("/table/{table_id}", include_in_schema=False)
     @app.get("/replay/{table_id}", include_in_schema=False)
     @app.get("/learn/{game}", include_in_schema=False)
+    @app.get("/account", include_in_schema=False)
     async def page(table_id: str | None = None, game: str | None = None) -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
@@ -843,13 +853,16 @@ def create_app(
     @app.post("/api/tables", status_code=201)
     async def create_table(request: Request, body: CreateTable) -> dict[str, Any]:
         creator = await check_creation(request, body)
+        account = await accounts.current(request)  # a logged-in host plays under the account's name
+        name = account.name if account is not None else body.name
         seats = [spec.model_dump() for spec in body.seats]
         options, turn_seconds = dict(body.options), body.turn_seconds
         async with share_lock if plays_by_itself([s.kind for s in body.seats], turn_seconds) else nothing():
             await check_creation_share(creator, body)
             created = await db(
-                service.create, body.game, body.players, options, seats, body.name, turn_seconds, creator
+                service.create, body.game, body.players, options, seats, name, turn_seconds, creator
             )
+        await accounts.link(account, created["id"], created["seat"])
         await after_change(created["id"])
         return created
 
@@ -901,13 +914,16 @@ def create_app(
             raise Refused(
                 429, f"too many seats taken from your address: at most {limits.joins_per_minute} a minute"
             )
+        account = await accounts.current(request)  # a logged-in player sits under the account's name
+        name = account.name if account is not None else body.name
         async with await lock_for(table_id):
             if (creator := await db(share_needed, table_id, body.seat)) is not None:
                 async with share_lock:
                     await check_bot_share(creator)
-                    token = await db(service.join, table_id, body.seat, body.invite, body.name)
+                    token = await db(service.join, table_id, body.seat, body.invite, name)
             else:
-                token = await db(service.join, table_id, body.seat, body.invite, body.name)
+                token = await db(service.join, table_id, body.seat, body.invite, name)
+        await accounts.link(account, table_id, body.seat)
         await after_change(table_id)
         return {"seat": body.seat, "token": token}
 

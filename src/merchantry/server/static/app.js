@@ -3,6 +3,7 @@ import { h, seatLabel, seatName } from "./dom.js";
 import { LANGUAGES, gameTranslator, language, loadLanguage, setLanguage, t } from "./i18n.js";
 import * as generic from "./generic.js";
 import * as tutorial from "./tutorial.js";
+import { accountBar, accountPage, csrfHeader } from "./account.js";
 
 const main = document.getElementById("main");
 
@@ -48,7 +49,7 @@ function save(tableId, data) {
 async function api(path, options = {}) {
   const response = await fetch(path, {
     ...options,
-    headers: { "Content-Type": "application/json", ...(options.headers || {}) },
+    headers: { "Content-Type": "application/json", ...csrfHeader(), ...(options.headers || {}) },
   });
   const body = await response.json().catch(() => ({}));
   if (!response.ok) {
@@ -68,12 +69,15 @@ function header() {
   const select = h("select", { id: "lang", "aria-label": "Language", onchange: (e) => { setLanguage(e.target.value); route(); } },
     Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, selected: code === language() }, name)));
   const bar = document.getElementById("bar");
+  const account = h("span", { id: "account" });
   bar.replaceChildren(
     h("a", { href: "/", class: "brand" }, "Merchantry"),
     h("a", { href: "/" }, t("lobby")),
     h("span", { class: "spacer" }),
+    account,
     select,
   );
+  accountBar(account, route);
 }
 
 // --- lobby -------------------------------------------------------------------------------------------
@@ -565,6 +569,7 @@ async function route() {
   if ((match = path.match(/^\/table\/([\w-]+)$/))) return tablePage(match[1]);
   if ((match = path.match(/^\/replay\/([\w-]+)$/))) return replayPage(match[1]);
   if ((match = path.match(/^\/learn\/(\w+)$/))) return learn(match[1]);
+  if (path === "/account") return accountPage(main, toast, () => { history.pushState({}, "", "/"); route(); });
   if (socket) { socket.close(); socket = null; }
   return lobby();
 }
