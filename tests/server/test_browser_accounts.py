@@ -45,3 +45,21 @@ def test_a_guest_signs_up_keeps_the_seat_and_a_guest_still_joins_by_link(live_se
     assert guest.context.cookies() == [] or all(
         c["name"] != "merchantry_session" for c in guest.context.cookies()
     )
+
+
+def test_a_seat_left_open_is_taken_from_the_lobby(live_server, browser):  # noqa: F811
+    host = browser.new_context().new_page()
+    create_table(host, live_server, "Ann", ["human", "open", "bot:greedy"])
+    host.wait_for_selector(".money")
+    table_id = host.url.rsplit("/", 1)[1]
+    other = browser.new_context().new_page()
+    other.goto(live_server + "/")
+    other.select_option("#lobby-pace", "realtime")
+    row = other.locator(f"#open-seats tr[data-table='{table_id}']")
+    row.wait_for()
+    assert "Ann" in row.inner_text()
+    row.locator("button.take-seat").click()
+    other.wait_for_selector(".seat.me")
+    host.wait_for_selector(".banner:has-text('Your turn')")  # the table filled and the game began
+    other.goto(live_server + "/")
+    other.wait_for_selector("#open-seats td[colspan]")  # nothing open any more

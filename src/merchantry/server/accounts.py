@@ -265,8 +265,8 @@ class Accounts:
         self.attempts_by_address = RateWindow(settings.logins_per_address, settings.login_window)
         self.signups = RateWindow(settings.signups_per_address, 3600.0)
         # verifying a password for a name nobody has takes as long as for a real one: the time of a
-        # refusal does not say whether the name exists
-        self.unknown_name_hash = settings.hasher.hash(secrets.token_urlsafe(16))
+        # refusal does not say whether the name exists (made at the first such login, not at start-up)
+        self.unknown_name_hash: str | None = None
 
     async def current(self, request: Request) -> Account | None:
         """The logged-in account of a request; None for a guest (or an ended or expired session)."""
@@ -320,7 +320,7 @@ class Accounts:
         if self.limits_enabled and self.too_many_failures(key):
             raise Refused(429, "too many wrong passwords for this name: wait a few minutes")
         found = await self.run_db(self.store.password_hash_of, body.name)
-        stored = found[1] if found is not None else self.unknown_name_hash
+        stored = found[1] if found is not None else await self.hash_for_unknown_names()
         if not await asyncio.to_thread(self.verified, stored, body.password) or found is None:
             self.failed_by_name.allow(key)
             log.warning("refused a login for %r: wrong name or password", body.name)
@@ -331,6 +331,12 @@ class Accounts:
             await self.run_db(self.store.set_password_hash, account.id, new_hash)
         await self.start_session(request, response, account)
         return {"account": {"name": account.name}}
+
+    async def hash_for_unknown_names(self) -> str:
+        if self.unknown_name_hash is None:
+            made = await asyncio.to_thread(self.settings.hasher.hash, secrets.token_urlsafe(16))
+            self.unknown_name_hash = made
+        return self.unknown_name_hash
 
     def too_many_failures(self, key: str) -> bool:
         """Whether the name has had its wrong passwords for the window (counted only when wrong)."""

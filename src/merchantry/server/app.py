@@ -51,6 +51,7 @@ from merchantry.server.cluster import SWEEP_SECONDS, Notice, cluster_for
 from merchantry.server.db import Health, SingleProcess, brief, client_key, open_database
 from merchantry.server.inputs import BodyLimit, Name, Text
 from merchantry.server.limits import Limits, RateWindow, TokenBucket
+from merchantry.server.lobby import Lobby
 from merchantry.server.tables import (
     SEATS_CHANGED,
     UNSEEN_ANSWER_SECONDS,
@@ -81,6 +82,7 @@ Token = Annotated[Text, Field(min_length=1, max_length=64)]
 class SeatSpec(BaseModel):
     kind: Literal["human", "bot"]
     bot: Annotated[Text, Field(max_length=32)] | None = None
+    open: bool = False  # a person's seat anyone may take from the lobby (server/lobby.py)
 
 
 class CreateTable(BaseModel):
@@ -759,6 +761,8 @@ def create_app(
         sessions, db, service.seat_for_token, accounts_settings or AccountSettings(), limits.enabled
     )
     app.include_router(accounts.router())
+    lobby = Lobby(db, accounts, lambda *args: seat_person(*args))  # (defined with the routes below)
+    app.include_router(lobby.router())
     app.state.service = service
     # a service call from outside the server (tests, tools), in the database thread: one at a time with
     # the server's own, never beside them
@@ -863,6 +867,7 @@ def create_app(
                 service.create, body.game, body.players, options, seats, name, turn_seconds, creator
             )
         await accounts.link(account, created["id"], created["seat"])
+        await lobby.open_seats(created, [spec.kind == "human" and spec.open for spec in body.seats])
         await after_change(created["id"])
         return created
 
@@ -910,22 +915,28 @@ def create_app(
 
     @app.post("/api/tables/{table_id}/join")
     async def join(request: Request, table_id: str, body: Join) -> dict[str, Any]:
+        return await seat_person(request, table_id, body.seat, body.invite, body.name)
+
+    async def seat_person(
+        request: Request, table_id: str, seat: int, invite: str, typed: str
+    ) -> dict[str, Any]:
+        """A person takes a seat with its invite (an invite link, or the lobby's open seat)."""
         if limits.enabled and not joins.allow(client_of(request)):
             raise Refused(
                 429, f"too many seats taken from your address: at most {limits.joins_per_minute} a minute"
             )
         account = await accounts.current(request)  # a logged-in player sits under the account's name
-        name = account.name if account is not None else body.name
+        name = account.name if account is not None else typed
         async with await lock_for(table_id):
-            if (creator := await db(share_needed, table_id, body.seat)) is not None:
+            if (creator := await db(share_needed, table_id, seat)) is not None:
                 async with share_lock:
                     await check_bot_share(creator)
-                    token = await db(service.join, table_id, body.seat, body.invite, name)
+                    token = await db(service.join, table_id, seat, invite, name)
             else:
-                token = await db(service.join, table_id, body.seat, body.invite, name)
-        await accounts.link(account, table_id, body.seat)
+                token = await db(service.join, table_id, seat, invite, name)
+        await accounts.link(account, table_id, seat)
         await after_change(table_id)
-        return {"seat": body.seat, "token": token}
+        return {"seat": seat, "token": token}
 
     @app.post("/api/tables/{table_id}/act")
     async def act(table_id: str, body: Act, x_seat_token: Annotated[str, Header()]) -> dict[str, Any]:

@@ -4,6 +4,7 @@ import { LANGUAGES, gameTranslator, language, loadLanguage, setLanguage, t } fro
 import * as generic from "./generic.js";
 import * as tutorial from "./tutorial.js";
 import { accountBar, accountPage, csrfHeader } from "./account.js";
+import { openSeatsSection } from "./lobby.js";
 
 const main = document.getElementById("main");
 
@@ -102,7 +103,7 @@ async function lobby() {
     playersInput.max = game.max_players;
     const n = Math.max(game.min_players, Math.min(game.max_players, Number(playersInput.value) || game.min_players));
     playersInput.value = n;
-    const kinds = [["human", t("human")], ...game.bots.map((b) => [`bot:${b}`, botLabel(b)])];
+    const kinds = [["human", t("human")], ["open", t("openSeat")], ...game.bots.map((b) => [`bot:${b}`, botLabel(b)])];
     const previous = [...seatsBox.querySelectorAll("select")].map((sel) => sel.value);  // keep earlier choices
     const defaultBot = `bot:${game.bots.includes("medium") ? "medium" : game.bots[0]}`;
     const choice = (s) => {
@@ -120,7 +121,7 @@ async function lobby() {
 
   async function create(event) {
     event.preventDefault();
-    const seats = [...seatsBox.querySelectorAll("select")].map((sel) => sel.value === "human" ? { kind: "human" } : { kind: "bot", bot: sel.value.slice(4) });
+    const seats = [...seatsBox.querySelectorAll("select")].map((sel) => sel.value === "human" || sel.value === "open" ? { kind: "human", open: sel.value === "open" } : { kind: "bot", bot: sel.value.slice(4) });
     const name = nameInput.value.trim() || "Host";
     localStorage.setItem("merchantry:name", name);
     try {
@@ -152,6 +153,7 @@ async function lobby() {
       h("button", { type: "submit", class: "primary" }, t("create"))),
     rulesLinks,
     learnLinks(games),
+    openSeatsSection(games, { api, toast, save, open: (path) => { history.pushState({}, "", path); route(); } }),
     h("h2", {}, t("tables")),
     h("table", { class: "tables" },
       h("thead", {}, h("tr", {}, [t("game"), t("players"), t("started"), t("status"), t("winner"), ""].map((c) => h("th", {}, c)))),
