@@ -63,3 +63,40 @@ def test_a_seat_left_open_is_taken_from_the_lobby(live_server, browser):  # noqa
     host.wait_for_selector(".banner:has-text('Your turn')")  # the table filled and the game began
     other.goto(live_server + "/")
     other.wait_for_selector("#open-seats td[colspan]")  # nothing open any more
+
+
+def test_players_chat_beside_the_table_markup_stays_text_and_spectators_only_read(live_server, browser):  # noqa: F811
+    host = browser.new_context().new_page()
+    create_table(host, live_server, "Ann", ["human", "human", "bot:greedy"])
+    host.wait_for_selector(".money")
+    invite = host.input_value("input.invite[data-seat='1']")
+    guest = browser.new_context().new_page()
+    guest.goto(invite)
+    guest.fill("#join-name", "Bob")
+    guest.click("#join button[type=submit]")
+    guest.wait_for_selector(".seat.me:has-text('Bob')")
+    fan = browser.new_context().new_page()
+    fan.goto(host.url)
+    fan.wait_for_selector(".money")
+
+    markup = "<img src=x onerror=\"document.title='owned'\"><b>bold?</b>"
+    host.fill("#chat-text", markup)
+    host.click("#chat-form button[type=submit]")
+    for page in (host, guest, fan):
+        page.wait_for_selector(".chat-messages li:has-text('bold?')")
+        assert page.inner_text(".chat-messages .chat-text") == markup  # shown as the characters typed
+        assert page.locator(".chat-messages img, .chat-messages b").count() == 0  # no element was made
+        assert page.title() != "owned"
+    assert fan.is_disabled("#chat-text")  # a spectator reads, and cannot write
+    guest.click(".chat-messages li[data-seat='0'] button.mute")  # Bob mutes Ann
+    guest.wait_for_selector("button.unmute")
+    assert guest.locator(".chat-messages li").count() == 0
+    host.fill("#chat-text", "Bob cannot hear this")
+    host.click("#chat-form button[type=submit]")
+    host.wait_for_selector(".chat-messages li:has-text('Bob cannot hear this')")
+    fan.wait_for_selector(".chat-messages li:has-text('Bob cannot hear this')")
+    guest.fill("#chat-text", "hello from Bob")
+    guest.click("#chat-form button[type=submit]")
+    host.wait_for_selector(".chat-messages li:has-text('hello from Bob')")
+    assert "Bob cannot hear this" not in guest.inner_text(".chat-messages")
+    shot(host, "accounts-02-chat")

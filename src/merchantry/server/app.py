@@ -47,6 +47,8 @@ from merchantry.package import LANGUAGES
 from merchantry.server import tuning, tutorials
 from merchantry.server import work as work_in_process
 from merchantry.server.accounts import Accounts, AccountSettings, CsrfGuard
+from merchantry.server.chat import TYPES as CHAT_TYPES
+from merchantry.server.chat import Chat
 from merchantry.server.cluster import SWEEP_SECONDS, Notice, cluster_for
 from merchantry.server.db import Health, SingleProcess, brief, client_key, open_database
 from merchantry.server.inputs import BodyLimit, Name, Text
@@ -738,6 +740,7 @@ def create_app(
                 loop.call_soon_threadsafe(lambda: keep(asyncio.create_task(catch_up_everything())))
 
             cluster.listen(on_notice, on_missed)
+            chat.start(keep)  # the other processes' chat messages
             background.append(asyncio.create_task(take_over_orphans()))
         yield
         for task in background:
@@ -745,6 +748,7 @@ def create_app(
         for task in [*runners.values(), *clocks.values()]:
             task.cancel()
         stopping.set()  # an analysis in progress stops at its next move
+        chat.stop()
         single.release()
         for pool in (analyst, hints, thinking):
             pool.shutdown()
@@ -763,6 +767,16 @@ def create_app(
     app.include_router(accounts.router())
     lobby = Lobby(db, accounts, lambda *args: seat_person(*args))  # (defined with the routes below)
     app.include_router(lobby.router())
+    chat = Chat(
+        sessions,
+        db,
+        rooms,
+        lambda table_id, conn: holds_its_seat(table_id, conn),  # (defined with the socket's handler below)
+        lambda table_id: [s.name for s in service.table(table_id).seats],
+        database_url,
+        cluster.several,
+        health,
+    )
     app.state.service = service
     # a service call from outside the server (tests, tools), in the database thread: one at a time with
     # the server's own, never beside them
@@ -1167,6 +1181,7 @@ def create_app(
                 await asyncio.sleep(0.1)  # (the writer sends it) then closed: the page comes back
                 await ws.close(code=1013, reason="the database is not answering")
                 return
+            await chat.welcome(table_id, conn)
             await kick_bots(table_id)
             while not conn.dropped:
                 message = await ws.receive()
@@ -1210,7 +1225,10 @@ def create_app(
         if len(text.encode()) > MAX_MESSAGE:
             return {"type": "refused", "reason": f"message too large (over {MAX_MESSAGE} bytes)"}
         try:
-            message = ActMessage.model_validate(json.loads(text))
+            data = json.loads(text)
+            if isinstance(data, dict) and data.get("type") in CHAT_TYPES:  # table chat (server/chat.py)
+                return await chat.handle(table_id, conn, data)
+            message = ActMessage.model_validate(data)
         except (ValueError, TypeError, RecursionError):  # RecursionError: JSON nested thousands deep
             return {"type": "refused", "reason": 'send {"type": "act", "action": "<move>"}'}
         if conn.seat is None:

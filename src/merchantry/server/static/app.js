@@ -5,6 +5,7 @@ import * as generic from "./generic.js";
 import * as tutorial from "./tutorial.js";
 import { accountBar, accountPage, csrfHeader } from "./account.js";
 import { openSeatsSection } from "./lobby.js";
+import { chatPanel } from "./chat.js";
 
 const main = document.getElementById("main");
 
@@ -191,6 +192,7 @@ function age(iso) {
 
 // --- a table -----------------------------------------------------------------------------------------
 let socket = null;
+let chatBox = null;  // the table's chat beside it (chat.js)
 
 async function tablePage(tableId) {
   const params = new URLSearchParams(location.search);
@@ -200,7 +202,8 @@ async function tablePage(tableId) {
     return;
   }
   const area = h("div", { id: "table" });
-  main.replaceChildren(area);
+  chatBox = chatPanel();
+  main.replaceChildren(area, chatBox.node);
   connect(tableId, mine.token, area);
 }
 
@@ -240,6 +243,7 @@ function connect(tableId, token, area) {
   mySocket.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "state") {
+      chatBox?.connected(mySocket, message.seat);
       if ((message.log_from || 0) > logSoFar.length) { mySocket.close(); return; }  // a gap: start afresh
       if (message.log_from !== undefined) {
         logSoFar = logSoFar.slice(0, message.log_from).concat(message.view.log || []);
@@ -251,6 +255,7 @@ function connect(tableId, token, area) {
         .then(([renderer, tr]) => drawTable(tableId, message, send, area, renderer, tr))
         .catch((error) => toast(error.message));
     }
+    else if (message.type === "chat" || message.type === "mute") chatBox?.receive(message);
     else if (message.type === "refused") toast(`${t("refused")}: ${message.reason}`);
     else if (message.type === "revoked") {
       // the server checked the database: the seat is no longer held by this token (given to a bot, or

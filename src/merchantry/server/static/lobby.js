@@ -43,7 +43,7 @@ export function openSeatsSection(games, { api, toast, save, open }) {
   return h("section", { id: "lobby-open" },
     h("h2", {}, t("openSeats")),
     h("div", { class: "filters" }, gameFilter, playersFilter, paceFilter),
-    h("table", { class: "tables" },
+    h("table", { class: "open-tables" },
       h("thead", {}, h("tr", {}, [t("game"), t("players"), t("pace"), ""].map((c) => h("th", {}, c)))),
       list));
 }
