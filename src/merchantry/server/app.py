@@ -54,6 +54,7 @@ from merchantry.server.db import Health, SingleProcess, brief, client_key, open_
 from merchantry.server.inputs import BodyLimit, Name, Text
 from merchantry.server.limits import Limits, RateWindow, TokenBucket
 from merchantry.server.lobby import Lobby
+from merchantry.server.ratings import Ratings, rate_finished_game
 from merchantry.server.tables import (
     SEATS_CHANGED,
     UNSEEN_ANSWER_SECONDS,
@@ -96,6 +97,7 @@ class CreateTable(BaseModel):
     ] = {}
     seats: Annotated[list[SeatSpec], Field(min_length=1, max_length=10)]
     name: Name = "Host"
+    rated: bool = False  # accounts only, a clock, no hints (server/ratings.py)
     turn_seconds: Annotated[int, Field(ge=0, le=3600)] = 0  # 0: no turn clock
 
 
@@ -765,6 +767,9 @@ def create_app(
         sessions, db, service.seat_for_token, accounts_settings or AccountSettings(), limits.enabled
     )
     app.include_router(accounts.router())
+    ratings = Ratings(sessions, db)
+    service.on_finish.append(rate_finished_game)
+    app.include_router(ratings.router())
     lobby = Lobby(db, accounts, lambda *args: seat_person(*args))  # (defined with the routes below)
     app.include_router(lobby.router())
     chat = Chat(
@@ -813,6 +818,9 @@ def create_app(
     @app.get("/learn/{game}", include_in_schema=False)
     @app.get("/account", include_in_schema=False)
     async def page(table_id: str | None = None, game: str | None = None) -> FileResponse:
+    @app.get("/player/{name}", include_in_schema=False)
+    @app.get("/leaderboard/{game}", include_in_schema=False)
+    async def page(table_id: str | None = None, name: str = "", game: str = "") -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
     @app.get("/rules/{game}", include_in_schema=False)
@@ -873,7 +881,9 @@ def create_app(
         creator = await check_creation(request, body)
         account = await accounts.current(request)  # a logged-in host plays under the account's name
         name = account.name if account is not None else body.name
-        seats = [spec.model_dump() for spec in body.seats]
+        bots_at = [spec.bot for spec in body.seats if spec.kind == "bot"]
+        ratings.check_create(body.game, body.rated, body.turn_seconds, bots_at, account)
+        seats = [spec.model_dump(exclude={"open"}) for spec in body.seats]
         options, turn_seconds = dict(body.options), body.turn_seconds
         async with share_lock if plays_by_itself([s.kind for s in body.seats], turn_seconds) else nothing():
             await check_creation_share(creator, body)
@@ -881,6 +891,7 @@ def create_app(
                 service.create, body.game, body.players, options, seats, name, turn_seconds, creator
             )
         await accounts.link(account, created["id"], created["seat"])
+        await ratings.terms(created["id"], body.rated)
         await lobby.open_seats(created, [spec.kind == "human" and spec.open for spec in body.seats])
         await after_change(created["id"])
         return created
@@ -941,6 +952,7 @@ def create_app(
             )
         account = await accounts.current(request)  # a logged-in player sits under the account's name
         name = account.name if account is not None else typed
+        await ratings.check_seat(table_id, account)
         async with await lock_for(table_id):
             if (creator := await db(share_needed, table_id, seat)) is not None:
                 async with share_lock:

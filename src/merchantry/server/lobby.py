@@ -21,6 +21,7 @@ from merchantry.engine import seat_label
 from merchantry.server.accounts import Accounts, AccountSeatRow
 from merchantry.server.db import Base, SeatRow, TableRow
 from merchantry.server.inputs import Name
+from merchantry.server.ratings import TermsRow
 from merchantry.server.tables import Refused, seat_info
 
 # a table whose clock gives an hour or more per move is played over days, turn by turn; shorter (or no
@@ -56,7 +57,9 @@ class LobbyStore:
             db.add_all(OpenSeatRow(table_id=table_id, seat=seat) for seat in seats)
             db.commit()
 
-    def listing(self, game: str | None, players: int | None, pace: Pace | None) -> list[dict[str, Any]]:
+    def listing(
+        self, game: str | None, players: int | None, pace: Pace | None, rated: bool | None = None
+    ) -> list[dict[str, Any]]:
         query = (
             select(TableRow)
             .where(TableRow.status == "waiting")
@@ -73,10 +76,16 @@ class LobbyStore:
             query = query.where(TableRow.turn_seconds >= TURN_BASED_SECONDS)
         elif pace == "realtime":
             query = query.where(TableRow.turn_seconds < TURN_BASED_SECONDS)
+        rated_ids = select(TermsRow.table_id).where(TermsRow.rated)
+        if rated is True:
+            query = query.where(TableRow.id.in_(rated_ids))
+        elif rated is False:
+            query = query.where(TableRow.id.not_in(rated_ids))
         with self.sessions() as db:
             rows = db.scalars(query).all()
             opened = self.open_seats_of(db, [row.id for row in rows])
-            listed = [entry(row, opened.get(row.id, set())) for row in rows]
+            rated_here = set(db.scalars(rated_ids.where(TermsRow.table_id.in_([row.id for row in rows]))))
+            listed = [entry(row, opened.get(row.id, set()), row.id in rated_here) for row in rows]
         return [table for table in listed if table["open"]]
 
     @staticmethod
@@ -108,7 +117,7 @@ class LobbyStore:
         return db.scalar(held) is not None
 
 
-def entry(row: TableRow, opened: set[int]) -> dict[str, Any]:
+def entry(row: TableRow, opened: set[int], rated: bool) -> dict[str, Any]:
     """A table as the lobby lists it: its seats as any page shows them, and which are open to take."""
     seats = [seat_info(s) for s in row.seats]
     return {
@@ -118,6 +127,7 @@ def entry(row: TableRow, opened: set[int]) -> dict[str, Any]:
         "players": row.players,
         "turn_seconds": row.turn_seconds,
         "pace": pace_of(row.turn_seconds),
+        "rated": rated,
         "created_at": row.created_at.isoformat() if row.created_at else None,
         "seats": [s.public() for s in seats],
         "open": sorted(s.seat for s in seats if s.seat in opened and not s.joined and s.kind == "human"),
@@ -156,12 +166,13 @@ class Lobby:
         game: Annotated[str | None, Query(max_length=32)] = None,
         players: Annotated[int | None, Query(ge=1, le=10)] = None,
         pace: Pace | None = None,
+        rated: bool | None = None,
     ) -> list[dict[str, Any]]:
-        """Tables waiting for players with a seat open to anyone, newest first, by game, number of players
-        and pace (real time, or turn-based over days)."""
+        """Tables waiting for players with a seat open to anyone, newest first, by game, number of players,
+        pace (real time, or turn-based over days) and whether they are rated."""
         if game is not None and game not in games.names():
             raise Refused(422, f"no game {game!r}: one of {', '.join(games.names())}")
-        listed: list[dict[str, Any]] = await self.run_db(self.store.listing, game, players, pace)
+        listed: list[dict[str, Any]] = await self.run_db(self.store.listing, game, players, pace, rated)
         return listed
 
     async def take(self, request: Request, table_id: str, seat: int, body: TakeSeat) -> dict[str, Any]:

@@ -75,6 +75,7 @@ export async function accountPage(main, toast, navigate) {
     const { seats } = await call("/api/account/seats");
     main.replaceChildren(
       h("h1", {}, t("loggedInAs", { name: account.name })),
+      h("p", {}, h("a", { href: `/player/${encodeURIComponent(account.name)}`, id: "my-profile" }, t("profile"))),
       h("h2", {}, t("yourSeats")),
       h("ul", { id: "account-seats" }, seats.map((s) =>
         h("li", {}, h("a", { href: `/table/${s.table_id}` }, `${s.game} · ${s.table_id} · P${s.seat + 1}`), ` (${s.status})`))),

@@ -6,6 +6,7 @@ import * as tutorial from "./tutorial.js";
 import { accountBar, accountPage, csrfHeader } from "./account.js";
 import { openSeatsSection } from "./lobby.js";
 import { chatPanel } from "./chat.js";
+import { leaderboardPage, profilePage } from "./ratings.js";
 
 const main = document.getElementById("main");
 
@@ -93,6 +94,7 @@ async function lobby() {
   const playersInput = h("input", { id: "players", type: "number", min: 2, max: 7, value: 4 });
   const seatsBox = h("div", { id: "seats", class: "seat-choices" });
   const clockInput = h("input", { id: "turn-seconds", type: "number", min: 0, max: 3600, value: 0 });
+  const ratedInput = h("input", { id: "rated", type: "checkbox" });
   const nameInput = h("input", { id: "name", maxlength: 40, value: localStorage.getItem("merchantry:name") || "", placeholder: t("yourName"), required: true });
 
   // a bot's name in the seat menu: the levels in words, any other bot (a game's own policy bots) by its name
@@ -126,7 +128,7 @@ async function lobby() {
     const name = nameInput.value.trim() || "Host";
     localStorage.setItem("merchantry:name", name);
     try {
-      const created = await api("/api/tables", { method: "POST", body: JSON.stringify({ game: gameSelect.value, players: seats.length, seats, name, turn_seconds: Number(clockInput.value) || 0 }) });
+      const created = await api("/api/tables", { method: "POST", body: JSON.stringify({ game: gameSelect.value, players: seats.length, seats, name, turn_seconds: Number(clockInput.value) || 0, rated: ratedInput.checked }) });
       save(created.id, { seat: created.seat, token: created.token, host: created.host_token, invites: created.invites });
       history.pushState({}, "", `/table/${created.id}`);
       route();
@@ -150,6 +152,7 @@ async function lobby() {
       h("label", {}, `${t("players")} `, playersInput),
       seatsBox,
       h("label", {}, `${t("turnClock")} `, clockInput),
+      h("label", {}, ratedInput, ` ${t("ratedTable")}`),
       h("label", {}, `${t("yourName")} `, nameInput),
       h("button", { type: "submit", class: "primary" }, t("create"))),
     rulesLinks,
@@ -576,6 +579,8 @@ async function route() {
   if ((match = path.match(/^\/table\/([\w-]+)$/))) return tablePage(match[1]);
   if ((match = path.match(/^\/replay\/([\w-]+)$/))) return replayPage(match[1]);
   if ((match = path.match(/^\/learn\/(\w+)$/))) return learn(match[1]);
+  if ((match = path.match(/^\/player\/(.+)$/))) return profilePage(main, api, decodeURIComponent(match[1]), await api("/api/games"));
+  if ((match = path.match(/^\/leaderboard\/([\w-]+)$/))) return leaderboardPage(main, api, match[1], await api("/api/games"));
   if (path === "/account") return accountPage(main, toast, () => { history.pushState({}, "", "/"); route(); });
   if (socket) { socket.close(); socket = null; }
   return lobby();

@@ -11,6 +11,8 @@ export function openSeatsSection(games, { api, toast, save, open }) {
     h("option", { value: "" }, t("anyPace")),
     h("option", { value: "realtime" }, t("pace_realtime")),
     h("option", { value: "turn-based" }, t("pace_turn-based")));
+  const ratedFilter = h("select", { id: "lobby-rated", "aria-label": t("rated") },
+    h("option", { value: "" }, t("anyRated")), h("option", { value: "true" }, t("onlyRated")), h("option", { value: "false" }, t("onlyCasual")));
   const list = h("tbody", { id: "open-seats" });
 
   async function take(table, seat) {
@@ -27,22 +29,24 @@ export function openSeatsSection(games, { api, toast, save, open }) {
     if (gameFilter.value) query.set("game", gameFilter.value);
     if (playersFilter.value) query.set("players", playersFilter.value);
     if (paceFilter.value) query.set("pace", paceFilter.value);
+    if (ratedFilter.value) query.set("rated", ratedFilter.value);
     let tables = [];
     try { tables = await api(`/api/lobby?${query}`); } catch (error) { toast(error.message); }
     const who = (s) => (s.kind === "bot" ? `${s.bot} (bot)` : s.name || "…");
     list.replaceChildren(...tables.map((table) => h("tr", { "data-table": table.id },
       h("td", {}, table.title),
       h("td", {}, table.seats.map(who).join(", ")),
-      h("td", {}, t(`pace_${table.pace}`)),
+      h("td", {}, t(`pace_${table.pace}`), table.rated ? ` · ${t("rated")}` : ""),
       h("td", {}, table.open.map((seat) => h("button", { type: "button", class: "take-seat", onclick: () => take(table, seat) },
         t("joinAs", { seat: seatLabel(seat) })))))));
     if (!tables.length) list.replaceChildren(h("tr", {}, h("td", { colspan: 4 }, t("noOpenSeats"))));
   }
-  for (const input of [gameFilter, playersFilter, paceFilter]) input.addEventListener("change", refresh);
+  for (const input of [gameFilter, playersFilter, paceFilter, ratedFilter]) input.addEventListener("change", refresh);
   refresh();
   return h("section", { id: "lobby-open" },
+    h("p", { id: "leaderboards" }, `${t("leaderboard")}: `, games.flatMap((g, i) => [i ? " · " : "", h("a", { href: `/leaderboard/${g.name}` }, g.title)])),
     h("h2", {}, t("openSeats")),
-    h("div", { class: "filters" }, gameFilter, playersFilter, paceFilter),
+    h("div", { class: "filters" }, gameFilter, playersFilter, paceFilter, ratedFilter),
     h("table", { class: "open-tables" },
       h("thead", {}, h("tr", {}, [t("game"), t("players"), t("pace"), ""].map((c) => h("th", {}, c)))),
       list));
