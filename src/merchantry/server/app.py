@@ -64,6 +64,8 @@ from merchantry.server.tables import (
     plays_by_itself,
 )
 from merchantry.server.work import FairPool, Priority, decision_body, think_all
+from merchantry.server.turns import MAX_TURN_SECONDS, Turns
+from merchantry.server.work import FairPool, think_all
 
 log = logging.getLogger("merchantry.server")
 STATIC = Path(__file__).parent / "static"
@@ -98,7 +100,8 @@ class CreateTable(BaseModel):
     seats: Annotated[list[SeatSpec], Field(min_length=1, max_length=10)]
     name: Name = "Host"
     rated: bool = False  # accounts only, a clock, no hints (server/ratings.py)
-    turn_seconds: Annotated[int, Field(ge=0, le=3600)] = 0  # 0: no turn clock
+    # 0: no turn clock; up to days a move for turn-based play (server/turns.py)
+    turn_seconds: Annotated[int, Field(ge=0, le=MAX_TURN_SECONDS)] = 0
 
 
 class Join(BaseModel):
@@ -770,6 +773,7 @@ def create_app(
     ratings = Ratings(sessions, db)
     service.on_finish.append(rate_finished_game)
     app.include_router(ratings.router())
+    app.include_router(Turns(db, accounts, service).router())
     lobby = Lobby(db, accounts, lambda *args: seat_person(*args))  # (defined with the routes below)
     app.include_router(lobby.router())
     chat = Chat(

@@ -2,6 +2,7 @@
 // the CSRF header every change sends (the server asks for it only when the session cookie is there).
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { fetchTurns, turnsSection, watchTurns } from "./turns.js";
 
 const CSRF_COOKIE = "merchantry_csrf";
 
@@ -63,6 +64,7 @@ export async function accountBar(slot, navigate) {
     await call("/api/account/logout", {});
     navigate();
   }
+  watchTurns();  // the "your turn" count in the title, and notifications
   slot.replaceChildren(
     h("a", { href: "/account", id: "account-link" }, account.name),
     h("button", { type: "button", id: "log-out", onclick: logOut }, t("logOut")),
@@ -73,9 +75,11 @@ export async function accountPage(main, toast, navigate) {
   const account = await currentAccount();
   if (account) {
     const { seats } = await call("/api/account/seats");
+    const { turns } = (await fetchTurns()) || { turns: [] };
     main.replaceChildren(
       h("h1", {}, t("loggedInAs", { name: account.name })),
       h("p", {}, h("a", { href: `/player/${encodeURIComponent(account.name)}`, id: "my-profile" }, t("profile"))),
+      turnsSection(turns),
       h("h2", {}, t("yourSeats")),
       h("ul", { id: "account-seats" }, seats.map((s) =>
         h("li", {}, h("a", { href: `/table/${s.table_id}` }, `${s.game} · ${s.table_id} · P${s.seat + 1}`), ` (${s.status})`))),
@@ -86,7 +90,8 @@ export async function accountPage(main, toast, navigate) {
   const password = h("input", { id: "account-password", type: "password", minlength: 8, maxlength: 256, required: true, autocomplete: "current-password" });
   async function submit(path) {
     try {
-      await call(path, { name: name.value.trim(), password: password.value });
+      const { account } = await call(path, { name: name.value.trim(), password: password.value });
+      localStorage.setItem("merchantry:name", account.name);  // the name the forms start with
       const kept = await keepSeats();
       if (kept) toast(t("seatsKept", { count: kept }), "info");
       navigate();

@@ -94,6 +94,8 @@ async function lobby() {
   const playersInput = h("input", { id: "players", type: "number", min: 2, max: 7, value: 4 });
   const seatsBox = h("div", { id: "seats", class: "seat-choices" });
   const clockInput = h("input", { id: "turn-seconds", type: "number", min: 0, max: 3600, value: 0 });
+  const clockUnit = h("select", { id: "turn-unit", "aria-label": t("clockUnit") },
+    [["1", t("unit_seconds")], ["3600", t("unit_hours")], ["86400", t("unit_days")]].map(([value, label]) => h("option", { value }, label)));
   const ratedInput = h("input", { id: "rated", type: "checkbox" });
   const nameInput = h("input", { id: "name", maxlength: 40, value: localStorage.getItem("merchantry:name") || "", placeholder: t("yourName"), required: true });
 
@@ -128,7 +130,7 @@ async function lobby() {
     const name = nameInput.value.trim() || "Host";
     localStorage.setItem("merchantry:name", name);
     try {
-      const created = await api("/api/tables", { method: "POST", body: JSON.stringify({ game: gameSelect.value, players: seats.length, seats, name, turn_seconds: Number(clockInput.value) || 0, rated: ratedInput.checked }) });
+      const created = await api("/api/tables", { method: "POST", body: JSON.stringify({ game: gameSelect.value, players: seats.length, seats, name, turn_seconds: Math.round((Number(clockInput.value) || 0) * Number(clockUnit.value)), rated: ratedInput.checked }) });
       save(created.id, { seat: created.seat, token: created.token, host: created.host_token, invites: created.invites });
       history.pushState({}, "", `/table/${created.id}`);
       route();
@@ -151,7 +153,7 @@ async function lobby() {
       h("label", {}, `${t("game")} `, gameSelect),
       h("label", {}, `${t("players")} `, playersInput),
       seatsBox,
-      h("label", {}, `${t("turnClock")} `, clockInput),
+      h("label", {}, `${t("turnClock")} `, clockInput, ` ${t("clockUnit")} `, clockUnit),
       h("label", {}, ratedInput, ` ${t("ratedTable")}`),
       h("label", {}, `${t("yourName")} `, nameInput),
       h("button", { type: "submit", class: "primary" }, t("create"))),
