@@ -12,7 +12,7 @@ from sqlalchemy import create_engine, inspect, select, text
 
 from merchantry.server.accounts import CSRF_COOKIE, SESSION_COOKIE, AccountSettings, csrf_for
 from merchantry.server.app import create_app
-from tests.server.conftest import new_table
+from tests.server.conftest import POSTGRES_URL, new_table, postgres_database
 
 # argon2id at its cheapest: the tests check the scheme, not its cost
 QUICK = AccountSettings(hasher=PasswordHasher(time_cost=1, memory_cost=8, parallelism=1))
@@ -259,3 +259,19 @@ def test_the_accounts_migration_adds_its_tables(database_url):
     engine.dispose()
     assert {"accounts", "account_sessions", "account_seats"} <= names
     assert version >= "0007"
+
+
+@pytest.mark.skipif(not POSTGRES_URL, reason="MERCHANTRY_TEST_POSTGRES_URL not set")
+def test_a_session_opened_through_one_process_works_through_another_and_ends_in_both():
+    for url in postgres_database():
+        with TestClient(app_on(url)) as one, TestClient(app_on(url)) as two:
+            sign_up(one, "Ann")
+            two.cookies.set(SESSION_COOKIE, one.cookies[SESSION_COOKIE])
+            assert two.get("/api/account").json() == {"account": {"name": "Ann"}}
+            made = create_table(two, {"X-CSRF-Token": csrf_for(two.cookies[SESSION_COOKIE])})
+            assert made.status_code == 201  # the CSRF token is the session's, whichever process checks it
+            assert [s["table_id"] for s in one.get("/api/account/seats").json()["seats"]] == [
+                made.json()["id"]
+            ]
+            one.post("/api/account/logout", headers=csrf(one))
+            assert two.get("/api/account").json() == {"account": None}
