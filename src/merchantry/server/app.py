@@ -821,10 +821,9 @@ def create_app(
     @app.get("/replay/{table_id}", include_in_schema=False)
     @app.get("/learn/{game}", include_in_schema=False)
     @app.get("/account", include_in_schema=False)
-    async def page(table_id: str | None = None, game: str | None = None) -> FileResponse:
     @app.get("/player/{name}", include_in_schema=False)
     @app.get("/leaderboard/{game}", include_in_schema=False)
-    async def page(table_id: str | None = None, name: str = "", game: str = "") -> FileResponse:
+    async def page(table_id: str | None = None, game: str | None = None, name: str = "") -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
     @app.get("/rules/{game}", include_in_schema=False)

@@ -1,15 +1,15 @@
 """Accounts (optional): a name and an argon2 hash of the password, the sessions of logged-in browsers (the
 cookie's token, hashed) and the seats an account holds (server/accounts.py).
 
-Revision ID: 0007
-Revises: 0006
+Revision ID: 0008
+Revises: 0007
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0007"
-down_revision = "0006"
+revision = "0008"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 

@@ -1,15 +1,15 @@
 """Rated tables and ratings: each table's terms (rated or not), every account's openskill rating per game,
 and the rating change of every account at every rated game (server/ratings.py).
 
-Revision ID: 0010
-Revises: 0009
+Revision ID: 0011
+Revises: 0010
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0010"
-down_revision = "0009"
+revision = "0011"
+down_revision = "0010"
 branch_labels = None
 depends_on = None
 
