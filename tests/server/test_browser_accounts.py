@@ -205,6 +205,8 @@ def test_two_accounts_play_a_rated_turn_based_game_from_the_lobby_to_their_ratin
     assert timed_out
     ann.goto(base + f"/table/{table_id}")
     ann.wait_for_selector("table.scores")
+    ann.wait_for_selector("#table-ratings:has-text('±')")  # each seat's rating, at the table
+    assert "P1" in ann.inner_text("#table-ratings") and "P2" in ann.inner_text("#table-ratings")
 
     # both profiles and the leaderboard show the rated game
     for page, name in ((ann, "Ann"), (bea, "Bea")):

@@ -6,7 +6,7 @@ import * as tutorial from "./tutorial.js";
 import { accountBar, accountPage, csrfHeader } from "./account.js";
 import { openSeatsSection } from "./lobby.js";
 import { chatPanel } from "./chat.js";
-import { leaderboardPage, profilePage } from "./ratings.js";
+import { leaderboardPage, profilePage, tableRatings } from "./ratings.js";
 
 const main = document.getElementById("main");
 
@@ -208,7 +208,7 @@ async function tablePage(tableId) {
   }
   const area = h("div", { id: "table" });
   chatBox = chatPanel();
-  main.replaceChildren(area, chatBox.node);
+  main.replaceChildren(area, tableRatings(api, tableId), chatBox.node);
   connect(tableId, mine.token, area);
 }
 

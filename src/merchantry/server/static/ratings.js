@@ -42,3 +42,15 @@ export async function leaderboardPage(main, api, game, games) {
     h("p", {}, board.bots.map((b) => `${b.bot} ${ratingText(b.rating)}`).join(" · ")),
     h("p", { class: "chat-note" }, t("ratingHelp")));
 }
+
+// At a table: each seat's rating in its game (accounts' as they are, bots' fixed), under the board
+export function tableRatings(api, tableId) {
+  const line = h("p", { id: "table-ratings", class: "chat-note" });
+  api(`/api/tables/${tableId}/ratings`).then((answer) => {
+    const seats = Object.entries(answer.seats);
+    if (!seats.length) return;
+    line.replaceChildren(`${t("rating")}${answer.rated ? ` (${t("rated")})` : ""}: `,
+      seats.map(([seat, r]) => `P${Number(seat) + 1} ${ratingText(r)}${r.fixed ? " (bot)" : ""}`).join(" · "));
+  }).catch(() => {});
+  return line;
+}
