@@ -63,9 +63,8 @@ from merchantry.server.tables import (
     TableService,
     plays_by_itself,
 )
-from merchantry.server.work import FairPool, Priority, decision_body, think_all
 from merchantry.server.turns import MAX_TURN_SECONDS, Turns
-from merchantry.server.work import FairPool, think_all
+from merchantry.server.work import FairPool, Priority, decision_body, think_all
 
 log = logging.getLogger("merchantry.server")
 STATIC = Path(__file__).parent / "static"
@@ -377,8 +376,7 @@ def create_app(
     `unseen_window_seconds`: how long it stays open at least at a table with people (default
     tables.UNSEEN_WINDOW_SECONDS, none when `bot_delay` is 0). `cpu_processes`: bots, hints and analyses
     think in worker processes of their own (server/work.py); by default when `tune_process`; the bots only
-    with a `bot_priority` for their processes (else in a thread of the server)."""
-    think in worker processes of their own (server/work.py); by default when `tune_process`.
+    with a `bot_priority` for their processes (else in a thread of the server).
     `accounts_settings`: the accounts' cookies, login limits and password hashing (server/accounts.py)."""
     health = Health()  # whether the database answers: one warning when an outage starts, one when it ends
     sessions = open_database(database_url, health)

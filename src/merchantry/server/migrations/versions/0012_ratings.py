@@ -1,15 +1,15 @@
 """Rated tables and ratings: each table's terms (rated or not), every account's openskill rating per game,
 and the rating change of every account at every rated game (server/ratings.py).
 
-Revision ID: 0011
-Revises: 0010
+Revision ID: 0012
+Revises: 0011
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0011"
-down_revision = "0010"
+revision = "0012"
+down_revision = "0011"
 branch_labels = None
 depends_on = None
 

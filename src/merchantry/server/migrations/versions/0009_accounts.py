@@ -1,15 +1,15 @@
 """Accounts (optional): a name and an argon2 hash of the password, the sessions of logged-in browsers (the
 cookie's token, hashed) and the seats an account holds (server/accounts.py).
 
-Revision ID: 0008
-Revises: 0007
+Revision ID: 0009
+Revises: 0008
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0008"
-down_revision = "0007"
+revision = "0009"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 
