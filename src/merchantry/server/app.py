@@ -46,10 +46,15 @@ from merchantry.i18n import PLATFORM_LOCALES, load_catalogue
 from merchantry.package import LANGUAGES
 from merchantry.server import tuning, tutorials
 from merchantry.server import work as work_in_process
+from merchantry.server.accounts import Accounts, AccountSettings, CsrfGuard
+from merchantry.server.chat import TYPES as CHAT_TYPES
+from merchantry.server.chat import Chat
 from merchantry.server.cluster import SWEEP_SECONDS, Notice, cluster_for
 from merchantry.server.db import Health, SingleProcess, brief, client_key, open_database
 from merchantry.server.inputs import BodyLimit, Name, Text
 from merchantry.server.limits import Limits, RateWindow, TokenBucket
+from merchantry.server.lobby import Lobby
+from merchantry.server.ratings import Ratings, rate_finished_game
 from merchantry.server.tables import (
     SEATS_CHANGED,
     UNSEEN_ANSWER_SECONDS,
@@ -58,6 +63,7 @@ from merchantry.server.tables import (
     TableService,
     plays_by_itself,
 )
+from merchantry.server.turns import MAX_TURN_SECONDS, Turns
 from merchantry.server.work import FairPool, Priority, decision_body, think_all
 
 log = logging.getLogger("merchantry.server")
@@ -80,6 +86,7 @@ Token = Annotated[Text, Field(min_length=1, max_length=64)]
 class SeatSpec(BaseModel):
     kind: Literal["human", "bot"]
     bot: Annotated[Text, Field(max_length=32)] | None = None
+    open: bool = False  # a person's seat anyone may take from the lobby (server/lobby.py)
 
 
 class CreateTable(BaseModel):
@@ -91,7 +98,9 @@ class CreateTable(BaseModel):
     ] = {}
     seats: Annotated[list[SeatSpec], Field(min_length=1, max_length=10)]
     name: Name = "Host"
-    turn_seconds: Annotated[int, Field(ge=0, le=3600)] = 0  # 0: no turn clock
+    rated: bool = False  # accounts only, a clock, no hints (server/ratings.py)
+    # 0: no turn clock; up to days a move for turn-based play (server/turns.py)
+    turn_seconds: Annotated[int, Field(ge=0, le=MAX_TURN_SECONDS)] = 0
 
 
 class Join(BaseModel):
@@ -357,6 +366,7 @@ def create_app(
     unseen_window_seconds: float | None = None,
     cpu_processes: bool | None = None,
     bot_priority: Priority | None = None,
+    accounts_settings: AccountSettings | None = None,
 ) -> FastAPI:
     """`hint_search` and `analysis_search` replace the hard bot's recipe (tests make them quick); by
     default a hint is the hard bot's own search and an analysis searches each decision for at most 0.4 s.
@@ -366,7 +376,8 @@ def create_app(
     `unseen_window_seconds`: how long it stays open at least at a table with people (default
     tables.UNSEEN_WINDOW_SECONDS, none when `bot_delay` is 0). `cpu_processes`: bots, hints and analyses
     think in worker processes of their own (server/work.py); by default when `tune_process`; the bots only
-    with a `bot_priority` for their processes (else in a thread of the server)."""
+    with a `bot_priority` for their processes (else in a thread of the server).
+    `accounts_settings`: the accounts' cookies, login limits and password hashing (server/accounts.py)."""
     health = Health()  # whether the database answers: one warning when an outage starts, one when it ends
     sessions = open_database(database_url, health)
     cluster = cluster_for(sessions.kw["bind"], database_url, health)  # other processes, same database
@@ -732,6 +743,7 @@ def create_app(
                 loop.call_soon_threadsafe(lambda: keep(asyncio.create_task(catch_up_everything())))
 
             cluster.listen(on_notice, on_missed)
+            chat.start(keep)  # the other processes' chat messages
             background.append(asyncio.create_task(take_over_orphans()))
         yield
         for task in background:
@@ -739,6 +751,7 @@ def create_app(
         for task in [*runners.values(), *clocks.values()]:
             task.cancel()
         stopping.set()  # an analysis in progress stops at its next move
+        chat.stop()
         single.release()
         for pool in (analyst, hints, thinking):
             pool.shutdown()
@@ -750,6 +763,27 @@ def create_app(
 
     app = FastAPI(title="Merchantry", lifespan=lifespan)
     app.add_middleware(BodyLimit)  # a huge body is refused before it is read
+    app.add_middleware(CsrfGuard)  # a change made with the session cookie needs its CSRF token
+    accounts = Accounts(
+        sessions, db, service.seat_for_token, accounts_settings or AccountSettings(), limits.enabled
+    )
+    app.include_router(accounts.router())
+    ratings = Ratings(sessions, db)
+    service.on_finish.append(rate_finished_game)
+    app.include_router(ratings.router())
+    app.include_router(Turns(db, accounts, service).router())
+    lobby = Lobby(db, accounts, lambda *args: seat_person(*args))  # (defined with the routes below)
+    app.include_router(lobby.router())
+    chat = Chat(
+        sessions,
+        db,
+        rooms,
+        lambda table_id, conn: holds_its_seat(table_id, conn),  # (defined with the socket's handler below)
+        lambda table_id: [s.name for s in service.table(table_id).seats],
+        database_url,
+        cluster.several,
+        health,
+    )
     app.state.service = service
     # a service call from outside the server (tests, tools), in the database thread: one at a time with
     # the server's own, never beside them
@@ -784,7 +818,10 @@ def create_app(
     @app.get("/table/{table_id}", include_in_schema=False)
     @app.get("/replay/{table_id}", include_in_schema=False)
     @app.get("/learn/{game}", include_in_schema=False)
-    async def page(table_id: str | None = None, game: str | None = None) -> FileResponse:
+    @app.get("/account", include_in_schema=False)
+    @app.get("/player/{name}", include_in_schema=False)
+    @app.get("/leaderboard/{game}", include_in_schema=False)
+    async def page(table_id: str | None = None, game: str | None = None, name: str = "") -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
     @app.get("/rules/{game}", include_in_schema=False)
@@ -843,13 +880,20 @@ def create_app(
     @app.post("/api/tables", status_code=201)
     async def create_table(request: Request, body: CreateTable) -> dict[str, Any]:
         creator = await check_creation(request, body)
-        seats = [spec.model_dump() for spec in body.seats]
+        account = await accounts.current(request)  # a logged-in host plays under the account's name
+        name = account.name if account is not None else body.name
+        bots_at = [spec.bot for spec in body.seats if spec.kind == "bot"]
+        ratings.check_create(body.game, body.rated, body.turn_seconds, bots_at, account)
+        seats = [spec.model_dump(exclude={"open"}) for spec in body.seats]
         options, turn_seconds = dict(body.options), body.turn_seconds
         async with share_lock if plays_by_itself([s.kind for s in body.seats], turn_seconds) else nothing():
             await check_creation_share(creator, body)
             created = await db(
-                service.create, body.game, body.players, options, seats, body.name, turn_seconds, creator
+                service.create, body.game, body.players, options, seats, name, turn_seconds, creator
             )
+        await accounts.link(account, created["id"], created["seat"])
+        await ratings.terms(created["id"], body.rated)
+        await lobby.open_seats(created, [spec.kind == "human" and spec.open for spec in body.seats])
         await after_change(created["id"])
         return created
 
@@ -897,19 +941,29 @@ def create_app(
 
     @app.post("/api/tables/{table_id}/join")
     async def join(request: Request, table_id: str, body: Join) -> dict[str, Any]:
+        return await seat_person(request, table_id, body.seat, body.invite, body.name)
+
+    async def seat_person(
+        request: Request, table_id: str, seat: int, invite: str, typed: str
+    ) -> dict[str, Any]:
+        """A person takes a seat with its invite (an invite link, or the lobby's open seat)."""
         if limits.enabled and not joins.allow(client_of(request)):
             raise Refused(
                 429, f"too many seats taken from your address: at most {limits.joins_per_minute} a minute"
             )
+        account = await accounts.current(request)  # a logged-in player sits under the account's name
+        name = account.name if account is not None else typed
+        await ratings.check_seat(table_id, account)
         async with await lock_for(table_id):
-            if (creator := await db(share_needed, table_id, body.seat)) is not None:
+            if (creator := await db(share_needed, table_id, seat)) is not None:
                 async with share_lock:
                     await check_bot_share(creator)
-                    token = await db(service.join, table_id, body.seat, body.invite, body.name)
+                    token = await db(service.join, table_id, seat, invite, name)
             else:
-                token = await db(service.join, table_id, body.seat, body.invite, body.name)
+                token = await db(service.join, table_id, seat, invite, name)
+        await accounts.link(account, table_id, seat)
         await after_change(table_id)
-        return {"seat": body.seat, "token": token}
+        return {"seat": seat, "token": token}
 
     @app.post("/api/tables/{table_id}/act")
     async def act(table_id: str, body: Act, x_seat_token: Annotated[str, Header()]) -> dict[str, Any]:
@@ -1140,6 +1194,7 @@ def create_app(
                 await asyncio.sleep(0.1)  # (the writer sends it) then closed: the page comes back
                 await ws.close(code=1013, reason="the database is not answering")
                 return
+            await chat.welcome(table_id, conn)
             await kick_bots(table_id)
             while not conn.dropped:
                 message = await ws.receive()
@@ -1183,7 +1238,10 @@ def create_app(
         if len(text.encode()) > MAX_MESSAGE:
             return {"type": "refused", "reason": f"message too large (over {MAX_MESSAGE} bytes)"}
         try:
-            message = ActMessage.model_validate(json.loads(text))
+            data = json.loads(text)
+            if isinstance(data, dict) and data.get("type") in CHAT_TYPES:  # table chat (server/chat.py)
+                return await chat.handle(table_id, conn, data)
+            message = ActMessage.model_validate(data)
         except (ValueError, TypeError, RecursionError):  # RecursionError: JSON nested thousands deep
             return {"type": "refused", "reason": 'send {"type": "act", "action": "<move>"}'}
         if conn.seat is None:

@@ -16,7 +16,7 @@ import random
 import secrets
 import time
 from collections import OrderedDict, deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -284,6 +284,9 @@ class TableService:
         # runs in; dropped after any database error, and opened again for the next move.
         self.mover: Connection | None = None
         self.replays: OrderedDict[tuple[str, int, int | None], dict[str, Any]] = OrderedDict()  # LRU
+        # called with (the database session, the table, its result) in the transaction that stores a
+        # game's last move, before it commits: what must happen exactly once when a game ends (ratings)
+        self.on_finish: list[Callable[[DbSession, LiveTable, dict[str, Any]], None]] = []
 
     # --- creating and joining -----------------------------------------------------------------------
 
@@ -821,6 +824,8 @@ class TableService:
                     row = db.get(TableRow, table.id)
                     assert row is not None
                     row.status, row.finished_at, row.result = FINISHED, now(), result
+                    for finish in self.on_finish:
+                        finish(db, table, result)
                     db.commit()
         except IntegrityError:  # move `number` is taken: another process stored it (the key serialises)
             raise StaleTable(table.id) from None

@@ -3,6 +3,10 @@ import { h, seatLabel, seatName } from "./dom.js";
 import { LANGUAGES, gameTranslator, language, loadLanguage, setLanguage, t } from "./i18n.js";
 import * as generic from "./generic.js";
 import * as tutorial from "./tutorial.js";
+import { accountBar, accountPage, csrfHeader } from "./account.js";
+import { openSeatsSection } from "./lobby.js";
+import { chatPanel } from "./chat.js";
+import { leaderboardPage, profilePage, tableRatings } from "./ratings.js";
 
 const main = document.getElementById("main");
 
@@ -48,7 +52,7 @@ function save(tableId, data) {
 async function api(path, options = {}) {
   const response = await fetch(path, {
     ...options,
-    headers: { "Content-Type": "application/json", ...(options.headers || {}) },
+    headers: { "Content-Type": "application/json", ...csrfHeader(), ...(options.headers || {}) },
   });
   const body = await response.json().catch(() => ({}));
   if (!response.ok) {
@@ -68,12 +72,15 @@ function header() {
   const select = h("select", { id: "lang", "aria-label": "Language", onchange: (e) => { setLanguage(e.target.value); route(); } },
     Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, selected: code === language() }, name)));
   const bar = document.getElementById("bar");
+  const account = h("span", { id: "account" });
   bar.replaceChildren(
     h("a", { href: "/", class: "brand" }, "Merchantry"),
     h("a", { href: "/" }, t("lobby")),
     h("span", { class: "spacer" }),
+    account,
     select,
   );
+  accountBar(account, route);
 }
 
 // --- lobby -------------------------------------------------------------------------------------------
@@ -87,6 +94,9 @@ async function lobby() {
   const playersInput = h("input", { id: "players", type: "number", min: 2, max: 7, value: 4 });
   const seatsBox = h("div", { id: "seats", class: "seat-choices" });
   const clockInput = h("input", { id: "turn-seconds", type: "number", min: 0, max: 3600, value: 0 });
+  const clockUnit = h("select", { id: "turn-unit", "aria-label": t("clockUnit") },
+    [["1", t("unit_seconds")], ["3600", t("unit_hours")], ["86400", t("unit_days")]].map(([value, label]) => h("option", { value }, label)));
+  const ratedInput = h("input", { id: "rated", type: "checkbox" });
   const nameInput = h("input", { id: "name", maxlength: 40, value: localStorage.getItem("merchantry:name") || "", placeholder: t("yourName"), required: true });
 
   // a bot's name in the seat menu: the levels in words, any other bot (a game's own policy bots) by its name
@@ -98,7 +108,7 @@ async function lobby() {
     playersInput.max = game.max_players;
     const n = Math.max(game.min_players, Math.min(game.max_players, Number(playersInput.value) || game.min_players));
     playersInput.value = n;
-    const kinds = [["human", t("human")], ...game.bots.map((b) => [`bot:${b}`, botLabel(b)])];
+    const kinds = [["human", t("human")], ["open", t("openSeat")], ...game.bots.map((b) => [`bot:${b}`, botLabel(b)])];
     const previous = [...seatsBox.querySelectorAll("select")].map((sel) => sel.value);  // keep earlier choices
     const defaultBot = `bot:${game.bots.includes("medium") ? "medium" : game.bots[0]}`;
     const choice = (s) => {
@@ -116,11 +126,11 @@ async function lobby() {
 
   async function create(event) {
     event.preventDefault();
-    const seats = [...seatsBox.querySelectorAll("select")].map((sel) => sel.value === "human" ? { kind: "human" } : { kind: "bot", bot: sel.value.slice(4) });
+    const seats = [...seatsBox.querySelectorAll("select")].map((sel) => sel.value === "human" || sel.value === "open" ? { kind: "human", open: sel.value === "open" } : { kind: "bot", bot: sel.value.slice(4) });
     const name = nameInput.value.trim() || "Host";
     localStorage.setItem("merchantry:name", name);
     try {
-      const created = await api("/api/tables", { method: "POST", body: JSON.stringify({ game: gameSelect.value, players: seats.length, seats, name, turn_seconds: Number(clockInput.value) || 0 }) });
+      const created = await api("/api/tables", { method: "POST", body: JSON.stringify({ game: gameSelect.value, players: seats.length, seats, name, turn_seconds: Math.round((Number(clockInput.value) || 0) * Number(clockUnit.value)), rated: ratedInput.checked }) });
       save(created.id, { seat: created.seat, token: created.token, host: created.host_token, invites: created.invites });
       history.pushState({}, "", `/table/${created.id}`);
       route();
@@ -143,11 +153,13 @@ async function lobby() {
       h("label", {}, `${t("game")} `, gameSelect),
       h("label", {}, `${t("players")} `, playersInput),
       seatsBox,
-      h("label", {}, `${t("turnClock")} `, clockInput),
+      h("label", {}, `${t("turnClock")} `, clockInput, ` ${t("clockUnit")} `, clockUnit),
+      h("label", {}, ratedInput, ` ${t("ratedTable")}`),
       h("label", {}, `${t("yourName")} `, nameInput),
       h("button", { type: "submit", class: "primary" }, t("create"))),
     rulesLinks,
     learnLinks(games),
+    openSeatsSection(games, { api, toast, save, open: (path) => { history.pushState({}, "", path); route(); } }),
     h("h2", {}, t("tables")),
     h("table", { class: "tables" },
       h("thead", {}, h("tr", {}, [t("game"), t("players"), t("started"), t("status"), t("winner"), ""].map((c) => h("th", {}, c)))),
@@ -185,6 +197,7 @@ function age(iso) {
 
 // --- a table -----------------------------------------------------------------------------------------
 let socket = null;
+let chatBox = null;  // the table's chat beside it (chat.js)
 
 async function tablePage(tableId) {
   const params = new URLSearchParams(location.search);
@@ -194,7 +207,8 @@ async function tablePage(tableId) {
     return;
   }
   const area = h("div", { id: "table" });
-  main.replaceChildren(area);
+  chatBox = chatPanel();
+  main.replaceChildren(area, tableRatings(api, tableId), chatBox.node);
   connect(tableId, mine.token, area);
 }
 
@@ -234,6 +248,7 @@ function connect(tableId, token, area) {
   mySocket.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "state") {
+      chatBox?.connected(mySocket, message.seat);
       if ((message.log_from || 0) > logSoFar.length) { mySocket.close(); return; }  // a gap: start afresh
       if (message.log_from !== undefined) {
         logSoFar = logSoFar.slice(0, message.log_from).concat(message.view.log || []);
@@ -245,6 +260,7 @@ function connect(tableId, token, area) {
         .then(([renderer, tr]) => drawTable(tableId, message, send, area, renderer, tr))
         .catch((error) => toast(error.message));
     }
+    else if (message.type === "chat" || message.type === "mute") chatBox?.receive(message);
     else if (message.type === "refused") toast(`${t("refused")}: ${message.reason}`);
     else if (message.type === "revoked") {
       // the server checked the database: the seat is no longer held by this token (given to a bot, or
@@ -565,6 +581,9 @@ async function route() {
   if ((match = path.match(/^\/table\/([\w-]+)$/))) return tablePage(match[1]);
   if ((match = path.match(/^\/replay\/([\w-]+)$/))) return replayPage(match[1]);
   if ((match = path.match(/^\/learn\/(\w+)$/))) return learn(match[1]);
+  if ((match = path.match(/^\/player\/(.+)$/))) return profilePage(main, api, decodeURIComponent(match[1]), await api("/api/games"));
+  if ((match = path.match(/^\/leaderboard\/([\w-]+)$/))) return leaderboardPage(main, api, match[1], await api("/api/games"));
+  if (path === "/account") return accountPage(main, toast, () => { history.pushState({}, "", "/"); route(); });
   if (socket) { socket.close(); socket = null; }
   return lobby();
 }
