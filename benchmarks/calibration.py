@@ -16,6 +16,7 @@ rate, Brier skill >= 0.15. CPU time per game is printed too (the machine is shar
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import random
@@ -43,9 +44,9 @@ def lineup_for(game: str, rng: random.Random, players: int) -> list[str]:
     return [rng.choice(names) for _ in range(players)]
 
 
-def one_game(args: tuple[str, int, float, int]) -> tuple[list[tuple[float, float]], float]:
-    """A game between mixed bots, then the analysis' chance at a share `rate` of its decisions, each with the
-    seat's final win share; and the CPU seconds it took."""
+def one_game(args: tuple[str, int, float, int]) -> tuple[int, int, list[tuple[float, float]], float]:
+    """A game between mixed bots (its seed and players), then the analysis' chance at a share `rate` of its
+    decisions, each with the seat's final win share; and the CPU seconds it took."""
     game, seed, rate, worlds = args
     began = time.process_time()
     rng = random.Random(seed)
@@ -62,12 +63,19 @@ def one_game(args: tuple[str, int, float, int]) -> tuple[list[tuple[float, float
     search = searcher(game, recipe(game, "hard"))
     found = []
     for before, seat, steps in decisions_in(record):
-        if rng.random() >= rate:
-            continue
+        if rng.random() >= rate or not (len(steps) > 1 or len(before.legal_actions(seat)) > 1):
+            continue  # not taken, or no choice: the analysis judges only decisions with a choice
         played = [action for _, action in steps]
         shares = play_outs(before, seat, [played], search, random.Random(rng.getrandbits(64)), worlds)[0]
         found.append((sum(s[seat] for s in shares) / len(shares), outcome[seat]))
-    return found, time.process_time() - began
+    return seed, players, found, time.process_time() - began
+
+
+def save_samples(path: str, game: str, seed: int, players: int, found: list[tuple[float, float]]) -> None:
+    with open(path, "a", encoding="utf-8") as out:
+        for estimate, won in found:
+            line = {"game": game, "seed": seed, "players": players, "estimate": estimate, "won": won}
+            out.write(json.dumps(line) + "\n")
 
 
 def reliability(samples: list[tuple[float, float]]) -> dict[str, Any]:
@@ -93,6 +101,11 @@ def main() -> None:
     parser.add_argument("--worlds", type=int, default=48, help="worlds per estimate (the analysis' own)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--samples",
+        help="also append every position (game, seed, players, estimate, won) to this JSON Lines"
+        " file as it is measured: benchmarks/fit_calibration.py fits the calibration maps from it",
+    )
     args = parser.parse_args()
     print(f"calibration of the analysis' chance after the move played: {args.worlds} worlds, hard rollouts")
     print(f"{platform.node()}, {os.cpu_count()} cores, Python {platform.python_version()}")
@@ -103,9 +116,11 @@ def main() -> None:
             while len(samples) < args.positions:
                 batch = [(game, seed + k, args.rate, args.worlds) for k in range(2 * args.workers)]
                 seed += len(batch)
-                for found, seconds in pool.map(one_game, batch):
-                    samples += found
+                for game_seed, players, found, seconds in pool.map(one_game, batch):
+                    samples += [(e, w) for e, w in found]
                     cpu += seconds
+                    if args.samples:
+                        save_samples(args.samples, game, game_seed, players, found)
         table = reliability(samples)
         print(f"\n{game}: {len(samples)} positions, {cpu:.0f} CPU s")
         print(f"{'decile':>8} {'positions':>10} {'estimate':>9} {'observed':>9} {'off by':>7}")

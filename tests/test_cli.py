@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from merchantry import cli, records, simulate
+from merchantry import cli, games, records, simulate
 
 
 def test_simulate_prints_win_rates_scores_and_speed(capsys):
@@ -200,3 +200,46 @@ def test_replay_says_which_variants_the_game_was_played_with(tmp_path, capsys):
     assert "Variant: penalty 20" in capsys.readouterr().out
     assert cli.main(["replay", str(path), "--upto", "4", "--lang", "de"]) == 0
     assert "Variante: penalty 20" in capsys.readouterr().out
+
+
+def seeded_opening(game: str, moves: int) -> dict:
+    """The first `moves` moves of a seeded game between greedy bots (a short record to analyse quickly)."""
+    record = simulate.play_one(game, ["greedy"] * games.get(game).min_players, run_seed=11, index=0).record
+    return {**record, "moves": record["moves"][:moves]}
+
+
+@pytest.mark.parametrize("game", games.names())
+def test_analyze_game_judges_whole_moves_each_with_an_interval_and_chances_adding_up(game, tmp_path):
+    """Issue 28, done when: on seeded records of every game analyze-game judges whole moves only (no step of
+    a Money bid or of a Grand Bazaar turn on its own), every estimate has an interval, and the seats' chances
+    add up to 100% at every judged moment."""
+    record = seeded_opening(game, 40)
+    path, out = tmp_path / "game.json", tmp_path / "analysis.json"
+    records.save(record, path)
+    argv = ["analyze-game", str(path), "--iterations", "4", "--worlds", "4", "--workers", "1", "--json"]
+    assert cli.main([*argv, str(out)]) == 0
+    decisions = json.loads(out.read_text())
+    assert decisions
+    for d in decisions:
+        first, last = d["moves"][0], d["moves"][-1]
+        assert all(record["moves"][n - 1][0] == d["seat"] for n in d["moves"])  # the seat's own steps
+        before = records.replay(record, upto=first - 1)
+        assert not before.in_decision(d["seat"]), f"{d['played']} starts inside a move"
+        after = records.replay(record, upto=last)
+        assert (
+            last == len(record["moves"])
+            or after.is_over()
+            or d["seat"] not in after.to_act()
+            or not after.in_decision(d["seat"])
+        ), f"{d['played']} stops inside a move"
+        for value, (low, high) in ((d["after"], d["after_interval"]), (d["best"], d["best_interval"])):
+            assert 0 <= low <= value <= high <= 1
+        assert d["loss_interval"][0] <= d["loss_interval"][1]
+        assert abs(sum(d["chances"]) - 1) <= 0.01
+
+
+def test_analyze_game_refuses_a_worker_count_below_one(tmp_path, capsys):
+    path = tmp_path / "game.json"
+    records.save(seeded_opening("byzanz", 10), path)
+    assert cli.main(["analyze-game", str(path), "--workers", "0"]) == 2
+    assert "--workers must be at least 1" in capsys.readouterr().err

@@ -10,7 +10,17 @@ import pytest
 import merchantry
 from merchantry import bots, games, records
 from merchantry.bots import ismcts
-from merchantry.bots.analysis import analyze, hint, mark, summary
+from merchantry.bots.analysis import (
+    MARKS,
+    Calibration,
+    analyze,
+    calibration,
+    hint,
+    loss_of,
+    mark,
+    play_outs,
+    summary,
+)
 from merchantry.bots.ismcts import FlatSearch, Search, SearchBot, SearchConfig, searcher
 from merchantry.bots.levels import LEVELS, recipe
 from merchantry.engine import Action, State
@@ -409,3 +419,57 @@ def test_a_search_for_a_seat_that_waits_asks_no_anchor_for_a_move():
         RaceToTen(total=3, turn=0), 1, random.Random(1)
     )
     assert result.actions == [] and 0.0 <= result.value <= 1.0
+
+
+def test_one_or_two_worker_processes_judge_the_same_decisions():
+    """Issue 28: the speed-up does not change what is judged: each decision's search and play-outs are a
+    function of its position and the settings, whichever process judges it."""
+    record = played_record("byzanz", 3, seed=5)
+    record["moves"] = record["moves"][:24]
+    one = list(analyze(record, QUICK, worlds=6, workers=1))
+    two = list(analyze(record, QUICK, worlds=6, workers=2))
+    assert one and one == two
+
+
+def test_play_outs_of_a_settled_preferred_move_stop_but_the_move_played_is_played_in_every_world():
+    state = games.get("money").new_game(players=3, seed=4)
+    seat = state.to_act()[0]
+    search = searcher("money", QUICK)
+    legal = state.legal_actions(seat)
+    moves = [[legal[0]], [legal[-1]]]
+    full = play_outs(state, seat, moves, search, random.Random(9), 24)
+    stopped = play_outs(state, seat, moves, search, random.Random(9), 24, floor=4)
+    assert stopped[0] == full[0] and len(stopped[0]) == 24  # the same worlds, the same play-outs
+    assert 4 <= len(stopped[1]) <= 24 and stopped[1] == full[1][: len(stopped[1])]
+    if len(stopped[1]) < 24:  # stopped: the loss's interval holds no mark's threshold
+        loss = loss_of(stopped, seat)
+        assert all(loss.low > t or loss.high < t for t, _ in MARKS)
+
+
+@pytest.mark.parametrize("game", games.names())
+def test_a_games_calibration_map_is_increasing_into_0_1_and_the_seats_chances_add_up_to_1(game):
+    for players in range(games.get(game).min_players, games.get(game).max_players + 1):
+        calibrate = calibration(game, players)
+        raws = [i / 200 for i in range(201)]
+        shown = [calibrate(raw) for raw in raws]
+        assert all(0.0 <= p <= 1.0 for p in shown)
+        assert all(a <= b for a, b in zip(shown, shown[1:], strict=False)), "monotone"
+        rng = random.Random(players)
+        for _ in range(50):
+            raw = [rng.random() for _ in range(players)]
+            total = sum(raw)
+            raw = [c / total for c in raw]
+            seat = rng.randrange(players)
+            seats = calibrate.seats(raw, seat)
+            assert sum(seats) == pytest.approx(1.0, abs=1e-9)
+            assert seats[seat] == calibrate(raw[seat]) and all(c >= 0 for c in seats)
+
+
+def test_a_fitted_map_changes_the_chances_and_keeps_their_order():
+    """A fitted Platt map that pulls extreme shares in: 0.9 of play-outs won is shown as less, 0.1 as more."""
+    calibrate = Calibration(a=0.6, b=0.0, fitted=True)
+    assert 0.5 < calibrate(0.9) < 0.9 and 0.1 < calibrate(0.1) < 0.5
+    assert calibrate(0.5) == pytest.approx(0.5)
+    assert calibrate.slope(0.4, 0.6) == pytest.approx((calibrate(0.6) - calibrate(0.4)) / 0.2)
+    assert 0 < calibrate.slope(0.5, 0.5) < 1  # the slope where they meet
+    assert Calibration().seats([0.2, 0.3, 0.5], 1) == pytest.approx([0.2, 0.3, 0.5])

@@ -406,17 +406,23 @@ MARK_RULE = (
 
 def cmd_analyze_game(args: argparse.Namespace, console: Console) -> int:
     """Every decision of a recorded game judged by the hard bot, from the deciding seat's knowledge only."""
-    from merchantry.bots.analysis import analyze, key_moments, summary
-    from merchantry.bots.levels import recipe
+    from merchantry.bots.analysis import WORLDS, analysis_recipe, analyze, key_moments, summary
 
+    worlds = WORLDS if args.worlds is None else args.worlds
+    if args.workers < 1 or worlds < 2:
+        raise ValueError("--workers must be at least 1 and --worlds at least 2")
     record = records.load(args.file, args.game)
-    config = recipe(record["game"], "hard")
+    config = analysis_recipe(record["game"])
     if args.iterations:
-        config = replace(config, iterations=args.iterations, seconds=None)
+        config = replace(config, iterations=args.iterations)
     decisions = []
     with Progress(*Progress.get_default_columns(), MofNCompleteColumn(), console=Console(stderr=True)) as bar:
         task = bar.add_task("moves analysed", total=len(record["moves"]))
-        for decision in analyze(record, config, progress=lambda done, _: bar.update(task, completed=done)):
+        for decision in analyze(
+            record, config, progress=lambda done, _: bar.update(task, completed=done),
+            worlds=worlds,
+            workers=args.workers,
+        ):
             decisions.append(decision)
     title = f"{record['game']}: every decision (a whole move), by the hard bot (chance to win, 95% interval)"
     table = Table(title=title, caption=MARK_RULE)
@@ -606,7 +612,18 @@ def build_parser() -> argparse.ArgumentParser:
     ana.add_argument("file")
     ana.add_argument("--game", type=int, help="the game's number in a JSON Lines file of many games")
     ana.add_argument(
-        "--iterations", type=int, help="search iterations per decision (default: hard's time budget)"
+        "--iterations", type=int, help="search iterations per decision (default: a quarter of hard's)"
+    )
+    ana.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="worker processes judging decisions side by side (default: one per CPU; the same result)",
+    )
+    ana.add_argument(
+        "--worlds",
+        type=int,
+        help="sampled worlds each move is played out in (default 48; fewer: wider intervals)",
     )
     ana.add_argument("--all", action="store_true", help="list every decision, not only the marked ones")
     ana.add_argument("--json", help="also write the analysis to this JSON file")

@@ -21,12 +21,15 @@ clearly more than its uncertainty: the low end of its 95% interval is above 0.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
+import multiprocessing
 import random
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from merchantry import games, records
@@ -36,6 +39,13 @@ from merchantry.engine import Action, State
 
 MARKS = ((0.20, "blunder"), (0.10, "mistake"), (0.05, "inaccuracy"))
 WORLDS = 48  # worlds each whole move is played out in, the same worlds for every move compared
+# a preferred move that differs from the move played is played out in at least this many of those worlds,
+# then only until its loss is clearly on one side of every mark's threshold (the move played: in all WORLDS)
+FLOOR = 16
+# an analysis searches each position with this share of the hard bot's iterations, and no time cap (so it
+# is a function of the record alone, in one process or several); the hint searches alike (agreement)
+SEARCH_SHARE = 0.25
+MIN_ITERATIONS = 20
 MOVE_STEPS = 100  # a whole move is cut after this many steps (a bid that never ends)
 Z95 = 1.96
 
@@ -63,6 +73,75 @@ class Estimate:
         spread = math.sqrt(sum((x - mean) ** 2 for x in samples) / (n - 1)) if n > 1 else 0.0
         half = Z95 * spread / math.sqrt(n)
         return cls(mean, max(floor, mean - half), min(ceiling, mean + half))
+
+
+EDGE = (
+    0.01  # a raw chance is taken as at least this and at most 1 - this before it is mapped (0 has no logit)
+)
+
+
+def platt(raw: float, a: float, b: float) -> float:
+    """A Platt map of a raw chance: 1 / (1 + exp(-(a * logit(raw) + b))); increasing for a > 0, in (0, 1)."""
+    p = min(1 - EDGE, max(EDGE, raw))
+    return 1 / (1 + math.exp(-(a * math.log(p / (1 - p)) + b)))
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """What a raw chance (a share of play-outs won) means: the game's Platt map for its number of players,
+    fitted by benchmarks/fit_calibration.py on games between bots and shipped as the game's
+    data/calibration.json. A game without that file shows its raw chances."""
+
+    a: float = 1.0
+    b: float = 0.0
+    fitted: bool = False
+
+    def __call__(self, raw: float) -> float:
+        return platt(raw, self.a, self.b) if self.fitted else raw
+
+    def slope(self, low: float, high: float) -> float:
+        """How much the map stretches a difference between two raw chances (its slope where they meet)."""
+        if not self.fitted:
+            return 1.0
+        if high - low > 1e-6:
+            return (self(high) - self(low)) / (high - low)
+        p = min(1 - EDGE, max(EDGE, low))
+        q = self(p)
+        return self.a * q * (1 - q) / (p * (1 - p)) if EDGE < low < 1 - EDGE else 0.0
+
+    def seats(self, raw: list[float], seat: int) -> list[float]:
+        """Every seat's chance: `seat`'s mapped, the others' mapped and scaled to share the rest of 1."""
+        mine = self(raw[seat])
+        others = [self(c) for q, c in enumerate(raw) if q != seat]
+        scale = (1 - mine) / sum(others) if others and sum(others) > 0 else 0.0
+        return [mine if q == seat else self(c) * scale for q, c in enumerate(raw)]
+
+
+def calibration(game_name: str, players: int) -> Calibration:
+    """The game's calibration map for `players` seats (its pooled map where that count has none)."""
+    maps = _calibration_file(game_name)
+    chosen = maps.get("players", {}).get(str(players)) or maps.get("pooled")
+    return Calibration(chosen["a"], chosen["b"], True) if chosen else Calibration()
+
+
+@functools.cache
+def _calibration_file(game_name: str) -> dict[str, Any]:
+    path = games.package(game_name).file("data", "calibration.json")
+    return json.loads(path.read_text(encoding="utf-8")) if path else {}
+
+
+def analysis_recipe(game_name: str, share: float = SEARCH_SHARE) -> SearchConfig:
+    """The search of hints and analyses: the hard bot's recipe with a quarter of its iterations and no time
+    cap; its anchor, rollouts and policy unchanged (docs/bots.md, "Analysis": its cost, what it finds)."""
+    hard = recipe(game_name, "hard")
+    return replace(
+        hard,
+        iterations=max(MIN_ITERATIONS, round(hard.iterations * share)),
+        seconds=None,
+        # a plan's next step needs the same share of the visits: the whole move from one search where the
+        # hard bot's would have planned it, not one search per card of a bid
+        plan_visits=max(1, round(hard.plan_visits * share)),
+    )
 
 
 def position_stream(state: State, seat: int) -> random.Random:
@@ -130,20 +209,50 @@ def _finished_by_greedy(position: State, seat: int, steps: list[Action], rng: ra
 
 
 def play_outs(
-    state: State, seat: int, moves: list[list[Action]], search: Search, rng: random.Random, worlds: int
+    state: State,
+    seat: int,
+    moves: list[list[Action]],
+    search: Search,
+    rng: random.Random,
+    worlds: int,
+    floor: int | None = None,
+    calibrate: Calibration | None = None,
 ) -> list[list[list[float]]]:
     """Each whole move played in the same `worlds` worlds sampled for `seat`, then played out by the search's
-    rollout from one random stream per world for every move: per move, per world, each seat's win share."""
+    rollout from one random stream per world for every move: per move, per world, each seat's win share.
+    With a `floor`, the moves after the first (the one played) stop being played out once they have been in
+    `floor` worlds and their loss against the first is `settled` (as `calibrate` shows it): the worlds
+    drawn, and so the first move's play-outs, are the same either way (each world's play-outs have a stream
+    of their own)."""
     outcomes: list[list[list[float]]] = [[] for _ in moves]
-    for _ in range(worlds):
+    playing = len(moves)
+    for done in range(1, worlds + 1):
         world = state.sample_hidden(seat, rng)
         stream = rng.getrandbits(64)
-        for outcome, steps in zip(outcomes, moves, strict=True):
+        for outcome, steps in zip(outcomes[:playing], moves[:playing], strict=True):
             trial = world.clone()
             for action in steps:
                 trial.apply(seat, action)
             outcome.append(search.win_shares_after(trial, seat, random.Random(stream)))
+        if floor is not None and playing > 1 and done >= floor and settled(outcomes, seat, calibrate):
+            playing = 1
     return outcomes
+
+
+def loss_of(outcomes: list[list[list[float]]], seat: int) -> Estimate:
+    """How much more the last move wins for `seat` than the first, on the worlds both were played in."""
+    first, last = outcomes[0], outcomes[-1]
+    return Estimate.of([b[seat] - a[seat] for a, b in zip(first, last, strict=False)], floor=-1.0)
+
+
+def settled(outcomes: list[list[list[float]]], seat: int, calibrate: Calibration | None = None) -> bool:
+    """Whether more worlds could no longer change the mark: the loss's 95% interval (stretched as the
+    calibration map shows it) holds no mark's threshold."""
+    loss = loss_of(outcomes, seat)
+    played = sum(shares[seat] for shares in outcomes[0]) / len(outcomes[0])
+    ends = sorted((played, min(1.0, max(0.0, played + loss.value))))
+    stretch = (calibrate or Calibration()).slope(*ends)
+    return all(loss.low * stretch > t or loss.high * stretch < t for t, _ in MARKS)
 
 
 def chances(outcome: list[list[float]]) -> list[float]:
@@ -179,21 +288,23 @@ def hint(
     """The whole move `hard` (or `config`) would play for `seat` here, searched on the seat's sampled worlds
     only, with its chance measured. The search's stream is `position_stream` (`rng` is not used: the hint
     must be the move the analysis of this position prefers)."""
-    search = searcher(game_name, config or recipe(game_name, "hard"))
+    search = searcher(game_name, config or analysis_recipe(game_name))
     stream = position_stream(state, seat)
     steps, first = whole_move(state, seat, search, stream)
     outcome = play_outs(state, seat, [steps], search, stream, worlds)[0]
-    chance = Estimate.of([shares[seat] for shares in outcome])
+    raw = Estimate.of([shares[seat] for shares in outcome])
+    calibrate = calibration(game_name, state.num_players)
     return Hint(
         seat=seat,
         best=str(steps[0]),
         plan=[str(a) for a in steps],
-        chance=round(chance.value, 3),
-        low=round(chance.low, 3),
-        high=round(chance.high, 3),
-        chances=[round(c, 3) for c in chances(outcome)],
+        chance=round(calibrate(raw.value), 3),
+        low=round(calibrate(raw.low), 3),
+        high=round(calibrate(raw.high), 3),
+        chances=[round(c, 3) for c in calibrate.seats(chances(outcome), seat)],
         options=[
-            {"action": str(a.action), "visits": a.visits, "chance": round(a.value, 3)} for a in first.actions
+            {"action": str(a.action), "visits": a.visits, "chance": round(calibrate(a.value), 3)}
+            for a in first.actions
         ],
     )
 
@@ -272,14 +383,20 @@ def decisions_in(record: dict[str, Any]) -> Iterator[tuple[State, int, list[tupl
 
 
 def judge(
-    before: State, seat: int, played: list[Action], search: Search, worlds: int = WORLDS
+    before: State,
+    seat: int,
+    played: list[Action],
+    search: Search,
+    worlds: int = WORLDS,
+    floor: int | None = FLOOR,
+    calibrate: Calibration | None = None,
 ) -> tuple[list[Action], list[list[list[float]]]]:
     """The preferred whole move at `before` and the play-outs of [played, preferred] on the same worlds
-    (only [played] when they are the same move)."""
+    (only [played] when they are the same move; the preferred one until its loss is settled)."""
     stream = position_stream(before, seat)
     preferred, _ = whole_move(before, seat, search, stream)
     moves = [played] if preferred == played else [played, preferred]
-    return preferred, play_outs(before, seat, moves, search, stream, worlds)
+    return preferred, play_outs(before, seat, moves, search, stream, worlds, floor, calibrate)
 
 
 def analyze(
@@ -287,42 +404,112 @@ def analyze(
     config: SearchConfig | None = None,
     progress: Callable[[int, int], None] | None = None,
     worlds: int = WORLDS,
+    workers: int = 1,
+    floor: int | None = FLOOR,
 ) -> Iterator[Decision]:
     """Judge every decision of a game record that had a choice, each by its own seat's sampled worlds.
-    A malformed record or a refused move raises InvalidRecord before anything is searched."""
+    A malformed record or a refused move raises InvalidRecord before anything is searched. With `workers`
+    above 1 the decisions are judged in that many worker processes, and yielded in order as each is ready:
+    the same Decisions as in one process (each is a function of its position and the settings), so long as
+    `config` has no time cap. `floor`: see `play_outs` (None: every move in all `worlds`)."""
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, not {workers}")
     records.replay(record)  # the whole record is checked first
-    search = searcher(record["game"], config or recipe(record["game"], "hard"))
+    game = record["game"]
+    config = config or analysis_recipe(game)
     total = len(record["moves"])
-    for before, seat, steps in decisions_in(record):
-        numbers, played = [n for n, _ in steps], [a for _, a in steps]
-        if len(played) > 1 or len(before.legal_actions(seat)) > 1:
-            yield _decision(before, seat, numbers, played, search, worlds)
+    work = [
+        (before, seat, [n for n, _ in steps], [a for _, a in steps])
+        for before, seat, steps in decisions_in(record)
+    ]
+    judged = [len(played) > 1 or len(before.legal_actions(seat)) > 1 for before, seat, _, played in work]
+    if workers <= 1:
+        results: Iterator[Decision | None] = (
+            _decision(game, config, *item, worlds, floor) if choice else None
+            for item, choice in zip(work, judged, strict=True)
+        )
+    else:
+        results = _in_workers(game, config, work, judged, worlds, floor, workers)
+    for (_, _, numbers, _), decision in zip(work, results, strict=True):
+        if decision is not None:
+            yield decision
         if progress:
             progress(numbers[-1], total)
 
 
+def _in_workers(
+    game: str,
+    config: SearchConfig,
+    work: list[tuple[State, int, list[int], list[Action]]],
+    judged: list[bool],
+    worlds: int,
+    floor: int | None,
+    workers: int,
+) -> Iterator[Decision | None]:
+    """Each decision judged in a pool of `workers` processes, yielded in the record's order; a consumer that
+    stops early cancels what has not started."""
+    # spawned, not forked: the caller may run threads (a progress bar, a server) a fork would copy mid-step
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+    try:
+        futures: list[Future[Decision] | None] = [
+            pool.submit(_decision, game, config, *item, worlds, floor) if choice else None
+            for item, choice in zip(work, judged, strict=True)
+        ]
+        for future in futures:
+            yield future.result() if future is not None else None
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+_searches: dict[tuple[str, SearchConfig], Search] = {}  # per process: a worker builds each search once
+
+
+def _search_for(game: str, config: SearchConfig) -> Search:
+    if (game, config) not in _searches:
+        _searches[game, config] = searcher(game, config)
+    return _searches[game, config]
+
+
 def _decision(
-    before: State, seat: int, numbers: list[int], played: list[Action], search: Search, worlds: int
+    game: str,
+    config: SearchConfig,
+    before: State,
+    seat: int,
+    numbers: list[int],
+    played: list[Action],
+    worlds: int,
+    floor: int | None,
 ) -> Decision:
-    preferred, outcomes = judge(before, seat, played, search, worlds)
+    calibrate = calibration(game, before.num_players)
+    preferred, outcomes = judge(before, seat, played, _search_for(game, config), worlds, floor, calibrate)
     mine = [[shares[seat] for shares in outcome] for outcome in outcomes]
-    after, best = Estimate.of(mine[0]), Estimate.of(mine[-1])
-    loss = Estimate.of([b - a for a, b in zip(mine[0], mine[-1], strict=True)], floor=-1.0)
-    significant = loss.low > 0
+    after, loss = Estimate.of(mine[0]), loss_of(outcomes, seat)
+    # the preferred move's chance: the move played's plus the difference measured on the same worlds (the
+    # preferred one may have been played out in fewer of them), its spread from its own play-outs
+    spread = Estimate.of(mine[-1])
+    best_value = min(1.0, max(0.0, after.value + loss.value))
+    best = Estimate(
+        best_value,
+        max(0.0, best_value - (spread.value - spread.low)),
+        min(1.0, best_value + (spread.high - spread.value)),
+    )
+    stretch = calibrate.slope(min(after.value, best.value), max(after.value, best.value))
+    shown_after, shown_best = calibrate(after.value), calibrate(best.value)
+    shown_loss = shown_best - shown_after
     return Decision(
         move=numbers[-1],
         moves=numbers,
         seat=seat,
         played=", ".join(str(a) for a in played),
         preferred=", ".join(str(a) for a in preferred),
-        before=best.value,
-        after=after.value,
-        best=best.value,
-        mark=mark(loss.value) if significant else None,
-        after_interval=(after.low, after.high),
-        best_interval=(best.low, best.high),
-        loss_interval=(loss.low, loss.high),
-        chances=chances(outcomes[0]),
+        before=shown_best,
+        after=shown_after,
+        best=shown_best,
+        mark=mark(shown_loss) if loss.low > 0 else None,
+        after_interval=(calibrate(after.low), calibrate(after.high)),
+        best_interval=(calibrate(best.low), calibrate(best.high)),
+        loss_interval=(loss.low * stretch, loss.high * stretch),
+        chances=calibrate.seats(chances(outcomes[0]), seat),
         round=round_of(before),
     )
 
