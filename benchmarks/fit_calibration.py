@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from merchantry.bots.analysis import EDGE, platt  # noqa: E402
 
-TARGET_OFF, TARGET_COUNT, TARGET_SKILL = 0.05, 50, 0.15
+TARGET_OFF, TARGET_COUNT, TARGET_SKILL, TARGET_POSITIONS = 0.05, 50, 0.15, 2000
 
 
 def load(paths: list[str]) -> dict[str, list[dict[str, Any]]]:
@@ -54,7 +54,7 @@ def fit_platt(raw: list[float], won: list[float]) -> tuple[float, float]:
     x, y = logit(np.array(raw)), np.array(won)
     a, b = 1.0, 0.0
     for _ in range(50):
-        p = 1 / (1 + np.exp(-(a * x + b)))
+        p = 1 / (1 + np.exp(-np.clip(a * x + b, -30, 30)))
         w = p * (1 - p) + 1e-9
         gradient = np.array([np.sum((p - y) * x), np.sum(p - y)])
         hessian = np.array([[np.sum(w * x * x), np.sum(w * x)], [np.sum(w * x), np.sum(w)]])
@@ -94,9 +94,10 @@ def table_lines(name: str, result: dict[str, Any]) -> list[str]:
     return lines
 
 
-def meets(result: dict[str, Any]) -> bool:
+def meets(result: dict[str, Any], positions: int) -> bool:
     off = [abs(e - o) for _, n, e, o in result["rows"] if n >= TARGET_COUNT]
-    return result["skill"] >= TARGET_SKILL and all(x <= TARGET_OFF for x in off)
+    enough = positions >= TARGET_POSITIONS
+    return enough and result["skill"] >= TARGET_SKILL and all(x <= TARGET_OFF for x in off)
 
 
 def fit_game(samples: list[dict[str, Any]], least: int) -> dict[str, Any]:
@@ -153,8 +154,8 @@ def main() -> None:
         for line in table_lines("calibrated, held out", mapped):
             print(line)
         print(
-            "  target (every decile with >= 50 within 5 points, skill >= 0.15): "
-            + ("met" if meets(mapped) else "NOT met")
+            "  target (>= 2,000 positions, every held-out decile with >= 50 within 5 points, skill >= 0.15): "
+            + ("met" if meets(mapped, len(samples)) else "NOT met")
         )
         if args.write:
             path = ROOT / "src" / "merchantry" / "games" / game / "data" / "calibration.json"

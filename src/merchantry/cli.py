@@ -419,7 +419,9 @@ def cmd_analyze_game(args: argparse.Namespace, console: Console) -> int:
     with Progress(*Progress.get_default_columns(), MofNCompleteColumn(), console=Console(stderr=True)) as bar:
         task = bar.add_task("moves analysed", total=len(record["moves"]))
         for decision in analyze(
-            record, config, progress=lambda done, _: bar.update(task, completed=done),
+            record,
+            config,
+            progress=lambda done, _: bar.update(task, completed=done),
             worlds=worlds,
             workers=args.workers,
         ):

@@ -11,12 +11,18 @@ there (`position_stream`): at the same settings, a hinted move is the analysis' 
 
 Chances are measured, not read off the search: the move played and the move preferred are each played out
 in the same `WORLDS` worlds sampled for the seat, each world's play-out from one random stream for both
-(common random numbers), so their difference is not noise of the worlds drawn. Every chance carries its 95%
-interval; the seats' chances at one moment add up to 1 (each play-out shares the win among the winners).
+(common random numbers), so their difference is not noise of the worlds drawn; a preferred move only until
+its loss is settled (`FLOOR`, `settled`). A raw chance (a share of play-outs won) is shown through the
+game's calibration map (`calibration`: what such a share has meant in games between bots), intervals too;
+every chance carries its 95% interval; the seats' chances at one moment add up to 1 (each play-out shares
+the win among the winners; the others' mapped chances share what the deciding seat's leaves).
 
-Marks (the loss is how much more the preferred move wins than the move played, in percentage points): an
-**inaccuracy** loses 5 or more, a **mistake** 10 or more, a **blunder** 20 or more, and only when the loss is
-clearly more than its uncertainty: the low end of its 95% interval is above 0.
+Marks (the loss is how much more the preferred move wins than the move played, in percentage points of the
+chance shown): an **inaccuracy** loses 5 or more, a **mistake** 10 or more, a **blunder** 20 or more, and
+only when the loss is clearly more than its uncertainty: the low end of its 95% interval is above 0.
+
+Decisions may be judged in worker processes (`analyze(..., workers=N)`): each is a function of its position
+and the settings, so the result is the same. docs/bots.md has what an analysis costs and how calibrated it is.
 """
 
 from __future__ import annotations
