@@ -473,3 +473,18 @@ def test_a_fitted_map_changes_the_chances_and_keeps_their_order():
     assert calibrate.slope(0.4, 0.6) == pytest.approx((calibrate(0.6) - calibrate(0.4)) / 0.2)
     assert 0 < calibrate.slope(0.5, 0.5) < 1  # the slope where they meet
     assert Calibration().seats([0.2, 0.3, 0.5], 1) == pytest.approx([0.2, 0.3, 0.5])
+
+
+def test_a_long_games_state_pickles_for_a_worker_process():
+    """A state's log is a chain of immutable nodes; pickled node by node it recursed once per event and a
+    long game's position could not be sent to a worker process."""
+    import pickle
+
+    from merchantry.engine import EventLog
+
+    log = EventLog()
+    for n in range(5000):
+        log = log.add("note", n=n, **({"audience": [n % 3]} if n % 2 else {}))
+    again = pickle.loads(pickle.dumps(log))
+    assert again.events() == log.events() and again.size == log.size
+    assert all(again.visible_to(seat) == log.visible_to(seat) for seat in (None, 0, 1, 2))

@@ -372,6 +372,11 @@ class EventLog:
     def add(self, event_type: str, **arguments: Any) -> EventLog:
         return EventLog(ReadOnlyEvent(type=event_type, **arguments), self)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as one root of every event (the same events, the same per-seat views): pickling the chain
+        node by node recursed once per event, past Python's limit in a long game sent to a worker process."""
+        return (EventLog, (None, None, self._events()))
+
     def seen_by(self, seat: int | None) -> EventLog:
         """A new log holding only the events `seat` may see, for a world sampled for that seat: it must not
         carry the others' private events (ENGINE principle 2). Costs one tuple of references, remembered
