@@ -50,19 +50,18 @@ def logit(p: np.ndarray) -> np.ndarray:
 
 
 def fit_platt(raw: list[float], won: list[float]) -> tuple[float, float]:
-    """Logistic regression of the win share on logit(raw), by Newton's method (won may be a tie's 1/k)."""
+    """Logistic regression of the win share on logit(raw) (won may be a tie's 1/k): the (a, b) of least log
+    loss, a bounded to [0.05, 5] (positive: the map keeps the order of the chances) and b to [-5, 5]."""
+    from scipy.optimize import minimize
+
     x, y = logit(np.array(raw)), np.array(won)
-    a, b = 1.0, 0.0
-    for _ in range(50):
-        p = 1 / (1 + np.exp(-np.clip(a * x + b, -30, 30)))
-        w = p * (1 - p) + 1e-9
-        gradient = np.array([np.sum((p - y) * x), np.sum(p - y)])
-        hessian = np.array([[np.sum(w * x * x), np.sum(w * x)], [np.sum(w * x), np.sum(w)]])
-        step = np.linalg.solve(hessian + 1e-6 * np.eye(2), gradient)
-        a, b = a - step[0], b - step[1]
-        if np.max(np.abs(step)) < 1e-10:
-            break
-    return max(float(a), 0.05), float(b)  # a > 0: the map keeps the order of the chances
+
+    def log_loss(ab: np.ndarray) -> float:
+        z = np.clip(ab[0] * x + ab[1], -30, 30)
+        return float(np.sum(np.logaddexp(0, z) - y * z)) / len(x)
+
+    found = minimize(log_loss, np.array([1.0, 0.0]), method="L-BFGS-B", bounds=[(0.05, 5.0), (-5.0, 5.0)])
+    return float(found.x[0]), float(found.x[1])
 
 
 def reliability(pairs: list[tuple[float, float]]) -> dict[str, Any]:

@@ -89,7 +89,8 @@ EDGE = (
 def platt(raw: float, a: float, b: float) -> float:
     """A Platt map of a raw chance: 1 / (1 + exp(-(a * logit(raw) + b))); increasing for a > 0, in (0, 1)."""
     p = min(1 - EDGE, max(EDGE, raw))
-    return 1 / (1 + math.exp(-(a * math.log(p / (1 - p)) + b)))
+    z = min(50.0, max(-50.0, a * math.log(p / (1 - p)) + b))  # exp never overflows
+    return 1 / (1 + math.exp(-z))
 
 
 @dataclass(frozen=True)
