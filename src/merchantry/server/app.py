@@ -24,7 +24,7 @@ import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
@@ -38,9 +38,8 @@ from pydantic import BaseModel, Field
 from sqlalchemy.exc import SQLAlchemyError
 
 from merchantry import bots, games
-from merchantry.bots.analysis import MARKS, Decision, analyze, hint, key_moments, summary
+from merchantry.bots.analysis import MARKS, Decision, analysis_recipe, analyze, hint, key_moments, summary
 from merchantry.bots.ismcts import SearchConfig
-from merchantry.bots.levels import recipe
 from merchantry.engine import seat_label
 from merchantry.i18n import PLATFORM_LOCALES, load_catalogue
 from merchantry.package import LANGUAGES
@@ -368,8 +367,9 @@ def create_app(
     bot_priority: Priority | None = None,
     accounts_settings: AccountSettings | None = None,
 ) -> FastAPI:
-    """`hint_search` and `analysis_search` replace the hard bot's recipe (tests make them quick); by
-    default a hint is the hard bot's own search and an analysis searches each decision for at most 0.4 s.
+    """`hint_search` and `analysis_search` replace the analysis' search (tests make them quick); by default
+    both are `analysis_recipe` (a share of the hard bot's iterations, no time cap), so a hinted move is the
+    move the analysis of that position prefers.
     `tune_process`: the app is the process's own (`merchantry serve`), so it may tune the process's garbage
     collector and thread switching for many live tables (server/tuning.py). `unseen_answer_seconds`: how
     long a step whose answers are unseen waits for a person with a choice (tables.UNSEEN_ANSWER_SECONDS);
@@ -1021,7 +1021,7 @@ def create_app(
         hinting.add(table_id)
         try:
             game = (await db(service.table, table_id)).game
-            config = hint_search or recipe(game, "hard")
+            config = hint_search or analysis_recipe(game)
             rng = random.Random()
             client = client_key(client_of(request))
             advice = await hints.run(client, hint, position, seat, game, rng, config)
@@ -1036,7 +1036,7 @@ def create_app(
             return analyses[table_id]
         analyst.check(client)  # 429 over the client's share or the server's queue (work.py)
         job = analyses[table_id] = Analysis(total=len(record["moves"]))
-        config = analysis_search or replace(recipe(record["game"], "hard"), seconds=0.4)
+        config = analysis_search or analysis_recipe(record["game"])
         queue_analysis(table_id, client, job, record, config)
         return job
 
