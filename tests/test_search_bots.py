@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -357,6 +358,36 @@ def following_the_hints(game: str, players: int, seed: int, decisions: int = 8) 
             session.apply(0, step)
         hinted += 1
     return session.record()
+
+
+def seen_without_log(state: State, seat: int) -> str:
+    view = state.view(seat)
+    view.pop("log", None)
+    return json.dumps(view, sort_keys=True, default=str)
+
+
+@pytest.mark.parametrize("game", ["money", "byzanz", "grand_bazaar"])
+def test_a_hinted_whole_move_takes_no_detour_and_ends_its_decision(game):
+    """A hint "add USD60, remove USD60" is no move: a plan that comes back to a position it was in has the
+    detour cut out, and what is left ends the decision (or the seat would be hinted one loop for ever)."""
+    for seed in range(4):
+        session = records.Session(game, 3, seed=seed)
+        greedy, rng = bots.get("greedy", game), random.Random(seed)
+        for _ in range(6):
+            state = session.state
+            if state.is_over():
+                break
+            seat = state.to_act()[0]
+            if seat == 0:
+                plan = hint(state, 0, game, config=QUICK, worlds=2).plan
+                trial, seen = state.clone(), {seen_without_log(state, 0)}
+                for step in plan:
+                    trial.apply(0, step)
+                    picture = seen_without_log(trial, 0)
+                    assert picture not in seen, f"{plan} comes back to where it was"
+                    seen.add(picture)
+                assert trial.is_over() or 0 not in trial.to_act() or not trial.in_decision(0), plan
+            session.apply(seat, bots.play_turn(state, seat, greedy, rng))
 
 
 @pytest.mark.parametrize("game", games.names())

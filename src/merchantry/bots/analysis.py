@@ -52,6 +52,7 @@ FLOOR = 16
 # is a function of the record alone, in one process or several); the hint searches alike (agreement)
 SEARCH_SHARE = 0.25
 MIN_ITERATIONS = 20
+MAX_DETOURS = 3  # a whole move whose searches come back to where they were more often is finished by greedy
 MOVE_STEPS = 100  # a whole move is cut after this many steps (a bid that never ends)
 Z95 = 1.96
 
@@ -163,12 +164,14 @@ def whole_move(
 ) -> tuple[list[Action], SearchResult]:
     """The whole move the search makes for `seat` from here, as the hard bot plays it: its plan, searched
     again from the position reached where the plan runs out before the decision ends; and the first search.
-    A search that leads back to where the seat has already been in this move (a card added, then taken
-    back) is going round: the greedy bot finishes the move from there."""
+    A plan that comes back to where the seat has already been in this move (a card added, then taken back)
+    made a detour: the detour is cut out, so a hint never says "add USD60, remove USD60". A search that keeps
+    going round is finished by the greedy bot."""
     position = state.clone()
     steps: list[Action] = []
     first: SearchResult | None = None
-    seen = {_picture(position, seat)}
+    seen = {_picture(position, seat): 0}  # what the seat saw -> the steps taken when it saw it
+    detours = 0
     while True:
         result = search.run(position.sample_hidden(seat, rng), seat, rng)
         first = first or result
@@ -179,12 +182,25 @@ def whole_move(
                 break
             position.apply(seat, action)
             steps.append(action)
-            if _decided(position, seat, steps):
-                return steps, first
             picture = _picture(position, seat)
             if picture in seen:
-                return _finished_by_greedy(position, seat, steps, rng), first
-            seen.add(picture)
+                detours += 1
+                steps = steps[: seen[picture]]
+                position = _after(state, seat, steps)
+                seen = {p: n for p, n in seen.items() if n <= len(steps)}
+                if detours > MAX_DETOURS:
+                    return _finished_by_greedy(position, seat, steps, rng), first
+                continue
+            if _decided(position, seat, steps):
+                return steps, first
+            seen[picture] = len(steps)
+
+
+def _after(state: State, seat: int, steps: list[Action]) -> State:
+    position = state.clone()
+    for action in steps:
+        position.apply(seat, action)
+    return position
 
 
 def _decided(position: State, seat: int, steps: list[Action]) -> bool:
