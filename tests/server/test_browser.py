@@ -462,6 +462,7 @@ def test_a_hinted_move_played_to_the_letter_is_not_marked_by_the_analysis(live_s
             viewer.click("#analyse")
         viewer.wait_for_selector("#analysis .analysis-summary", timeout=120_000)
         assert viewer.locator("#analysis svg.chance-chart polyline").count() == 3  # one line per seat
+        assert viewer.locator("#analysis svg.chance-chart polygon.chance-band").count() == 3  # its interval
         summary = viewer.inner_text(".analysis-summary")
         assert "Decisions" in summary and "Blunders" in summary
         assert "low end of its 95% interval is above 0" in viewer.inner_text("#analysis")  # the rule, said

@@ -558,6 +558,10 @@ function chanceChart(analysis, table) {
     if (!mine.length) continue;
     const colour = SEAT_COLOURS[seat % SEAT_COLOURS.length];
     const dash = SEAT_DASHES[seat % SEAT_DASHES.length];
+    // the 95% interval of each chance, as a band behind its line: a number shown carries its uncertainty
+    const band = [...mine.map((d) => `${x(d.move).toFixed(1)},${y(d.after_interval[1]).toFixed(1)}`),
+      ...mine.slice().reverse().map((d) => `${x(d.move).toFixed(1)},${y(d.after_interval[0]).toFixed(1)}`)];
+    chart.append(svg("polygon", { class: "chance-band", fill: colour, "fill-opacity": 0.12, stroke: "none", points: band.join(" ") }));
     chart.append(svg("polyline", { fill: "none", stroke: colour, "stroke-width": 2, "stroke-dasharray": dash,
       points: mine.map((d) => `${x(d.move).toFixed(1)},${y(d.after).toFixed(1)}`).join(" ") }));
     for (const d of mine.filter((m) => m.mark === "blunder" || m.mark === "mistake")) {
