@@ -8,7 +8,7 @@ sell before anything else happens (BZ-H1). After the last round everyone may sel
 from __future__ import annotations
 
 import random
-from functools import cache, lru_cache
+from functools import cache
 from itertools import combinations
 from typing import Any
 
@@ -78,18 +78,21 @@ _PER_TYPE = len(VALUES)
 _TYPE_STARTS = tuple(range(0, MERCHANT, _PER_TYPE))
 
 
-@lru_cache(maxsize=65536)
 def sellable_sets(hand: tuple[int, ...]) -> tuple[ByzanzAction, ...]:
     """BZ-V1/BZ-V2: every distinct set of three the hand can sell (goods of one type, merchants as jokers),
-    sorted by their cards. Each type's sets depend on a few counts only, so they come from a small cache."""
-    jokers = min(hand[MERCHANT], 2)
+    sorted by their cards. Each type's sets depend on a few counts only, so they come from a small cache;
+    a type with fewer than three cards, jokers included, has none, and most hands are asked only that (no
+    cache on the whole hand: hashing its 25 counts cost more than the answer)."""
+    merchants = hand[MERCHANT]
+    jokers = 2 if merchants > 2 else merchants
     found: tuple[ByzanzAction, ...] = ()
     for start in _TYPE_STARTS:
         counts = hand[start : start + _PER_TYPE]
-        if any(counts):
+        held = sum(counts)
+        if held and held + jokers >= 3:
             found += _sets_of_one_type(start, counts, jokers)
-    if hand[MERCHANT] >= 3:
-        found += (sell((MERCHANT,) * 3),)
+    if merchants >= 3:
+        found += (MERCHANT_SET,)
     return found
 
 
@@ -101,6 +104,9 @@ def _sets_of_one_type(start: int, counts: tuple[int, ...], jokers: int) -> tuple
     pool = goods + [MERCHANT] * jokers
     found = {combo for combo in combinations(pool, 3) if combo[0] != MERCHANT}
     return tuple(sell(combo) for combo in sorted(found))
+
+
+MERCHANT_SET = sell((MERCHANT,) * 3)
 
 
 class ByzanzState(State):

@@ -56,6 +56,17 @@ def bid_value(cards: tuple[int, ...] | list[int]) -> int:
     return sum(CARD_VALUES[c] for c in cards)
 
 
+# Card ids by code: apply's check asks whether a hand or bid holds a code, answered without a Python loop.
+_CARDS_OF_CODE: dict[str, frozenset[int]] = {
+    code: frozenset(c for c in range(NUM_CARDS) if CARD_CODES[c] == code) for code in set(CARD_CODES)
+}
+_NO_CARDS: frozenset[int] = frozenset()
+
+
+def _holds(cards: tuple[int, ...], code: str) -> bool:
+    return not _CARDS_OF_CODE.get(code, _NO_CARDS).isdisjoint(cards)
+
+
 def removed_currency_count(players: int) -> int:
     """MO-S1: 5 players use all 7 currencies, 4 remove one, 3 remove two."""
     return 5 - players
@@ -168,11 +179,11 @@ class MoneyState(State):
             if verb == "add":
                 if code == BLUFF:
                     return not self.bluff_bid[player]
-                return any(CARD_CODES[c] == code for c in self.hands[player])
+                return _holds(self.hands[player], code)
             if verb == "remove":
                 if code == BLUFF:
                     return self.bluff_bid[player]
-                return any(CARD_CODES[c] == code for c in self.bids[player])
+                return _holds(self.bids[player], code)
             return action == SEAL
         if self.phase != EXCHANGE or player != self.current:
             return False

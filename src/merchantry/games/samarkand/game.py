@@ -20,6 +20,7 @@ from merchantry.games.samarkand.rules import (
     PHASES,
     SERIALISED,
     SamarkandState,
+    frontiers_of,
     routes_of,
     setup,
 )
@@ -82,6 +83,7 @@ class SamarkandGame(Game):
                 setattr(s, field, tuple(tuple(v) if isinstance(v, list) else v for v in value))
         _check(s)
         s.routes = routes_of(s.camels, len(s.domain_tiles))
+        s.frontiers = frontiers_of(s.camels, s.routes)
         return s
 
 
