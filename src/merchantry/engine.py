@@ -14,7 +14,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
+
+from mypy_extensions import mypyc_attr
 
 from merchantry.errors import IllegalAction, InvalidOption, InvalidRecord
 
@@ -63,14 +65,16 @@ def parse_seat_label(text: str, num_players: int) -> int:
     raise IllegalAction(f"{text!r:.60} is not a seat: seats are P1..P{num_players}")
 
 
+# In the compiled build (mypyc) a native class; tests' toy games and plug-ins still subclass it in Python
+@mypyc_attr(allow_interpreted_subclasses=True)
 class State(ABC):
     """One position of a game. Mutable through `apply` only; `clone` gives an independent copy."""
 
-    game: Game
+    game: ClassVar[Game]  # set once per game on its state class
     num_players: int
     # the class of the game's actions: `apply` refuses anything else that is not text (a plain tuple equal
     # to an action included, whose fields the rules could not read); None accepts any value (toy games)
-    action_type: type | None = None
+    action_type: ClassVar[type | None] = None
 
     @abstractmethod
     def is_over(self) -> bool:
@@ -202,6 +206,8 @@ def one_of(*values: Any) -> Allowed:
     )
 
 
+# In the compiled build (mypyc) a native class; tests' toy games and plug-ins still subclass it in Python
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game(ABC):
     """Static facts about one game and the ways to build its states."""
 

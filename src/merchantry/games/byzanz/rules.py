@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from functools import cache
 from itertools import combinations
-from typing import Any
+from typing import Any, Final
 
 from merchantry.engine import JSON, EventLog, State, add_at, replace_at, seat_label
 from merchantry.games.byzanz.actions import (
@@ -45,15 +45,15 @@ from merchantry.games.byzanz.components import (
 
 AUCTION, LOT_CHOICE, MARKET, FINAL, OVER = range(5)
 # what a seat on turn may do in each phase, besides selling (any time) and discarding (over the hand limit)
-VERBS_OF_PHASE = {AUCTION: ("add", "bid", "pass"), LOT_CHOICE: ("market",), MARKET: ("take",)}
-PHASE_NAMES = ("auction", "lot_choice", "market", "final_selling", "over")
+VERBS_OF_PHASE: Final = {AUCTION: ("add", "bid", "pass"), LOT_CHOICE: ("market",), MARKET: ("take",)}
+PHASE_NAMES: Final = ("auction", "lot_choice", "market", "final_selling", "over")
 # What to do once a player who went over the hand limit is back to 7 cards (BZ-H1).
 RESUME_NOTHING, RESUME_NEXT_AUCTION, RESUME_MARKET = range(3)
-FORMAT_VERSION = 2  # 2: no seed in the state; 'maybe' knowledge after discards
+FORMAT_VERSION: Final = 2  # 2: no seed in the state; 'maybe' knowledge after discards
 
 
 # Each code's place in set order (actions.set_order), so that sorting cards sorts plain ints.
-_SET_RANK = tuple(sorted(range(NUM_CODES), key=set_order).index(c) for c in range(NUM_CODES))
+_SET_RANK: Final = tuple(sorted(range(NUM_CODES), key=set_order).index(c) for c in range(NUM_CODES))
 
 
 def card_names(codes: list[int] | tuple[int, ...]) -> list[str]:
@@ -74,8 +74,8 @@ def count(codes: list[int] | tuple[int, ...]) -> tuple[int, ...]:
     return tuple(counts)
 
 
-_PER_TYPE = len(VALUES)
-_TYPE_STARTS = tuple(range(0, MERCHANT, _PER_TYPE))
+_PER_TYPE: Final = len(VALUES)
+_TYPE_STARTS: Final = tuple(range(0, MERCHANT, _PER_TYPE))
 
 
 def sellable_sets(hand: tuple[int, ...]) -> tuple[ByzanzAction, ...]:
@@ -106,7 +106,7 @@ def _sets_of_one_type(start: int, counts: tuple[int, ...], jokers: int) -> tuple
     return tuple(sell(combo) for combo in sorted(found))
 
 
-MERCHANT_SET = sell((MERCHANT,) * 3)
+MERCHANT_SET: Final = sell((MERCHANT,) * 3)
 
 
 class ByzanzState(State):
@@ -826,7 +826,7 @@ def _still_placeable(
     return len(open_epochs) <= hidden_in_hand
 
 
-_NO_CARDS = (0,) * NUM_CODES
+_NO_CARDS: Final = (0,) * NUM_CODES
 
 
 def _is_card_action(action: ByzanzAction, table: tuple[ByzanzAction, ...], hand: tuple[int, ...]) -> bool:
@@ -839,7 +839,7 @@ def _hand_order(code: int) -> tuple[int, int]:
     return (CODE_TYPE[code] if code != MERCHANT else len(TYPES), -CODE_VALUE[code])
 
 
-_SCALARS = (
+_SCALARS: Final = (
     "num_players",
     "offers",
     "rounds",
@@ -859,7 +859,7 @@ _SCALARS = (
     "phase",
     "log",
 )
-_FLAT_LISTS = (
+_FLAT_LISTS: Final = (
     "deck",
     "removed",
     "confirmed",
@@ -871,7 +871,7 @@ _FLAT_LISTS = (
     "market_order",
     "boxed",
 )
-_NESTED_LISTS = ("hands", "known", "bids", "profits", "discards")
+_NESTED_LISTS: Final = ("hands", "known", "bids", "profits", "discards")
 
 
 def setup(state: ByzanzState, rng: random.Random, options: dict[str, Any] | None = None) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import random
-from typing import Any
+from typing import Any, Final
 
 from merchantry.engine import JSON, EventLog, State, replace_at, seat_label
 from merchantry.games.grand_bazaar.actions import BUY, DONE, SELL, BazaarAction
@@ -25,10 +25,10 @@ from merchantry.games.grand_bazaar.components import (
     card_text,
 )
 
-GEM_RANGE = range(len(GEMS))
-NO_FLAGS: tuple[bool, ...] = (False,) * len(GEMS)
-UNKNOWN = -1  # BazaarState.must_buy_known before it is worked out
-FORMAT_VERSION = 2  # 2: the game's seed is no longer part of the state
+GEM_RANGE: Final = range(len(GEMS))
+NO_FLAGS: Final[tuple[bool, ...]] = (False,) * len(GEMS)
+UNKNOWN: Final = -1  # BazaarState.must_buy_known before it is worked out
+FORMAT_VERSION: Final = 2  # 2: the game's seed is no longer part of the state
 
 
 class BazaarState(State):

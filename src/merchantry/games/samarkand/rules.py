@@ -12,7 +12,7 @@ A turn is one action (SK-T1..T6) played as a short sequence of small steps:
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
 from merchantry.engine import JSON, EventLog, State, add_at, replace_at, seat_label, without
 from merchantry.games.samarkand.actions import (
@@ -47,56 +47,60 @@ from merchantry.games.samarkand.components import (
     TILES_PER_FAMILY,
 )
 
-FORMAT_VERSION = 1
-FAMILIES = range(len(MAP.families))
-SPACES = range(len(MAP.spaces))
-PHASES = ("act", "discard", "offer", "second", "over")
+FORMAT_VERSION: Final = 1
+FAMILIES: Final = range(len(MAP.families))
+SPACES: Final = range(len(MAP.spaces))
+PHASES: Final = ("act", "discard", "offer", "second", "over")
 
 
 def good_name(good: int) -> str:
     return MAP.goods[good - 1]
 
 
+# Named apart so that to_dict's field list can read it (a compiled class has no __slots__ to read).
+_SLOTS: Final = (
+    "num_players",
+    "money",
+    "hands",
+    "sold",
+    "deck",
+    "discards",
+    "discarders",
+    "random_seed",
+    "tiles_held",
+    "domain_tiles",
+    "bag",
+    "removed_tiles",
+    "treasury",
+    "camels_left",
+    "camels",
+    "routes",
+    "frontiers",
+    "met",
+    "stack",
+    "goods_markers",
+    "relation_markers",
+    "first_player",
+    "current",
+    "phase",
+    "family",
+    "camels_placed",
+    "discarded",
+    "married",
+    "offer_good",
+    "offer_waiting",
+    "turns",
+    "passes",
+    "over",
+    "log",
+    "options",
+)
+
+
 class SamarkandState(State):
     """A position of Samarkand: flat lists of ints, cheap to clone (principle 4)."""
 
-    __slots__ = (
-        "num_players",
-        "money",
-        "hands",
-        "sold",
-        "deck",
-        "discards",
-        "discarders",
-        "random_seed",
-        "tiles_held",
-        "domain_tiles",
-        "bag",
-        "removed_tiles",
-        "treasury",
-        "camels_left",
-        "camels",
-        "routes",
-        "frontiers",
-        "met",
-        "stack",
-        "goods_markers",
-        "relation_markers",
-        "first_player",
-        "current",
-        "phase",
-        "family",
-        "camels_placed",
-        "discarded",
-        "married",
-        "offer_good",
-        "offer_waiting",
-        "turns",
-        "passes",
-        "over",
-        "log",
-        "options",
-    )
+    __slots__ = _SLOTS
 
     num_players: int
     options: dict[str, Any]  # the resolved options (variants); public, never changed once built: shared
@@ -717,8 +721,8 @@ class SamarkandState(State):
 
 
 # to_dict's fields: all but the player count, the log (written apart) and what is derived from the others
-SERIALISED = tuple(
-    f for f in SamarkandState.__slots__ if f not in ("num_players", "log", "routes", "frontiers", "options")
+SERIALISED: Final = tuple(
+    f for f in _SLOTS if f not in ("num_players", "log", "routes", "frontiers", "options")
 )
 
 
