@@ -156,7 +156,7 @@ def measure_floor(seconds: float) -> dict[str, float]:
     choices = [("buy", 0), ("buy", 1), ("sell", 0), ("done", -1)]
 
     class Nothing(State):  # every abstract method, each as cheap as it can be
-        __slots__ = ("num_players", "steps", "current")
+        __slots__ = ("steps", "current")  # num_players is the engine's (a native attribute when compiled)
 
         def is_over(self) -> bool:
             return self.steps >= 400
