@@ -118,7 +118,7 @@ class State(ABC):
 
     # --- shared behaviour -------------------------------------------------------------------------
 
-    def apply(self, player: int, action: Action | str) -> None:
+    def apply(self, player: Any, action: Action | str) -> None:  # Any: a non-seat is refused below
         """Apply `action` for `player`, or raise IllegalAction with the reason and change nothing.
 
         `action` may also be given as text notation; it is parsed with `game.parse_action`.
@@ -255,7 +255,7 @@ class Game(ABC):
 
     state_version: int = 1  # the "version" a game's to_dict() writes
 
-    def from_dict(self, data: dict[str, JSON]) -> State:
+    def from_dict(self, data: Any) -> State:  # Any: a malformed record is refused below, not by a type check
         """Rebuild a state from `State.to_dict()`; malformed data raises InvalidRecord (one line)."""
         if not isinstance(data, dict) or data.get("game") != self.name:
             raise InvalidRecord(f"not a {self.title} state: 'game' must be {self.name!r}")
