@@ -7,7 +7,6 @@ one game, mutated in place by `apply`). Everything that leaves a state towards a
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 from abc import ABC, abstractmethod
@@ -19,6 +18,7 @@ from typing import Any, ClassVar, TypeVar
 from mypy_extensions import mypyc_attr
 
 from merchantry.errors import IllegalAction, InvalidOption, InvalidRecord
+from merchantry.log_events import ReadOnlyEvent
 
 # An action is any immutable, hashable value whose str() is its canonical text notation.
 Action = Any
@@ -319,37 +319,6 @@ class Game(ABC):
 
 
 Event = dict[str, Any]  # {"type": "bid", "seat": 2, "cards": [...], ...}; see docs/engine.md, "The log"
-
-
-class ReadOnlyEvent(dict[str, Any]):
-    """A log event as the log keeps it and every view hands it out: a dict (JSON-ready, equal to a plain
-    dict with the same items) that refuses changes. Views share the log's own events instead of copying
-    them, which is most of what building a view cost late in a game, and no reader can change the log
-    through a view. `dict(event)` is a copy to change."""
-
-    __slots__ = ()
-
-    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
-        raise TypeError("a log event is read-only: change a copy, dict(event)")
-
-    # one per line: mypyc (benchmarks/mypyc_trial.py) compiles no chained assignment in a class body
-    __setitem__ = _refuse
-    __delitem__ = _refuse
-    clear = _refuse
-    pop = _refuse
-    popitem = _refuse
-    setdefault = _refuse
-    update = _refuse
-    __ior__ = _refuse
-
-    def __reduce__(self) -> tuple[Any, ...]:  # pickle and copy build it whole, not item by item
-        return (ReadOnlyEvent, (dict(self),))
-
-    def __copy__(self) -> ReadOnlyEvent:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> ReadOnlyEvent:
-        return ReadOnlyEvent(copy.deepcopy(dict(self), memo))
 
 
 class EventLog:
