@@ -34,7 +34,9 @@ class SamarkandAction(NamedTuple):
 FAMILY_WORDS: Final = tuple(family.name.lower() for family in MAP.families)
 FAMILY_BY_WORD: Final = {word: index for index, word in enumerate(FAMILY_WORDS)}
 # a space by its name (C5) or by what older records call it (c2r4), in any case
-SPACE_BY_ID: Final = {name.lower(): space.index for space in MAP.spaces for name in (space.id, *space.aliases)}
+SPACE_BY_ID: Final = {
+    name.lower(): space.index for space in MAP.spaces for name in (space.id, *space.aliases)
+}
 
 MARRY: Final = tuple(SamarkandAction("marry", family=f) for f in range(len(FAMILY_WORDS)))
 EXPAND: Final = tuple(
