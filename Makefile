@@ -5,16 +5,28 @@ VENV := .venv
 BIN := $(VENV)/bin
 UV_VERSION := 0.13.9
 STAMP := $(VENV)/.synced
+# The compiled engine (native_build.py): mypyc extensions of these sources, loaded while they are unchanged
+NATIVE := src/merchantry/_native/manifest.json
+NATIVE_SOURCES := src/merchantry/engine.py $(wildcard $(addprefix src/merchantry/games/*/,rules.py actions.py \
+	components.py game.py scoring.py))
+# The tests run on both builds: everything on pure Python, the games' courses also on the compiled one
+COURSE_TESTS := tests/conformance tests/test_golden.py tests/test_course_fingerprints.py tests/test_build.py
 
-.PHONY: setup extras baselines run play test lint typecheck check bench simulate clean
+.PHONY: setup compiled extras baselines run play test lint typecheck check bench simulate clean
 
-setup: $(STAMP)
+setup: $(STAMP) $(NATIVE)
 
 $(STAMP): pyproject.toml uv.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	test -x $(BIN)/uv || $(BIN)/python -m pip install --quiet uv==$(UV_VERSION)
 	$(BIN)/uv sync --locked --quiet
 	touch $(STAMP)
+
+## Build the compiled engine (mypyc; skipped with a notice where there is no C compiler or Python headers).
+compiled: $(NATIVE)
+
+$(NATIVE): $(STAMP) $(NATIVE_SOURCES) native_build.py
+	$(BIN)/python native_build.py
 
 ## Serve the web platform at http://127.0.0.1:8000/ (lobby, tables, live play; SQLite in merchantry.db).
 run: setup
@@ -25,9 +37,11 @@ play: setup
 	$(BIN)/merchantry play money --players 4
 
 ## Lint, type-check, then the whole test suite on both cores, with the optional extras (Ray, the RL
-## adapters) installed: they are tested for real.
+## adapters) installed: they are tested for real. The suite runs on pure Python, then the conformance
+## suite, golden playthroughs and course fingerprints again on the compiled build (where it can be built).
 test: setup extras lint typecheck
-	$(BIN)/pytest -n 2
+	MERCHANTRY_PURE=1 $(BIN)/pytest -n 2
+	MERCHANTRY_EXPECT_COMPILED=1 $(BIN)/pytest -n 2 $(COURSE_TESTS)
 
 extras: setup
 	$(BIN)/uv sync --locked --quiet --all-extras --no-extra baselines
@@ -39,17 +53,21 @@ baselines: setup
 	$(BIN)/uv sync --locked --quiet --all-extras
 
 lint: setup
-	$(BIN)/ruff check src tests benchmarks examples
-	$(BIN)/ruff format --check src tests benchmarks examples
+	$(BIN)/ruff check src tests benchmarks examples native_build.py hatch_build.py
+	$(BIN)/ruff format --check src tests benchmarks examples native_build.py hatch_build.py
 
 typecheck: setup
 	$(BIN)/mypy
 
-bench: setup
-	$(BIN)/python benchmarks/bench_engine.py
+## Engine speed (compiled, pure Python and main before issue 30, side by side), then the RL adapters'
+## steps/s on each build. Long: several minutes.
+bench: extras
+	nice -n 10 $(BIN)/python benchmarks/bench_engine.py
+	nice -n 10 $(BIN)/python benchmarks/bench_rl.py
+	MERCHANTRY_PURE=1 nice -n 10 $(BIN)/python benchmarks/bench_rl.py
 
 simulate: setup
 	$(BIN)/merchantry simulate money --players 4 --games 1000 --bots greedy,random,random,random --seed 1
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache src/merchantry/_native

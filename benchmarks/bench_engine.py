@@ -1,10 +1,15 @@
-"""Engine speed and memory per game and player count, today's code beside a baseline in one run.
+"""Engine speed and memory per game and player count: the compiled build, pure Python and a baseline revision,
+in one run.
 
     make bench      (or: .venv/bin/python benchmarks/bench_engine.py [--baseline REV] [--seconds S]
                          [--game NAME] [--players N])
 
-For every row, two fresh processes measure the same thing one after the other: the baseline (the source
-of git revision REV, unpacked to a temporary folder and put first on PYTHONPATH) and the working tree.
+For every game and player count, three fresh processes measure the same thing one after the other: the
+working tree's compiled build (when `make compiled` built it: merchantry/_native), the working tree as pure
+Python (MERCHANTRY_PURE=1), and the baseline (the source of git revision REV, unpacked to a temporary
+folder and put first on PYTHONPATH; pure Python). The compiled row's ratios are against pure Python, the
+pure row's against the baseline; the compiled row also gives its actions/s against OpenSpiel's
+`python_kuhn_poker` of the same run.
 Each measures, on one core, in CPU time (time.process_time, so another process's load counts less):
 
 - actions/s, games/s: uniformly random playouts on the real state (no bots, no sampling);
@@ -38,8 +43,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-# The code as it stood before the engine-speed work of issue 12 (2026-11-30).
-DEFAULT_BASELINE = "5c83aaa"
+# Main as it stood before the compiled build and the algorithmic work of issue 30 (2026-12-01).
+DEFAULT_BASELINE = "dbdbba7"
 POSITION_EVERY = 50
 MAX_POSITIONS = 400
 
@@ -151,7 +156,7 @@ def measure_floor(seconds: float) -> dict[str, float]:
     choices = [("buy", 0), ("buy", 1), ("sell", 0), ("done", -1)]
 
     class Nothing(State):  # every abstract method, each as cheap as it can be
-        __slots__ = ("num_players", "steps", "current")
+        __slots__ = ("steps", "current")  # num_players is the engine's (a native attribute when compiled)
 
         def is_over(self) -> bool:
             return self.steps >= 400
@@ -208,9 +213,12 @@ def unpack_baseline(revision: str, into: Path) -> Path:
     return into / "src"
 
 
-def run_worker(source: Path | None, *arguments: str) -> dict[str, float]:
+def run_worker(source: Path | None, *arguments: str, pure: bool = True) -> dict[str, float]:
+    """One measurement in a fresh process: `source` (None: the working tree), as pure Python or, with
+    pure=False, on the compiled build when one is built (the worker reports which ran)."""
     environment = dict(os.environ)
     environment["PYTHONPATH"] = str(source or ROOT / "src")
+    environment["MERCHANTRY_PURE"] = "1" if pure else ""
     output = subprocess.run(
         [sys.executable, __file__, "--worker", *arguments],
         check=True,
@@ -266,59 +274,88 @@ def main() -> None:
     parser.add_argument("--worker", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        if args.worker[0] == "kuhn":
-            print(json.dumps(measure_kuhn(float(args.worker[1]))))
-        elif args.worker[0] == "floor":
-            print(json.dumps(measure_floor(float(args.worker[1]))))
-        else:
-            print(json.dumps(measure(args.worker[0], int(args.worker[1]), float(args.worker[2]))))
+        print(json.dumps(work(args.worker)))
         return
 
     from rich.console import Console
+
+    Console(width=170).print(table(args))
+
+
+def work(arguments: list[str]) -> dict[str, float]:
+    """A worker's measurement, and whether it ran on the compiled build (1.0) or pure Python (0.0)."""
+    import merchantry
+
+    if arguments[0] == "kuhn":
+        result = measure_kuhn(float(arguments[1]))
+    elif arguments[0] == "floor":
+        result = measure_floor(float(arguments[1]))
+    else:
+        result = measure(arguments[0], int(arguments[1]), float(arguments[2]))
+    result["compiled"] = float(getattr(merchantry, "build", "") == "compiled (mypyc)")
+    return result
+
+
+def table(args: argparse.Namespace) -> Any:
     from rich.table import Table
 
     from merchantry import games
 
+    try:
+        kuhn: dict[str, float] | None = run_worker(None, "kuhn", str(args.seconds))
+    except subprocess.CalledProcessError:
+        kuhn = None  # open_spiel is an optional extra
     with tempfile.TemporaryDirectory() as folder:
         baseline = None if args.no_baseline else unpack_baseline(args.baseline, Path(folder))
-        against = "" if baseline is None else f"; (n×): today's code against {args.baseline}, same run"
-        table = Table(title=f"Engine speed — {machine()}, {args.seconds:g} s of playouts per row{against}")
-        for heading in ("game", "players", *(title for _, title, _, _ in COLUMNS)):
-            table.add_column(heading, justify="right")
+        against = "" if baseline is None else f"; pure (n×): against {args.baseline}"
+        result = Table(
+            title=f"Engine speed — {machine()}, {args.seconds:g} s of playouts per row; "
+            f"compiled (n×): against pure Python{against}; same run"
+        )
+        for heading in ("game", "players", "build", *(title for _, title, _, _ in COLUMNS), "× kuhn"):
+            result.add_column(heading, justify="right")
         for name in args.game or games.names():
             game = games.get(name)
             for players in range(game.min_players, game.max_players + 1):
                 if args.players and players not in args.players:
                     continue
                 worker_args = (name, str(players), str(args.seconds))
+                compiled = run_worker(None, *worker_args, pure=False)
+                pure = run_worker(None, *worker_args)
                 old = None if baseline is None else run_worker(baseline, *worker_args)
-                new = run_worker(None, *worker_args)
-                table.add_row(name, str(players), *(cell(column, new, old) for column in COLUMNS))
+                if compiled["compiled"]:
+                    versus_kuhn = f"{compiled['actions_per_s'] / kuhn['actions_per_s']:.2f}" if kuhn else ""
+                    cells = (cell(column, compiled, pure) for column in COLUMNS)
+                    result.add_row(name, str(players), "compiled", *cells, versus_kuhn)
+                    name_cell, players_cell = "", ""
+                else:
+                    name_cell, players_cell = name, str(players)
+                pure_kuhn = f"{pure['actions_per_s'] / kuhn['actions_per_s']:.2f}" if kuhn else ""
+                cells = (cell(column, pure, old) for column in COLUMNS)
+                result.add_row(name_cell, players_cell, "pure", *cells, pure_kuhn)
                 if old is not None:
-                    table.add_row(
-                        "", "baseline", *(form.format(old[key]) for key, _, form, _ in COLUMNS), style="dim"
-                    )
-        try:
-            kuhn = run_worker(None, "kuhn", str(args.seconds))
-        except subprocess.CalledProcessError:
-            kuhn = None  # open_spiel is an optional extra
+                    cells = (form.format(old[key]) for key, _, form, _ in COLUMNS)
+                    result.add_row("", "", "baseline", *cells, "", style="dim")
         if kuhn is not None:
-            table.add_row(
+            result.add_row(
                 "OpenSpiel python_kuhn_poker",
                 "2",
+                "",
                 f"{kuhn['actions_per_s']:,.0f}",
                 f"{kuhn['games_per_s']:,.1f}",
-                *[""] * (len(COLUMNS) - 2),
+                *[""] * (len(COLUMNS) - 1),
             )
-        floor = run_worker(None, "floor", str(args.seconds))
-        table.add_row(
-            "rules that do nothing (the loop's floor)",
-            "4",
-            f"{floor['actions_per_s']:,.0f}",
-            f"{floor['games_per_s']:,.1f}",
-            *[""] * (len(COLUMNS) - 2),
-        )
-        Console(width=160).print(table)
+        for pure_floor in (False, True):
+            floor = run_worker(None, "floor", str(args.seconds), pure=pure_floor)
+            result.add_row(
+                "rules that do nothing (the loop's floor)",
+                "4",
+                "compiled" if floor["compiled"] else "pure",
+                f"{floor['actions_per_s']:,.0f}",
+                f"{floor['games_per_s']:,.1f}",
+                *[""] * (len(COLUMNS) - 1),
+            )
+    return result
 
 
 if __name__ == "__main__":

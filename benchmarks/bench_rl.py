@@ -1,5 +1,6 @@
 """Environment steps per second for each RL adapter beside the raw engine, per game (4 players; 2 for
-nothing: every game takes 4). Uniformly random legal actions, one core.
+nothing: every game takes 4). Uniformly random legal actions, one core, CPU time; on the build in use
+(`merchantry.build`: `make bench` runs it on the compiled build, and with MERCHANTRY_PURE=1).
 
     .venv/bin/python benchmarks/bench_rl.py [--seconds 3]
 
@@ -21,6 +22,7 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
+import merchantry
 from merchantry import games
 
 PLAYERS = 4
@@ -28,10 +30,11 @@ PLAYERS = 4
 
 def timed(step: object, seconds: float) -> float:
     """Steps per second of `step()` (it returns how many steps it made) over about `seconds`."""
-    count, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    clock = time.process_time  # CPU time: the machines are shared
+    count, start = 0, clock()
+    while clock() - start < seconds:
         count += step()  # type: ignore[operator]
-    return count / (time.perf_counter() - start)
+    return count / (clock() - start)
 
 
 def engine(name: str, seconds: float) -> float:
@@ -131,14 +134,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0)
     args = parser.parse_args()
-    table = Table(title=f"Steps per second, {PLAYERS} players, random legal actions, one core")
+    table = Table(
+        title=f"Steps per second, {PLAYERS} players, random legal actions, one core, CPU time, "
+        f"{merchantry.build}; (n%): of the engine's"
+    )
     columns = ("game", "engine", "pettingzoo", "parallel", "gymnasium (learner steps)", "openspiel")
     for column in columns:
         table.add_column(column, justify="right")
     for name in games.names():
         rates = [run(name, args.seconds) for run in (engine, pettingzoo, parallel, gymnasium, openspiel)]
-        table.add_row(name, *(f"{rate:,.0f}" for rate in rates))
-    Console().print(table)
+        shares = [f"{rate:,.0f} ({rate / rates[0]:.0%})" for rate in rates[1:]]
+        table.add_row(name, f"{rates[0]:,.0f}", *shares)
+    Console(width=160).print(table)
 
 
 if __name__ == "__main__":

@@ -24,8 +24,8 @@ def platform_files() -> list[Path]:
     return [
         path
         for path in sorted(SOURCE.rglob("*"))
-        if path.suffix in PLATFORM_SUFFIXES and "games" not in path.relative_to(SOURCE).parts
-    ]
+        if path.suffix in PLATFORM_SUFFIXES and not {"games", "_native"} & set(path.relative_to(SOURCE).parts)
+    ]  # _native/: the compiled build's output (native_build.py), generated from the games' own modules
 
 
 def game_words(name: str) -> set[str]:

@@ -7,16 +7,18 @@ one game, mutated in place by `apply`). Everything that leaves a state towards a
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
+
+from mypy_extensions import mypyc_attr
 
 from merchantry.errors import IllegalAction, InvalidOption, InvalidRecord
+from merchantry.log_events import ReadOnlyEvent
 
 # An action is any immutable, hashable value whose str() is its canonical text notation.
 Action = Any
@@ -63,14 +65,16 @@ def parse_seat_label(text: str, num_players: int) -> int:
     raise IllegalAction(f"{text!r:.60} is not a seat: seats are P1..P{num_players}")
 
 
+# In the compiled build (mypyc) a native class; tests' toy games and plug-ins still subclass it in Python
+@mypyc_attr(allow_interpreted_subclasses=True)
 class State(ABC):
     """One position of a game. Mutable through `apply` only; `clone` gives an independent copy."""
 
-    game: Game
+    game: ClassVar[Game]  # set once per game on its state class
     num_players: int
     # the class of the game's actions: `apply` refuses anything else that is not text (a plain tuple equal
     # to an action included, whose fields the rules could not read); None accepts any value (toy games)
-    action_type: type | None = None
+    action_type: ClassVar[type | None] = None
 
     @abstractmethod
     def is_over(self) -> bool:
@@ -114,7 +118,7 @@ class State(ABC):
 
     # --- shared behaviour -------------------------------------------------------------------------
 
-    def apply(self, player: int, action: Action | str) -> None:
+    def apply(self, player: Any, action: Action | str) -> None:  # Any: a non-seat is refused below
         """Apply `action` for `player`, or raise IllegalAction with the reason and change nothing.
 
         `action` may also be given as text notation; it is parsed with `game.parse_action`.
@@ -202,6 +206,8 @@ def one_of(*values: Any) -> Allowed:
     )
 
 
+# In the compiled build (mypyc) a native class; tests' toy games and plug-ins still subclass it in Python
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game(ABC):
     """Static facts about one game and the ways to build its states."""
 
@@ -249,7 +255,7 @@ class Game(ABC):
 
     state_version: int = 1  # the "version" a game's to_dict() writes
 
-    def from_dict(self, data: dict[str, JSON]) -> State:
+    def from_dict(self, data: Any) -> State:  # Any: a malformed record is refused below, not by a type check
         """Rebuild a state from `State.to_dict()`; malformed data raises InvalidRecord (one line)."""
         if not isinstance(data, dict) or data.get("game") != self.name:
             raise InvalidRecord(f"not a {self.title} state: 'game' must be {self.name!r}")
@@ -313,37 +319,6 @@ class Game(ABC):
 
 
 Event = dict[str, Any]  # {"type": "bid", "seat": 2, "cards": [...], ...}; see docs/engine.md, "The log"
-
-
-class ReadOnlyEvent(dict[str, Any]):
-    """A log event as the log keeps it and every view hands it out: a dict (JSON-ready, equal to a plain
-    dict with the same items) that refuses changes. Views share the log's own events instead of copying
-    them, which is most of what building a view cost late in a game, and no reader can change the log
-    through a view. `dict(event)` is a copy to change."""
-
-    __slots__ = ()
-
-    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
-        raise TypeError("a log event is read-only: change a copy, dict(event)")
-
-    # one per line: mypyc (benchmarks/mypyc_trial.py) compiles no chained assignment in a class body
-    __setitem__ = _refuse
-    __delitem__ = _refuse
-    clear = _refuse
-    pop = _refuse
-    popitem = _refuse
-    setdefault = _refuse
-    update = _refuse
-    __ior__ = _refuse
-
-    def __reduce__(self) -> tuple[Any, ...]:  # pickle and copy build it whole, not item by item
-        return (ReadOnlyEvent, (dict(self),))
-
-    def __copy__(self) -> ReadOnlyEvent:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> ReadOnlyEvent:
-        return ReadOnlyEvent(copy.deepcopy(dict(self), memo))
 
 
 class EventLog:

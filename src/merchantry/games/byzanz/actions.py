@@ -10,7 +10,7 @@ a player may `discard wine3` (BZ-H1). In the final selling phase a player ends w
 from __future__ import annotations
 
 from functools import cache
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from merchantry.errors import IllegalAction
 from merchantry.games.byzanz.components import (
@@ -35,13 +35,15 @@ class ByzanzAction(NamedTuple):
         return f"{self.verb} {self.arg}" if self.arg else self.verb
 
 
-BID = ByzanzAction("bid")
-PASS = ByzanzAction("pass")
-DONE = ByzanzAction("done")
-ADD = tuple(ByzanzAction("add", CODES[c], (c,)) for c in range(NUM_CODES))
-DISCARD = tuple(ByzanzAction("discard", CODES[c], (c,)) for c in range(NUM_CODES))
-TO_MARKET = tuple(ByzanzAction("market", CODES[c], (c,)) for c in range(NUM_CODES))
-TAKE = {t: ByzanzAction("take", TYPES[t] if t >= 0 else MERCHANT_NAME, (t,)) for t in range(-1, len(TYPES))}
+BID: Final = ByzanzAction("bid")
+PASS: Final = ByzanzAction("pass")
+DONE: Final = ByzanzAction("done")
+ADD: Final = tuple(ByzanzAction("add", CODES[c], (c,)) for c in range(NUM_CODES))
+DISCARD: Final = tuple(ByzanzAction("discard", CODES[c], (c,)) for c in range(NUM_CODES))
+TO_MARKET: Final = tuple(ByzanzAction("market", CODES[c], (c,)) for c in range(NUM_CODES))
+TAKE: Final = {
+    t: ByzanzAction("take", TYPES[t] if t >= 0 else MERCHANT_NAME, (t,)) for t in range(-1, len(TYPES))
+}
 
 
 def set_order(code: int) -> tuple[bool, int, int]:
@@ -57,11 +59,11 @@ def sell(codes: tuple[int, ...]) -> ByzanzAction:
     return ByzanzAction("sell", " ".join(CODES[c] for c in ordered), ordered)
 
 
-NOTATION_HELP = (
+NOTATION_HELP: Final = (
     "moves look like: add wine3, bid, pass, market wood1, take wood, take merchant, "
     "sell cloth4 cloth1 merchant, discard wine3, done"
 )
-_SINGLE_CARD = {"add": ADD, "discard": DISCARD, "market": TO_MARKET}
+_SINGLE_CARD: Final = {"add": ADD, "discard": DISCARD, "market": TO_MARKET}
 
 
 def parse(text: str) -> ByzanzAction:

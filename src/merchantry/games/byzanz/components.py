@@ -7,31 +7,33 @@ are counts per code, which keeps states flat and cheap to copy.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from merchantry.engine import load_data
 from merchantry.errors import IllegalAction
 
-_DATA = load_data(__package__, "cards.json")
+_DATA: Final = load_data(__package__, "cards.json")
 
-TYPES: tuple[str, ...] = tuple(_DATA["types"])
-VALUES: tuple[int, ...] = tuple(sorted(int(v) for v in _DATA["cards_per_value"]))
-COPIES_PER_VALUE: dict[int, int] = {int(v): n for v, n in _DATA["cards_per_value"].items()}
-MERCHANT_COUNT: int = _DATA["merchants"]
-MERCHANT_PROFIT: int = _DATA["merchant_profit"]
-STARTING_HAND: int = _DATA["starting_hand"]
-HAND_LIMIT: int = _DATA["hand_limit"]
-SETUP: dict[int, dict[str, Any]] = {int(n): row for n, row in _DATA["setup"].items()}
-MERCHANT_NAME = "merchant"
+TYPES: Final[tuple[str, ...]] = tuple(_DATA["types"])
+VALUES: Final[tuple[int, ...]] = tuple(sorted(int(v) for v in _DATA["cards_per_value"]))
+COPIES_PER_VALUE: Final[dict[int, int]] = {int(v): n for v, n in _DATA["cards_per_value"].items()}
+MERCHANT_COUNT: Final[int] = _DATA["merchants"]
+MERCHANT_PROFIT: Final[int] = _DATA["merchant_profit"]
+STARTING_HAND: Final[int] = _DATA["starting_hand"]
+HAND_LIMIT: Final[int] = _DATA["hand_limit"]
+SETUP: Final[dict[int, dict[str, Any]]] = {int(n): row for n, row in _DATA["setup"].items()}
+MERCHANT_NAME: Final = "merchant"
 
 # code index -> text, type index (-1 for the merchant), face value (0 for the merchant)
-CODES: tuple[str, ...] = tuple(f"{t}{v}" for t in TYPES for v in VALUES) + (MERCHANT_NAME,)
-MERCHANT = len(CODES) - 1
-CODE_TYPE: tuple[int, ...] = tuple(i // len(VALUES) for i in range(MERCHANT)) + (-1,)
-CODE_VALUE: tuple[int, ...] = tuple(VALUES[i % len(VALUES)] for i in range(MERCHANT)) + (0,)
-CODE_INDEX: dict[str, int] = {code: i for i, code in enumerate(CODES)}
-NUM_CODES = len(CODES)
-COPIES: tuple[int, ...] = tuple(COPIES_PER_VALUE[CODE_VALUE[i]] for i in range(MERCHANT)) + (MERCHANT_COUNT,)
+CODES: Final[tuple[str, ...]] = tuple(f"{t}{v}" for t in TYPES for v in VALUES) + (MERCHANT_NAME,)
+MERCHANT: Final = len(CODES) - 1
+CODE_TYPE: Final[tuple[int, ...]] = tuple(i // len(VALUES) for i in range(MERCHANT)) + (-1,)
+CODE_VALUE: Final[tuple[int, ...]] = tuple(VALUES[i % len(VALUES)] for i in range(MERCHANT)) + (0,)
+CODE_INDEX: Final[dict[str, int]] = {code: i for i, code in enumerate(CODES)}
+NUM_CODES: Final = len(CODES)
+COPIES: Final[tuple[int, ...]] = tuple(COPIES_PER_VALUE[CODE_VALUE[i]] for i in range(MERCHANT)) + (
+    MERCHANT_COUNT,
+)
 
 
 def full_deck() -> list[int]:

@@ -66,7 +66,7 @@ class ByzanzGame(Game):
         s.offers = tuple(int(v) for v in data["offers"])
         s.phase = PHASE_NAMES.index(data["phase"])
         for slot in _FLAT_LISTS:
-            setattr(s, slot, tuple(_scalar(slot, v) for v in data[slot]))
+            setattr(s, slot, _flat(slot, data[slot]))
         for slot in _NESTED_LISTS:
             lists = [[int(v) for v in inner] for inner in data[slot]]
             if len(lists) != n:
@@ -91,8 +91,12 @@ class ByzanzGame(Game):
         return s
 
 
-def _scalar(slot: str, value: Any) -> int | bool:
-    return bool(value) if slot == "in_auction" else int(value)
+def _flat(slot: str, values: list[Any]) -> tuple[int, ...] | tuple[bool, ...]:
+    """One flat table: flags for in_auction, ints for the others. (Not one `int | bool` per value: that
+    type is plain int to mypy, and the compiled build would turn the flags into 0 and 1.)"""
+    if slot == "in_auction":
+        return tuple(bool(v) for v in values)
+    return tuple(int(v) for v in values)
 
 
 GAME = ByzanzGame()

@@ -8,9 +8,9 @@ sell before anything else happens (BZ-H1). After the last round everyone may sel
 from __future__ import annotations
 
 import random
-from functools import cache, lru_cache
+from functools import cache
 from itertools import combinations
-from typing import Any
+from typing import Any, Final
 
 from merchantry.engine import JSON, EventLog, State, add_at, replace_at, seat_label
 from merchantry.games.byzanz.actions import (
@@ -45,15 +45,15 @@ from merchantry.games.byzanz.components import (
 
 AUCTION, LOT_CHOICE, MARKET, FINAL, OVER = range(5)
 # what a seat on turn may do in each phase, besides selling (any time) and discarding (over the hand limit)
-VERBS_OF_PHASE = {AUCTION: ("add", "bid", "pass"), LOT_CHOICE: ("market",), MARKET: ("take",)}
-PHASE_NAMES = ("auction", "lot_choice", "market", "final_selling", "over")
+VERBS_OF_PHASE: Final = {AUCTION: ("add", "bid", "pass"), LOT_CHOICE: ("market",), MARKET: ("take",)}
+PHASE_NAMES: Final = ("auction", "lot_choice", "market", "final_selling", "over")
 # What to do once a player who went over the hand limit is back to 7 cards (BZ-H1).
 RESUME_NOTHING, RESUME_NEXT_AUCTION, RESUME_MARKET = range(3)
-FORMAT_VERSION = 2  # 2: no seed in the state; 'maybe' knowledge after discards
+FORMAT_VERSION: Final = 2  # 2: no seed in the state; 'maybe' knowledge after discards
 
 
 # Each code's place in set order (actions.set_order), so that sorting cards sorts plain ints.
-_SET_RANK = tuple(sorted(range(NUM_CODES), key=set_order).index(c) for c in range(NUM_CODES))
+_SET_RANK: Final = tuple(sorted(range(NUM_CODES), key=set_order).index(c) for c in range(NUM_CODES))
 
 
 def card_names(codes: list[int] | tuple[int, ...]) -> list[str]:
@@ -74,22 +74,25 @@ def count(codes: list[int] | tuple[int, ...]) -> tuple[int, ...]:
     return tuple(counts)
 
 
-_PER_TYPE = len(VALUES)
-_TYPE_STARTS = tuple(range(0, MERCHANT, _PER_TYPE))
+_PER_TYPE: Final = len(VALUES)
+_TYPE_STARTS: Final = tuple(range(0, MERCHANT, _PER_TYPE))
 
 
-@lru_cache(maxsize=65536)
 def sellable_sets(hand: tuple[int, ...]) -> tuple[ByzanzAction, ...]:
     """BZ-V1/BZ-V2: every distinct set of three the hand can sell (goods of one type, merchants as jokers),
-    sorted by their cards. Each type's sets depend on a few counts only, so they come from a small cache."""
-    jokers = min(hand[MERCHANT], 2)
+    sorted by their cards. Each type's sets depend on a few counts only, so they come from a small cache;
+    a type with fewer than three cards, jokers included, has none, and most hands are asked only that (no
+    cache on the whole hand: hashing its 25 counts cost more than the answer)."""
+    merchants = hand[MERCHANT]
+    jokers = 2 if merchants > 2 else merchants
     found: tuple[ByzanzAction, ...] = ()
     for start in _TYPE_STARTS:
         counts = hand[start : start + _PER_TYPE]
-        if any(counts):
+        held = sum(counts)
+        if held and held + jokers >= 3:
             found += _sets_of_one_type(start, counts, jokers)
-    if hand[MERCHANT] >= 3:
-        found += (sell((MERCHANT,) * 3),)
+    if merchants >= 3:
+        found += (MERCHANT_SET,)
     return found
 
 
@@ -101,6 +104,9 @@ def _sets_of_one_type(start: int, counts: tuple[int, ...], jokers: int) -> tuple
     pool = goods + [MERCHANT] * jokers
     found = {combo for combo in combinations(pool, 3) if combo[0] != MERCHANT}
     return tuple(sell(combo) for combo in sorted(found))
+
+
+MERCHANT_SET: Final = sell((MERCHANT,) * 3)
 
 
 class ByzanzState(State):
@@ -820,7 +826,7 @@ def _still_placeable(
     return len(open_epochs) <= hidden_in_hand
 
 
-_NO_CARDS = (0,) * NUM_CODES
+_NO_CARDS: Final = (0,) * NUM_CODES
 
 
 def _is_card_action(action: ByzanzAction, table: tuple[ByzanzAction, ...], hand: tuple[int, ...]) -> bool:
@@ -833,7 +839,7 @@ def _hand_order(code: int) -> tuple[int, int]:
     return (CODE_TYPE[code] if code != MERCHANT else len(TYPES), -CODE_VALUE[code])
 
 
-_SCALARS = (
+_SCALARS: Final = (
     "num_players",
     "offers",
     "rounds",
@@ -853,7 +859,7 @@ _SCALARS = (
     "phase",
     "log",
 )
-_FLAT_LISTS = (
+_FLAT_LISTS: Final = (
     "deck",
     "removed",
     "confirmed",
@@ -865,7 +871,7 @@ _FLAT_LISTS = (
     "market_order",
     "boxed",
 )
-_NESTED_LISTS = ("hands", "known", "bids", "profits", "discards")
+_NESTED_LISTS: Final = ("hands", "known", "bids", "profits", "discards")
 
 
 def setup(state: ByzanzState, rng: random.Random, options: dict[str, Any] | None = None) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from merchantry.errors import IllegalAction
 from merchantry.games.grand_bazaar.components import GEMS
@@ -16,11 +16,11 @@ class BazaarAction(NamedTuple):
         return f"{self.verb} {GEMS[self.gem]}" if self.gem >= 0 else self.verb
 
 
-BUY = tuple(BazaarAction("buy", g) for g in range(len(GEMS)))
-SELL = tuple(BazaarAction("sell", g) for g in range(len(GEMS)))
-DONE = BazaarAction("done")
-_BY_TEXT = {str(a): a for a in (*BUY, *SELL, DONE)}
-NOTATION_HELP = f"moves look like: buy ruby, sell emerald, done (gems: {', '.join(GEMS)})"
+BUY: Final = tuple(BazaarAction("buy", g) for g in range(len(GEMS)))
+SELL: Final = tuple(BazaarAction("sell", g) for g in range(len(GEMS)))
+DONE: Final = BazaarAction("done")
+_BY_TEXT: Final = {str(a): a for a in (*BUY, *SELL, DONE)}
+NOTATION_HELP: Final = f"moves look like: buy ruby, sell emerald, done (gems: {', '.join(GEMS)})"
 
 
 def parse(text: str) -> BazaarAction:

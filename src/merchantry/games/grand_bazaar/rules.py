@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import random
-from typing import Any
+from typing import Any, Final
 
 from merchantry.engine import JSON, EventLog, State, replace_at, seat_label
 from merchantry.games.grand_bazaar.actions import BUY, DONE, SELL, BazaarAction
@@ -25,9 +25,10 @@ from merchantry.games.grand_bazaar.components import (
     card_text,
 )
 
-GEM_RANGE = range(len(GEMS))
-NO_FLAGS: tuple[bool, ...] = (False,) * len(GEMS)
-FORMAT_VERSION = 2  # 2: the game's seed is no longer part of the state
+GEM_RANGE: Final = range(len(GEMS))
+NO_FLAGS: Final[tuple[bool, ...]] = (False,) * len(GEMS)
+UNKNOWN: Final = -1  # BazaarState.must_buy_known before it is worked out
+FORMAT_VERSION: Final = 2  # 2: the game's seed is no longer part of the state
 
 
 class BazaarState(State):
@@ -51,6 +52,7 @@ class BazaarState(State):
         "over",
         "log",
         "options",
+        "must_buy_known",
     )
 
     num_players: int
@@ -69,6 +71,9 @@ class BazaarState(State):
     bought_any: bool  # GB-R3
     over: bool
     log: EventLog
+    # _must_buy's answer for this position, or UNKNOWN: legal_actions and apply's check both need it, and it
+    # is the most expensive part of either (GB-R7 tries every gem). Forgotten by every _apply.
+    must_buy_known: int
 
     # --- the contract -----------------------------------------------------------------------------
 
@@ -100,7 +105,7 @@ class BazaarState(State):
             actions = [BUY[g] for g in GEM_RANGE if stock[g] > 0 and cash >= prices[g] and not sold[g]]
         else:
             actions = []
-        must_buy = not self.bought_any and _buy_still_possible(cash, hand, prices, stock, bought, sold)
+        must_buy = self._must_buy(player)
         for g in GEM_RANGE:
             if hand[g] == 0 or bought[g]:
                 continue
@@ -124,10 +129,18 @@ class BazaarState(State):
         return action == DONE and not must_buy
 
     def _must_buy(self, player: int) -> bool:
-        """GB-R3/GB-R7: no buy yet this turn, and some sequence of sales still allows one."""
-        return not self.bought_any and _buy_still_possible(
-            self.cash[player], self.gems[player], self.prices, self.stock, self.bought, self.sold
-        )
+        """GB-R3/GB-R7: no buy yet this turn, and some sequence of sales still allows one. `player` is the
+        current seat (the only one asked), so the answer is the position's and is remembered."""
+        known = self.must_buy_known
+        if known == UNKNOWN:
+            known = int(
+                not self.bought_any
+                and _buy_still_possible(
+                    self.cash[player], self.gems[player], self.prices, self.stock, self.bought, self.sold
+                )
+            )
+            self.must_buy_known = known
+        return known == 1
 
     def _may_sell(self, player: int, gem: int, must_buy: bool) -> bool:
         """GB-R6, and before a required buy no sale that would make every buy impossible (GB-R7)."""
@@ -180,6 +193,7 @@ class BazaarState(State):
         return "you must buy at least one gem this turn before you are done (GB-R3)"
 
     def _apply(self, player: int, action: BazaarAction) -> None:
+        self.must_buy_known = UNKNOWN
         gem = action.gem
         if action.verb in ("buy", "sell"):
             price = self.prices[gem]
@@ -331,6 +345,7 @@ class BazaarState(State):
         new.over = self.over
         new.log = self.log  # immutable, shared
         new.options = self.options  # never changed once the game is built: shared
+        new.must_buy_known = self.must_buy_known  # the same position
         return new
 
     def to_dict(self) -> dict[str, JSON]:
@@ -401,6 +416,7 @@ def setup(state: BazaarState, rng: random.Random, options: dict[str, Any] | None
     state.bought_any = False
     state.over = False
     state.log = EventLog()
+    state.must_buy_known = UNKNOWN
     state._open_round()
 
 

@@ -8,15 +8,15 @@ back).
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from merchantry.engine import seat_label
 from merchantry.errors import IllegalAction
 from merchantry.games.money.components import ALL_CODES, BLUFF
 
-MAX_PLAYERS = 5
+MAX_PLAYERS: Final = 5
 RIGHT, LEFT = 0, 1
-GROUP_NAMES = ("right", "left")
+GROUP_NAMES: Final = ("right", "left")
 
 
 class MoneyAction(NamedTuple):
@@ -27,20 +27,22 @@ class MoneyAction(NamedTuple):
         return f"{self.verb} {self.arg}" if self.arg else self.verb
 
 
-SEAL = MoneyAction("bid")
-KEEP = MoneyAction("keep")
-ADD = {code: MoneyAction("add", code) for code in ALL_CODES + (BLUFF,)}
-REMOVE = {code: MoneyAction("remove", code) for code in ALL_CODES + (BLUFF,)}
+SEAL: Final = MoneyAction("bid")
+KEEP: Final = MoneyAction("keep")
+ADD: Final = {code: MoneyAction("add", code) for code in ALL_CODES + (BLUFF,)}
+REMOVE: Final = {code: MoneyAction("remove", code) for code in ALL_CODES + (BLUFF,)}
 # The same, indexed by display rank (components.CARD_RANK): ADD_BY_RANK[CARD_RANK[card]] adds that card.
-ADD_BY_RANK = tuple(ADD[code] for code in ALL_CODES)
-REMOVE_BY_RANK = tuple(REMOVE[code] for code in ALL_CODES)
-TAKE_GROUP = (MoneyAction("take", "right"), MoneyAction("take", "left"))
-TAKE_BID = tuple(MoneyAction("take", seat_label(seat)) for seat in range(MAX_PLAYERS))
+ADD_BY_RANK: Final = tuple(ADD[code] for code in ALL_CODES)
+REMOVE_BY_RANK: Final = tuple(REMOVE[code] for code in ALL_CODES)
+TAKE_GROUP: Final = (MoneyAction("take", "right"), MoneyAction("take", "left"))
+TAKE_BID: Final = tuple(MoneyAction("take", seat_label(seat)) for seat in range(MAX_PLAYERS))
 
 # Every action of the game by its canonical text (lower-cased for lookup).
-_BY_TEXT = {str(a).lower(): a for a in [SEAL, KEEP, *ADD.values(), *REMOVE.values(), *TAKE_GROUP, *TAKE_BID]}
+_BY_TEXT: Final = {
+    str(a).lower(): a for a in [SEAL, KEEP, *ADD.values(), *REMOVE.values(), *TAKE_GROUP, *TAKE_BID]
+}
 
-NOTATION_HELP = (
+NOTATION_HELP: Final = (
     "moves look like: add EUR20, add COIN, add BLUFF, remove EUR20, bid, take right, take left, take P2, keep"
 )
 

@@ -8,23 +8,24 @@ tracked apart, one per player.
 from __future__ import annotations
 
 from collections import Counter
+from typing import Final
 
 from merchantry.engine import load_data
 
-BLUFF = "BLUFF"
-COIN = "COIN"
+BLUFF: Final = "BLUFF"
+COIN: Final = "COIN"
 
 
-_CARDS = load_data(__package__, "cards.json")
-_SERIALS = load_data(__package__, "serials.json")
+_CARDS: Final = load_data(__package__, "cards.json")
+_SERIALS: Final = load_data(__package__, "serials.json")
 
-CURRENCY_NAMES: dict[str, str] = dict(_CARDS["currencies"])
-CURRENCIES: tuple[str, ...] = tuple(sorted(CURRENCY_NAMES))
-NOTE_VALUES: tuple[int, ...] = tuple(_CARDS["note_values"])
-COIN_COUNT: int = _CARDS["coins"]
-COIN_VALUE: int = _CARDS["coin_value"]
-BLUFF_CARDS: int = _CARDS["bluff_cards"]  # one per player at most (MO-S2)
-TRIO_VALUES = (20, 30)  # MO-E4: the values printed on three notes of every currency
+CURRENCY_NAMES: Final[dict[str, str]] = dict(_CARDS["currencies"])
+CURRENCIES: Final[tuple[str, ...]] = tuple(sorted(CURRENCY_NAMES))
+NOTE_VALUES: Final[tuple[int, ...]] = tuple(_CARDS["note_values"])
+COIN_COUNT: Final[int] = _CARDS["coins"]
+COIN_VALUE: Final[int] = _CARDS["coin_value"]
+BLUFF_CARDS: Final[int] = _CARDS["bluff_cards"]  # one per player at most (MO-S2)
+TRIO_VALUES: Final = (20, 30)  # MO-E4: the values printed on three notes of every currency
 
 
 def _code_value(code: str) -> int:
@@ -36,19 +37,19 @@ def _code_currency(code: str) -> str | None:
 
 
 # Per card id (serial order): code, face value, currency (None for coins).
-CARD_CODES: tuple[str, ...] = tuple(_SERIALS["serials"])
-CARD_VALUES: tuple[int, ...] = tuple(_code_value(code) for code in CARD_CODES)
-CARD_CURRENCY: tuple[str | None, ...] = tuple(_code_currency(code) for code in CARD_CODES)
-NUM_CARDS = len(CARD_CODES)
+CARD_CODES: Final[tuple[str, ...]] = tuple(_SERIALS["serials"])
+CARD_VALUES: Final[tuple[int, ...]] = tuple(_code_value(code) for code in CARD_CODES)
+CARD_CURRENCY: Final[tuple[str | None, ...]] = tuple(_code_currency(code) for code in CARD_CODES)
+NUM_CARDS: Final = len(CARD_CODES)
 
 # How many copies of each code exist (three EUR20, one EUR60, six COIN, ...).
-COPIES: Counter[str] = Counter(CARD_CODES)
+COPIES: Final[Counter[str]] = Counter(CARD_CODES)
 
 # Every code a valued card can have, in display order: by currency, then value; coins last.
-ALL_CODES: tuple[str, ...] = tuple(
+ALL_CODES: Final[tuple[str, ...]] = tuple(
     [f"{cur}{value}" for cur in CURRENCIES for value in sorted(set(NOTE_VALUES))] + [COIN]
 )
-_DISPLAY_RANK = {code: rank for rank, code in enumerate(ALL_CODES + (BLUFF,))}
+_DISPLAY_RANK: Final = {code: rank for rank, code in enumerate(ALL_CODES + (BLUFF,))}
 
 
 def display_key(code: str) -> int:
@@ -57,7 +58,7 @@ def display_key(code: str) -> int:
 
 
 # Each card id's display rank: sorting ranks as plain ints sorts cards as display_key does, much faster.
-CARD_RANK: tuple[int, ...] = tuple(_DISPLAY_RANK[code] for code in CARD_CODES)
+CARD_RANK: Final[tuple[int, ...]] = tuple(_DISPLAY_RANK[code] for code in CARD_CODES)
 
 
 def serial_of(card: int) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Final
 
 from merchantry.engine import JSON, EventLog, State, seat_label, without
 from merchantry.games.money.actions import (
@@ -40,10 +40,10 @@ from merchantry.games.money.components import (
 from merchantry.games.money.scoring import HandScore, score_breakdown
 
 BIDDING, EXCHANGE, OVER = 0, 1, 2
-PHASE_NAMES = ("bidding", "exchange", "over")
-HAND_SIZE = 6  # MO-S2: valued cards dealt to each player, besides the bluff card
-GROUP_SIZE = 4  # MO-S3 / MO-R8
-FORMAT_VERSION = 2  # 2: the game's seed is no longer part of the state
+PHASE_NAMES: Final = ("bidding", "exchange", "over")
+HAND_SIZE: Final = 6  # MO-S2: valued cards dealt to each player, besides the bluff card
+GROUP_SIZE: Final = 4  # MO-S3 / MO-R8
+FORMAT_VERSION: Final = 2  # 2: the game's seed is no longer part of the state
 
 
 def codes(cards: Iterable[int]) -> list[str]:
@@ -54,6 +54,17 @@ def codes(cards: Iterable[int]) -> list[str]:
 def bid_value(cards: tuple[int, ...] | list[int]) -> int:
     """MO-R3: the value of a bid is the sum of its face values."""
     return sum(CARD_VALUES[c] for c in cards)
+
+
+# Card ids by code: apply's check asks whether a hand or bid holds a code, answered without a Python loop.
+_CARDS_OF_CODE: Final[dict[str, frozenset[int]]] = {
+    code: frozenset(c for c in range(NUM_CARDS) if CARD_CODES[c] == code) for code in set(CARD_CODES)
+}
+_NO_CARDS: Final[frozenset[int]] = frozenset()
+
+
+def _holds(cards: tuple[int, ...], code: str) -> bool:
+    return not _CARDS_OF_CODE.get(code, _NO_CARDS).isdisjoint(cards)
 
 
 def removed_currency_count(players: int) -> int:
@@ -168,11 +179,11 @@ class MoneyState(State):
             if verb == "add":
                 if code == BLUFF:
                     return not self.bluff_bid[player]
-                return any(CARD_CODES[c] == code for c in self.hands[player])
+                return _holds(self.hands[player], code)
             if verb == "remove":
                 if code == BLUFF:
                     return self.bluff_bid[player]
-                return any(CARD_CODES[c] == code for c in self.bids[player])
+                return _holds(self.bids[player], code)
             return action == SEAL
         if self.phase != EXCHANGE or player != self.current:
             return False

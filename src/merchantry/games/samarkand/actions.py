@@ -8,7 +8,7 @@ records used before (c3r4: column and row from 0) are still read. A good is its 
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from merchantry.errors import IllegalAction
 from merchantry.games.samarkand.components import MAP, NUM_GOODS
@@ -31,25 +31,27 @@ class SamarkandAction(NamedTuple):
         return " ".join(parts)
 
 
-FAMILY_WORDS = tuple(family.name.lower() for family in MAP.families)
-FAMILY_BY_WORD = {word: index for index, word in enumerate(FAMILY_WORDS)}
+FAMILY_WORDS: Final = tuple(family.name.lower() for family in MAP.families)
+FAMILY_BY_WORD: Final = {word: index for index, word in enumerate(FAMILY_WORDS)}
 # a space by its name (C5) or by what older records call it (c2r4), in any case
-SPACE_BY_ID = {name.lower(): space.index for space in MAP.spaces for name in (space.id, *space.aliases)}
+SPACE_BY_ID: Final = {
+    name.lower(): space.index for space in MAP.spaces for name in (space.id, *space.aliases)
+}
 
-MARRY = tuple(SamarkandAction("marry", family=f) for f in range(len(FAMILY_WORDS)))
-EXPAND = tuple(
+MARRY: Final = tuple(SamarkandAction("marry", family=f) for f in range(len(FAMILY_WORDS)))
+EXPAND: Final = tuple(
     tuple(SamarkandAction("expand", family=f, space=s) for s in range(len(MAP.spaces)))
     for f in range(len(FAMILY_WORDS))
 )
-CAMEL = tuple(SamarkandAction("camel", space=s) for s in range(len(MAP.spaces)))
-DISCARD = {g: SamarkandAction("discard", good=g) for g in range(1, NUM_GOODS + 1)}
-SELL = {g: SamarkandAction("sell", good=g) for g in range(1, NUM_GOODS + 1)}
-DONE = SamarkandAction("done")
-KEEP = SamarkandAction("keep")
-PASS = SamarkandAction("pass")
+CAMEL: Final = tuple(SamarkandAction("camel", space=s) for s in range(len(MAP.spaces)))
+DISCARD: Final = {g: SamarkandAction("discard", good=g) for g in range(1, NUM_GOODS + 1)}
+SELL: Final = {g: SamarkandAction("sell", good=g) for g in range(1, NUM_GOODS + 1)}
+DONE: Final = SamarkandAction("done")
+KEEP: Final = SamarkandAction("keep")
+PASS: Final = SamarkandAction("pass")
 
-GOOD_BY_NAME = {name.lower(): number for number, name in enumerate(MAP.goods, 1)}
-NOTATION_HELP = (
+GOOD_BY_NAME: Final = {name.lower(): number for number, name in enumerate(MAP.goods, 1)}
+NOTATION_HELP: Final = (
     "moves look like: marry levant, discard 12 (or discard salt), done, expand levant D5, camel E5,"
     f" sell 12, keep, pass (families: {', '.join(FAMILY_WORDS)}; spaces: column letter and row number)"
 )

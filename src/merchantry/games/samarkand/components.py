@@ -9,12 +9,12 @@ import os
 from collections import deque
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import Any, Final
 
-KINDS = ("land", "goods", "water", "start")
-NUM_GOODS = 33  # SK-C3
-NUM_FAMILIES = 10  # SK-C2
-DIAMOND = 22  # SK-C5: good 22 is Diamond
+KINDS: Final = ("land", "goods", "water", "start")
+NUM_GOODS: Final = 33  # SK-C3
+NUM_FAMILIES: Final = 10  # SK-C2
+DIAMOND: Final = 22  # SK-C5: good 22 is Diamond
 
 
 class MapError(ValueError):
@@ -53,7 +53,9 @@ class SamarkandMap:
     goods_space: tuple[int, ...]  # goods_space[n - 1] is the space of good n
 
 
-MAP_VARIABLE = "MERCHANTRY_SAMARKAND_MAP"  # a path: play on another map (a transcription, a tuning trial)
+MAP_VARIABLE: Final = (
+    "MERCHANTRY_SAMARKAND_MAP"  # a path: play on another map (a transcription, a tuning trial)
+)
 
 
 def load_map(text: str | None = None) -> SamarkandMap:
@@ -166,24 +168,24 @@ def _reachable(board: SamarkandMap, start: int) -> set[int]:
     return seen
 
 
-MAP = load_map()
+MAP: Final = load_map()
 
 
 # --- the rules' numbers (SK-C2, SK-S3, SK-S4, SK-T2, SK-G1, SK-R2, SK-E2) ------------------------------
 
-CAMELS_PER_FAMILY = 12  # SK-C2
-TILES_PER_FAMILY = 2  # SK-C2; one on the domain and one in the bag with 2 players (SK-2P1)
-MARKERS_PER_FAMILY = 5  # SK-C2: 4 grey under 1 dark green
-START_MONEY = 10  # SK-S3
-START_HAND = 2  # SK-S2
-HAND_LIMIT = {2: 10, 3: 10, 4: 7, 5: 6}  # SK-S4, SK-2P1
-DRAW_ON_MARRIAGE = 3  # SK-T2
-MAX_DISCARDS = 2  # SK-T2
-SALE_PRICE = 3  # SK-G1
+CAMELS_PER_FAMILY: Final = 12  # SK-C2
+TILES_PER_FAMILY: Final = 2  # SK-C2; one on the domain and one in the bag with 2 players (SK-2P1)
+MARKERS_PER_FAMILY: Final = 5  # SK-C2: 4 grey under 1 dark green
+START_MONEY: Final = 10  # SK-S3
+START_HAND: Final = 2  # SK-S2
+HAND_LIMIT: Final = {2: 10, 3: 10, 4: 7, 5: 6}  # SK-S4, SK-2P1
+DRAW_ON_MARRIAGE: Final = 3  # SK-T2
+MAX_DISCARDS: Final = 2  # SK-T2
+SALE_PRICE: Final = 3  # SK-G1
 ACTIVE_BONUS, PASSIVE_BONUS = 3, 1  # SK-R2
 OWN_CAMEL_POINTS, OTHER_CAMEL_POINTS = 4, 1  # SK-E2
 
 # the map as flat tables for the rules' inner loops (principle 4: shared, never copied)
-ADJACENT: tuple[tuple[int, ...], ...] = tuple(space.adjacent for space in MAP.spaces)
-IS_WATER: tuple[bool, ...] = tuple(space.kind == "water" for space in MAP.spaces)
-GOOD_AT: tuple[int, ...] = tuple(space.good or 0 for space in MAP.spaces)  # 0: not a goods space
+ADJACENT: Final[tuple[tuple[int, ...], ...]] = tuple(space.adjacent for space in MAP.spaces)
+IS_WATER: Final[tuple[bool, ...]] = tuple(space.kind == "water" for space in MAP.spaces)
+GOOD_AT: Final[tuple[int, ...]] = tuple(space.good or 0 for space in MAP.spaces)  # 0: not a goods space

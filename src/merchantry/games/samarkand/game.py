@@ -20,6 +20,7 @@ from merchantry.games.samarkand.rules import (
     PHASES,
     SERIALISED,
     SamarkandState,
+    frontiers_of,
     routes_of,
     setup,
 )
@@ -69,20 +70,25 @@ class SamarkandGame(Game):
     def _from_dict(self, data: dict[str, JSON], n: int) -> SamarkandState:
         s = SamarkandState.__new__(SamarkandState)
         s.num_players = n
-        for field in SERIALISED:
-            setattr(s, field, _typed(data[field]))
+        for field in SERIALISED:  # every table and pile a tuple (principle 4: clones share them)
+            setattr(s, field, _table(_typed(data[field])))
         s.log = EventLog.of(data["log"])
         try:
             s.options = self.resolve_options(dict(data.get("options", {})))
         except InvalidOption as exc:
             raise InvalidRecord(f"not a Samarkand state: {exc}") from None
-        for field in SERIALISED:  # every table and pile a tuple (principle 4: clones share them)
-            value = getattr(s, field)
-            if isinstance(value, list):
-                setattr(s, field, tuple(tuple(v) if isinstance(v, list) else v for v in value))
         _check(s)
         s.routes = routes_of(s.camels, len(s.domain_tiles))
+        s.frontiers = frontiers_of(s.camels, s.routes)
         return s
+
+
+def _table(value: Any) -> Any:
+    """A JSON list as the state's tuple, a list of lists as a tuple of tuples (the compiled build accepts
+    nothing else in a tuple field); other values as they are."""
+    if isinstance(value, list):
+        return tuple(tuple(v) if isinstance(v, list) else v for v in value)
+    return value
 
 
 def _typed(value: Any) -> Any:

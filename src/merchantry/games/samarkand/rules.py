@@ -12,7 +12,7 @@ A turn is one action (SK-T1..T6) played as a short sequence of small steps:
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
 from merchantry.engine import JSON, EventLog, State, add_at, replace_at, seat_label, without
 from merchantry.games.samarkand.actions import (
@@ -47,55 +47,60 @@ from merchantry.games.samarkand.components import (
     TILES_PER_FAMILY,
 )
 
-FORMAT_VERSION = 1
-FAMILIES = range(len(MAP.families))
-SPACES = range(len(MAP.spaces))
-PHASES = ("act", "discard", "offer", "second", "over")
+FORMAT_VERSION: Final = 1
+FAMILIES: Final = range(len(MAP.families))
+SPACES: Final = range(len(MAP.spaces))
+PHASES: Final = ("act", "discard", "offer", "second", "over")
 
 
 def good_name(good: int) -> str:
     return MAP.goods[good - 1]
 
 
+# Named apart so that to_dict's field list can read it (a compiled class has no __slots__ to read).
+_SLOTS: Final = (
+    "num_players",
+    "money",
+    "hands",
+    "sold",
+    "deck",
+    "discards",
+    "discarders",
+    "random_seed",
+    "tiles_held",
+    "domain_tiles",
+    "bag",
+    "removed_tiles",
+    "treasury",
+    "camels_left",
+    "camels",
+    "routes",
+    "frontiers",
+    "met",
+    "stack",
+    "goods_markers",
+    "relation_markers",
+    "first_player",
+    "current",
+    "phase",
+    "family",
+    "camels_placed",
+    "discarded",
+    "married",
+    "offer_good",
+    "offer_waiting",
+    "turns",
+    "passes",
+    "over",
+    "log",
+    "options",
+)
+
+
 class SamarkandState(State):
     """A position of Samarkand: flat lists of ints, cheap to clone (principle 4)."""
 
-    __slots__ = (
-        "num_players",
-        "money",
-        "hands",
-        "sold",
-        "deck",
-        "discards",
-        "discarders",
-        "random_seed",
-        "tiles_held",
-        "domain_tiles",
-        "bag",
-        "removed_tiles",
-        "treasury",
-        "camels_left",
-        "camels",
-        "routes",
-        "met",
-        "stack",
-        "goods_markers",
-        "relation_markers",
-        "first_player",
-        "current",
-        "phase",
-        "family",
-        "camels_placed",
-        "discarded",
-        "married",
-        "offer_good",
-        "offer_waiting",
-        "turns",
-        "passes",
-        "over",
-        "log",
-        "options",
-    )
+    __slots__ = _SLOTS
 
     num_players: int
     options: dict[str, Any]  # the resolved options (variants); public, never changed once built: shared
@@ -115,6 +120,9 @@ class SamarkandState(State):
     camels_left: tuple[int, ...]  # per family, on its domain
     camels: tuple[int, ...]  # per space, a bit per family whose camel stands there (SK-T4: at most 2 bits)
     routes: tuple[tuple[int, ...], ...]  # per family, the spaces its camels stand on (derived from camels)
+    # per family, a bit per space where its next camel may go (SK-T3, SK-T4; derived from camels, kept up
+    # to date by _place): legal_actions lists it and _after_camel tests it for emptiness on every turn
+    frontiers: tuple[int, ...]
     met: tuple[int, ...]  # per family, a bit per family it has had a relationship with (SK-R2)
     stack: tuple[int, ...]  # per family, relationship markers left on its domain (SK-C2)
     goods_markers: tuple[int, ...]  # per seat (SK-G1)
@@ -214,10 +222,7 @@ class SamarkandState(State):
 
     def may_place(self, family: int, space: int) -> bool:
         """SK-T3, SK-T4: `space` is next to a camel of `family`, holds fewer than 2 camels and none of it."""
-        bit, mask = 1 << family, self.camels[space]
-        if mask & bit or mask & (mask - 1):
-            return False
-        return any(self.camels[other] & bit for other in ADJACENT[space])
+        return bool(self.frontiers[family] >> space & 1)
 
     def hand_size(self, player: int) -> int:
         """SK-G1: a sold card still counts toward the hand limit."""
@@ -238,16 +243,9 @@ class SamarkandState(State):
         )
 
     def frontier(self, family: int) -> list[int]:
-        """SK-T3, SK-T4: spaces next to a camel of `family` that hold fewer than 2 camels, none of it."""
-        bit = 1 << family
-        found: set[int] = set()
-        camels = self.camels
-        for space in self.routes[family]:
-            for other in ADJACENT[space]:
-                mask = camels[other]
-                if not mask & bit and not mask & (mask - 1):
-                    found.add(other)
-        return sorted(found)
+        """SK-T3, SK-T4: spaces next to a camel of `family` that hold fewer than 2 camels, none of it;
+        ascending."""
+        return spaces_in(self.frontiers[family])
 
     def _why_illegal(self, player: int, action: SamarkandAction) -> str:
         if self.over:
@@ -398,6 +396,7 @@ class SamarkandState(State):
         before = self.camels[space]
         self.camels = replace_at(self.camels, space, before | (1 << family))
         self.routes = replace_at(self.routes, family, (*self.routes[family], space))
+        self.frontiers = _frontiers_after(self.frontiers, self.camels, family, space)
         self.camels_left = add_at(self.camels_left, family, -1)
         self.camels_placed += 1
         self.log = self._add(
@@ -467,7 +466,7 @@ class SamarkandState(State):
             self.camels_placed == 1
             and self.treasury[family] > 0
             and self.camels_left[family] > 0
-            and self.frontier(family)
+            and self.frontiers[family]
         ):
             self.phase = "second"
         else:
@@ -649,6 +648,7 @@ class SamarkandState(State):
         new.camels_left = self.camels_left
         new.camels = self.camels  # a tuple: shared
         new.routes = self.routes
+        new.frontiers = self.frontiers
         new.met = self.met
         new.stack = self.stack
         new.goods_markers = self.goods_markers
@@ -721,14 +721,57 @@ class SamarkandState(State):
 
 
 # to_dict's fields: all but the player count, the log (written apart) and what is derived from the others
-SERIALISED = tuple(
-    f for f in SamarkandState.__slots__ if f not in ("num_players", "log", "routes", "options")
+SERIALISED: Final = tuple(
+    f for f in _SLOTS if f not in ("num_players", "log", "routes", "frontiers", "options")
 )
 
 
 def routes_of(camels: tuple[int, ...], families: int) -> tuple[tuple[int, ...], ...]:
     """Per family, the spaces holding one of its camels."""
     return tuple(tuple(s for s, mask in enumerate(camels) if mask & (1 << f)) for f in range(families))
+
+
+def frontiers_of(camels: tuple[int, ...], routes: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    """Per family, the bits of the spaces its next camel may go to (SK-T3, SK-T4), worked out afresh."""
+    found = []
+    for family, route in enumerate(routes):
+        bit, spaces = 1 << family, 0
+        for space in route:
+            for other in ADJACENT[space]:
+                mask = camels[other]
+                if not mask & bit and not mask & (mask - 1):
+                    spaces |= 1 << other
+        found.append(spaces)
+    return tuple(found)
+
+
+def _frontiers_after(
+    frontiers: tuple[int, ...], camels: tuple[int, ...], family: int, space: int
+) -> tuple[int, ...]:
+    """`frontiers` after a camel of `family` went to `space` (`camels` already counts it): the space is
+    closed to `family`, and to everyone once it holds two camels; its open neighbours join the family's."""
+    place = 1 << space
+    found = list(frontiers)
+    if camels[space] & (camels[space] - 1):  # two camels: full (SK-T4)
+        for other in range(len(found)):
+            found[other] &= ~place
+    bit, spaces = 1 << family, found[family] & ~place
+    for other in ADJACENT[space]:
+        mask = camels[other]
+        if not mask & bit and not mask & (mask - 1):
+            spaces |= 1 << other
+    found[family] = spaces
+    return tuple(found)
+
+
+def spaces_in(bits: int) -> list[int]:
+    """The spaces whose bits are set, ascending."""
+    spaces = []
+    while bits:
+        low = bits & -bits
+        spaces.append(low.bit_length() - 1)
+        bits ^= low
+    return spaces
 
 
 def _plain(value: object) -> JSON:
@@ -796,6 +839,7 @@ def setup(state: SamarkandState, rng: random.Random, options: dict[str, Any] | N
         camels[family.start] = 1 << family.index
     state.camels = tuple(camels)
     state.routes = routes_of(state.camels, families)
+    state.frontiers = frontiers_of(state.camels, state.routes)
     state.met = (0,) * families
     state.stack = (MARKERS_PER_FAMILY,) * families
     state.goods_markers = (0,) * n
