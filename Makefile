@@ -10,7 +10,8 @@ NATIVE := src/merchantry/_native/manifest.json
 NATIVE_SOURCES := src/merchantry/engine.py $(wildcard $(addprefix src/merchantry/games/*/,rules.py actions.py \
 	components.py game.py scoring.py))
 # The tests run on both builds: everything on pure Python, the games' courses also on the compiled one
-COURSE_TESTS := tests/conformance tests/test_golden.py tests/test_course_fingerprints.py tests/test_build.py
+COURSE_TESTS := tests/conformance tests/test_golden.py tests/test_course_fingerprints.py tests/test_build.py \
+	tests/test_api_promise.py
 
 .PHONY: setup compiled extras baselines run play test lint typecheck check bench simulate clean
 

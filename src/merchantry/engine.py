@@ -85,7 +85,7 @@ class State(ABC):
         """Seats that must act now: several in a simultaneous step, [] when the game is over."""
 
     @abstractmethod
-    def legal_actions(self, player: int) -> list[Action]:
+    def legal_actions(self, player: Any) -> list[Action]:
         """The finite list of actions `player` may take now."""
 
     @abstractmethod
@@ -97,7 +97,7 @@ class State(ABC):
         """A sentence a person understands, saying why `action` is not legal for `player` now."""
 
     @abstractmethod
-    def view(self, player: int | None) -> dict[str, JSON]:
+    def view(self, player: Any) -> dict[str, JSON]:
         """JSON-ready dict of everything `player` may know (None: spectators) and nothing else."""
 
     @abstractmethod
@@ -113,7 +113,7 @@ class State(ABC):
         """The full state, hidden parts and random state included; `game.from_dict` inverts it."""
 
     @abstractmethod
-    def sample_hidden(self, player: int | None, rng: random.Random) -> State:
+    def sample_hidden(self, player: Any, rng: Any) -> State:
         """A full state drawn from what `player` cannot see, using only `rng`; view(player) is unchanged."""
 
     # --- shared behaviour -------------------------------------------------------------------------
@@ -166,7 +166,7 @@ class State(ABC):
         best = max(scores)
         return [seat for seat, score in enumerate(scores) if score == best]
 
-    def check_seat(self, player: int) -> None:
+    def check_seat(self, player: Any) -> None:
         """IllegalAction unless `player` is a seat number of this game (0..num_players-1; not a bool)."""
         if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < self.num_players:
             raise IllegalAction(
@@ -174,7 +174,7 @@ class State(ABC):
                 f"0 to {self.num_players - 1}"
             )
 
-    def check_viewer(self, player: int | None, rng: Any = None) -> None:
+    def check_viewer(self, player: Any, rng: Any = None) -> None:
         """For `view` and `sample_hidden`: a seat or None (spectators), and where given a random.Random."""
         if player is not None:
             self.check_seat(player)
@@ -282,10 +282,10 @@ class Game(ABC):
         """Build a state from a dict whose game, version and player count are checked; check the rest."""
 
     @abstractmethod
-    def parse_action(self, state: State, player: int, text: str) -> Action:
+    def parse_action(self, state: State, player: Any, text: Any) -> Action:
         """Text notation -> action. Bad text raises IllegalAction listing what moves look like."""
 
-    def new_game(self, players: int, seed: int = 0, **options: Any) -> State:
+    def new_game(self, players: Any, seed: Any = 0, **options: Any) -> State:
         """A new game; the same seed and options always give the same game."""
         if type(players) is not int or not self.min_players <= players <= self.max_players:
             raise InvalidOption(

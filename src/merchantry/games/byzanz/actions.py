@@ -10,7 +10,7 @@ a player may `discard wine3` (BZ-H1). In the final selling phase a player ends w
 from __future__ import annotations
 
 from functools import cache
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from merchantry.errors import IllegalAction
 from merchantry.games.byzanz.components import (
@@ -66,7 +66,7 @@ NOTATION_HELP: Final = (
 _SINGLE_CARD: Final = {"add": ADD, "discard": DISCARD, "market": TO_MARKET}
 
 
-def parse(text: str) -> ByzanzAction:
+def parse(text: Any) -> ByzanzAction:
     if not isinstance(text, str):
         raise IllegalAction(f"a move must be text, not {type(text).__name__}")
     words = text.lower().split()

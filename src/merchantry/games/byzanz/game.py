@@ -53,7 +53,7 @@ class ByzanzGame(Game):
         setup(state, random.Random(f"byzanz:{seed}"), options)
         return state
 
-    def parse_action(self, state: State, player: int, text: str) -> actions.ByzanzAction:
+    def parse_action(self, state: State, player: Any, text: Any) -> actions.ByzanzAction:
         return actions.parse(text)
 
     def _from_dict(self, data: dict[str, JSON], n: int) -> ByzanzState:

@@ -225,7 +225,7 @@ class ByzanzState(State):
         last = self.log.last
         return last is not None and last["type"] in kinds and last.get("seat") == player
 
-    def legal_actions(self, player: int) -> list[ByzanzAction]:
+    def legal_actions(self, player: Any) -> list[ByzanzAction]:
         if type(player) is not int or not 0 <= player < self.num_players:
             self.check_seat(player)
         if self.phase == OVER:
@@ -620,7 +620,7 @@ class ByzanzState(State):
 
     # --- information --------------------------------------------------------------------------------
 
-    def view(self, player: int | None) -> dict[str, JSON]:
+    def view(self, player: Any) -> dict[str, JSON]:
         if player is not None:
             self.check_seat(player)
         scores = self.scores()
@@ -739,7 +739,7 @@ class ByzanzState(State):
             data["options"] = recorded
         return data
 
-    def sample_hidden(self, player: int | None, rng: random.Random) -> ByzanzState:
+    def sample_hidden(self, player: Any, rng: Any) -> ByzanzState:
         """BZ-I1/BZ-I2: redeal the deck, the removed cards, and what the others' hands and face-down
         discards hold beyond what is public. Cards known to be in a hand stay there; a card known to be
         "in the hand or discarded" goes to one of the two, never into a discard made before it arrived."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from merchantry.errors import IllegalAction
 from merchantry.games.grand_bazaar.components import GEMS
@@ -23,7 +23,7 @@ _BY_TEXT: Final = {str(a): a for a in (*BUY, *SELL, DONE)}
 NOTATION_HELP: Final = f"moves look like: buy ruby, sell emerald, done (gems: {', '.join(GEMS)})"
 
 
-def parse(text: str) -> BazaarAction:
+def parse(text: Any) -> BazaarAction:
     if not isinstance(text, str):
         raise IllegalAction(f"a move must be text, not {type(text).__name__}")
     action = _BY_TEXT.get(" ".join(text.split()).lower())

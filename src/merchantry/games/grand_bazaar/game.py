@@ -44,7 +44,7 @@ class GrandBazaarGame(Game):
         setup(state, random.Random(f"grand_bazaar:{seed}"), options)
         return state
 
-    def parse_action(self, state: State, player: int, text: str) -> actions.BazaarAction:
+    def parse_action(self, state: State, player: Any, text: Any) -> actions.BazaarAction:
         return actions.parse(text)
 
     def _from_dict(self, data: dict[str, JSON], n: int) -> BazaarState:

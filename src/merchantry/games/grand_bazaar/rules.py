@@ -87,7 +87,7 @@ class BazaarState(State):
         """A turn is one decision: its buys and sells up to `done` (GB-R2, GB-R7)."""
         return not self.over and player == self.current and (any(self.bought) or any(self.sold))
 
-    def legal_actions(self, player: int) -> list[BazaarAction]:
+    def legal_actions(self, player: Any) -> list[BazaarAction]:
         if type(player) is not int or not 0 <= player < self.num_players:
             self.check_seat(player)
         if self.over or player != self.current:
@@ -269,7 +269,7 @@ class BazaarState(State):
 
     # --- information --------------------------------------------------------------------------------
 
-    def view(self, player: int | None) -> dict[str, JSON]:
+    def view(self, player: Any) -> dict[str, JSON]:
         """GB-I1: everything is public except the order of the price deck."""
         if player is not None:
             self.check_seat(player)
@@ -376,7 +376,7 @@ class BazaarState(State):
         recorded = self.game.recorded_options(self.options)
         return {"options": recorded} if recorded else {}
 
-    def sample_hidden(self, player: int | None, rng: random.Random) -> BazaarState:
+    def sample_hidden(self, player: Any, rng: Any) -> BazaarState:
         """GB-I1: only the order of the unrevealed price cards is secret; reshuffle it with `rng`."""
         self.check_viewer(player, rng)
         world = self.clone()

@@ -8,7 +8,7 @@ back).
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from merchantry.engine import seat_label
 from merchantry.errors import IllegalAction
@@ -47,7 +47,7 @@ NOTATION_HELP: Final = (
 )
 
 
-def parse(text: str, num_players: int) -> MoneyAction:
+def parse(text: Any, num_players: int) -> MoneyAction:
     """Text -> action (case and spacing are free); raises IllegalAction for text that is no Money move."""
     if not isinstance(text, str):
         raise IllegalAction(f"a move must be text, not {type(text).__name__}")

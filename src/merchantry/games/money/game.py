@@ -93,7 +93,7 @@ class MoneyGame(Game):
         deal(state, random.Random(f"money:{seed}:0"))
         return state
 
-    def parse_action(self, state: State, player: int, text: str) -> actions.MoneyAction:
+    def parse_action(self, state: State, player: Any, text: Any) -> actions.MoneyAction:
         return actions.parse(text, state.num_players)
 
     def _from_dict(self, data: dict[str, JSON], n: int) -> MoneyState:

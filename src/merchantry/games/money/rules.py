@@ -144,7 +144,7 @@ class MoneyState(State):
             and (bool(self.bids[player]) or self.bluff_bid[player])
         )
 
-    def legal_actions(self, player: int) -> list[MoneyAction]:
+    def legal_actions(self, player: Any) -> list[MoneyAction]:
         if type(player) is not int or not 0 <= player < self.num_players:
             self.check_seat(player)
         if self.phase == BIDDING:
@@ -416,7 +416,7 @@ class MoneyState(State):
         in_bid = len(self.bids[player]) if self.phase == BIDDING else 0
         return len(self.hands[player]) + in_bid + 1
 
-    def view(self, player: int | None) -> dict[str, JSON]:
+    def view(self, player: Any) -> dict[str, JSON]:
         if player is not None:
             self.check_seat(player)
         seats = [self._seat_view(p, player) for p in range(self.num_players)]
@@ -541,7 +541,7 @@ class MoneyState(State):
             "log": self.log.events(),
         }
 
-    def sample_hidden(self, player: int | None, rng: random.Random) -> MoneyState:
+    def sample_hidden(self, player: Any, rng: Any) -> MoneyState:
         """Redeal every card `player` has not seen: the deck and opponents' cards not known in public.
 
         Cards that entered a hand in public stay there (MO-I1). Opponents' bids that are still sealed are

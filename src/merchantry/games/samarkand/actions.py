@@ -8,7 +8,7 @@ records used before (c3r4: column and row from 0) are still read. A good is its 
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from merchantry.errors import IllegalAction
 from merchantry.games.samarkand.components import MAP, NUM_GOODS
@@ -57,7 +57,7 @@ NOTATION_HELP: Final = (
 )
 
 
-def parse(text: str) -> SamarkandAction:
+def parse(text: Any) -> SamarkandAction:
     if not isinstance(text, str):
         raise IllegalAction(f"a move must be text, not {type(text).__name__}")
     words = text.lower().split()

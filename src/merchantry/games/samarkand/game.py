@@ -64,7 +64,7 @@ class SamarkandGame(Game):
         setup(state, random.Random(f"samarkand:{seed}"), options)
         return state
 
-    def parse_action(self, state: State, player: int, text: str) -> actions.SamarkandAction:
+    def parse_action(self, state: State, player: Any, text: Any) -> actions.SamarkandAction:
         return actions.parse(text)
 
     def _from_dict(self, data: dict[str, JSON], n: int) -> SamarkandState:

@@ -169,7 +169,7 @@ class SamarkandState(State):
         """SK-G1, SK-I1: who has answered a sale offer is nobody's business (docs/samarkand.md, "Timing")."""
         return self.phase == "offer"
 
-    def legal_actions(self, player: int) -> list[SamarkandAction]:
+    def legal_actions(self, player: Any) -> list[SamarkandAction]:
         if type(player) is not int or not 0 <= player < self.num_players:
             self.check_seat(player)
         if self.over:
@@ -541,7 +541,7 @@ class SamarkandState(State):
 
     # --- information --------------------------------------------------------------------------------
 
-    def view(self, player: int | None) -> dict[str, JSON]:
+    def view(self, player: Any) -> dict[str, JSON]:
         """SK-I1: hands (their sizes public), the deck and the discard pile are hidden; the rest is public.
         Hands are shown to everyone once the game is over (SK-E2: cards are laid face up to score)."""
         if player is not None:
@@ -685,7 +685,7 @@ class SamarkandState(State):
         recorded = self.game.recorded_options(self.options)
         return {"options": recorded} if recorded else {}
 
-    def sample_hidden(self, player: int | None, rng: random.Random) -> SamarkandState:
+    def sample_hidden(self, player: Any, rng: Any) -> SamarkandState:
         """SK-I1: the goods cards `player` has not seen are redealt among the other hands, the deck and the
         other seats' discards, every pile keeping its size; the bag is reshuffled and the random stream
         redrawn, so a world carries nothing of the real deal.
