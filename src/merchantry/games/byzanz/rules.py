@@ -649,8 +649,6 @@ class ByzanzState(State):
                     "profits": [CODES[c] for c in self.profits[p]],
                     "score": scores[p],
                     "discarded": len(self.discards[p]),
-                    # BZ-E3: at the end hands are counted (and shown, so the tie-break can be checked)
-                    "hand": self._hand_codes(p) if self.phase == OVER else None,
                 }
                 for p in range(self.num_players)
             ],
@@ -658,6 +656,9 @@ class ByzanzState(State):
             "winners": self.winners(),
             "log": self.log.visible_to(player),
         }
+        if self.phase == OVER:  # BZ-E3 counts the cards in hand: shown at the end, so the tie-break can be checked
+            for seat in view["seats"]:
+                seat["hand"] = self._hand_codes(seat["seat"])
         variants = self.game.variants_in_play(self.options)
         if variants:
             view["variants"] = variants
