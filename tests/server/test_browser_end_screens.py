@@ -3,6 +3,7 @@ hand is shown (so the scores can be checked), nothing of the running game is lef
 phone. Each game is played by quick bots to its end, then looked at as a spectator sees it (the strictest
 view: what any seat sees is at least that)."""
 
+# ruff: noqa: F811  (the fixtures imported from test_browser are parameters here)
 from __future__ import annotations
 
 import re
@@ -54,7 +55,7 @@ def as_number(text: str) -> float:
     return float(text.split("=")[-1].strip())
 
 
-def open_the_end(browser, base: str, table_id: str, width: int):  # noqa: F811
+def open_the_end(browser, base: str, table_id: str, width: int):
     page = browser.new_page(viewport={"width": width, "height": 844 if width < 500 else 900})
     page.goto(f"{base}/table/{table_id}")
     page.wait_for_selector(".banner:has-text('Winner')")
@@ -66,7 +67,7 @@ def fits(page, width: int) -> None:
     assert scroll_width <= width + 1, f"the end screen is {scroll_width} px wide on a {width} px screen"
 
 
-def test_money_end_table_is_the_engines_scores_and_every_hand_is_shown(live_server, browser):  # noqa: F811
+def test_money_end_table_is_the_engines_scores_and_every_hand_is_shown(live_server, browser):
     table_id, state = finished_bot_game(live_server, "money")
     for width in WIDTHS:
         page = open_the_end(browser, live_server, table_id, width)
@@ -83,8 +84,8 @@ def test_money_end_table_is_the_engines_scores_and_every_hand_is_shown(live_serv
 
 
 def test_byzanz_end_table_is_the_engines_scores_every_hand_shows_and_no_offers_are_to_come(
-    live_server,  # noqa: F811
-    browser,  # noqa: F811
+    live_server,
+    browser,
 ):
     table_id, state = finished_bot_game(live_server, "byzanz")
     for width in WIDTHS:
@@ -106,7 +107,7 @@ def test_byzanz_end_table_is_the_engines_scores_every_hand_shows_and_no_offers_a
         shot(page, f"21-byzanz-end-{width}")
 
 
-def test_grand_bazaar_end_counts_every_gem_once(live_server, browser):  # noqa: F811
+def test_grand_bazaar_end_counts_every_gem_once(live_server, browser):
     table_id, state = finished_bot_game(live_server, "grand_bazaar")
     for width in WIDTHS:
         page = open_the_end(browser, live_server, table_id, width)
@@ -125,7 +126,7 @@ def test_grand_bazaar_end_counts_every_gem_once(live_server, browser):  # noqa: 
         shot(page, f"22-grand-bazaar-end-{width}")
 
 
-def test_samarkand_end_table_is_the_engines_scores_and_every_hand_is_shown(live_server, browser):  # noqa: F811
+def test_samarkand_end_table_is_the_engines_scores_and_every_hand_is_shown(live_server, browser):
     table_id, state = finished_bot_game(live_server, "samarkand")
     for width in WIDTHS:
         page = open_the_end(browser, live_server, table_id, width)

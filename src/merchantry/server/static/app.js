@@ -491,7 +491,7 @@ async function replayPage(tableId) {
           h("button", { id: "replay-prev", onclick: () => show(at - 1) }, t("prev")),
           h("span", { id: "replay-at" }, `${t("move")} ${at} / ${step.moves}`),
           h("button", { id: "replay-next", onclick: () => show(at + 1) }, t("next")),
-          h("button", { onclick: () => show(step.moves) }, t("last")),
+          h("button", { id: "replay-last", onclick: () => show(step.moves) }, t("last")),
           h("button", { id: "replay-prev-round", onclick: () => show([...step.rounds].reverse().find((r) => r < at) ?? 0) }, t("prevRound")),
           h("button", { id: "replay-next-round", onclick: () => show(step.rounds.find((r) => r > at) ?? step.moves) }, t("nextRound")),
           step.move ? h("span", { class: "muted" }, ` ${seatLabel(step.move.seat)}: ${step.move.text}`) : null,
