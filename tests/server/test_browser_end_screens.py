@@ -103,6 +103,11 @@ def test_byzanz_end_table_is_the_engines_scores_every_hand_shows_and_no_offers_a
             )
             assert Counter(codes) == Counter(info["hand"]), f"P{info['seat'] + 1}'s whole hand is shown"
         assert "offer cards to come" not in page.inner_text(".byzanz .status-line")
+        # "(27 points)" stays on the line of its label, never alone after a long row of cards
+        apart = page.locator(".byzanz .bz-points").evaluate_all(
+            "ns => ns.map(n => n.getBoundingClientRect().top - n.parentElement.getBoundingClientRect().top)"
+        )
+        assert apart and max(apart) < 8
         fits(page, width)
         shot(page, f"21-byzanz-end-{width}")
 

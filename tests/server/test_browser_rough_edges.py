@@ -11,7 +11,7 @@ import time
 
 import httpx
 
-from tests.server.test_browser import browser, create_table, live_server  # noqa: F401
+from tests.server.test_browser import browser, create_table, live_server, shot  # noqa: F401
 from tests.server.test_browser import pytestmark as browser_needed
 
 pytestmark = browser_needed
@@ -48,8 +48,14 @@ def test_a_byzanz_bid_card_is_taken_back_before_bid_and_the_bid_sends_the_rest(l
     taken = page.locator(f".bz-building [data-take-back='{code}']")
     assert taken.count() == 1 and hand.count() == cards_before - 1  # onto the bid, off the hand
     assert "—" in page.inner_text(".seat.me .bz-bid"), "nothing is sent before Bid"
+    shot(page, "24-byzanz-bid-held-on-the-page")
     taken.click()  # and back again
     assert page.locator(".bz-building [data-take-back]").count() == 0 and hand.count() == cards_before
+    # by keyboard too: Enter holds a card back and focus stays in the hand for the next one
+    page.focus(".byzanz .mine [data-move^='add ']")
+    page.keyboard.press("Enter")
+    assert page.evaluate("!!document.activeElement.closest('[data-focus-group=hand]')"), "focus left the hand"
+    page.click(".bz-building [data-take-back]")
     # now a real bid: cards held until the total beats the highest bid, then Bid sends them with it
     high = (
         int(re.search(r"beat (\d+)", page.inner_text(".bz-prompt")).group(1))
@@ -171,6 +177,8 @@ def test_the_lobby_names_the_winning_seat_and_the_replay_log_follows_the_move(li
     page.goto(live_server + "/")
     page.wait_for_selector("table.tables")
     assert re.search(r"P\d · greedy \(bot\) \(\d+\)", page.inner_text("table.tables"))
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 391, "the lobby fits a phone"
     page.goto(f"{live_server}/replay/{created['id']}")
     page.wait_for_selector("#replay-at")
     page.click("#replay-last")

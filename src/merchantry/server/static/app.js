@@ -110,7 +110,6 @@ async function lobby() {
   const ratedInput = h("input", { id: "rated", type: "checkbox" });
   const nameInput = h("input", { id: "name", maxlength: 40, value: localStorage.getItem("merchantry:name") || "", placeholder: t("yourName"), required: true });
 
-
   function drawSeats() {
     const game = games.find((g) => g.name === gameSelect.value);
     playersInput.min = game.min_players;
@@ -154,7 +153,7 @@ async function lobby() {
     h("td", {}, t(`status_${table.status}`)),
     // the winner by seat too: "P3 · medium (bot)" tells which of three medium bots
     h("td", {}, table.result ? table.result.winners.map((w) => `${seatLabel(w)} · ${who(table, w)} (${table.result.scores[w]})`).join(", ") : ""),
-    h("td", {}, h("a", { href: `/table/${table.id}` }, table.status === "finished" ? t("open") : t("watch")),
+    h("td", { class: "links" }, h("a", { href: `/table/${table.id}` }, table.status === "finished" ? t("open") : t("watch")),
       table.status === "finished" ? [" · ", h("a", { href: `/replay/${table.id}` }, t("replay"))] : []),
   ));
   main.replaceChildren(
@@ -171,9 +170,9 @@ async function lobby() {
     learnLinks(games),
     openSeatsSection(games, { api, toast, save, open: (path) => { history.pushState({}, "", path); route(); } }),
     h("h2", {}, t("tables")),
-    h("table", { class: "tables" },
+    h("div", { class: "table-scroll" }, h("table", { class: "tables" },  // a phone scrolls it, not the page
       h("thead", {}, h("tr", {}, [t("game"), t("players"), t("started"), t("status"), t("winner"), ""].map((c) => h("th", {}, c)))),
-      h("tbody", {}, rows)),
+      h("tbody", {}, rows))),
   );
 }
 
@@ -410,11 +409,14 @@ function focusMemory(node) {
 }
 
 function refocus(area, memory) {
-  let again = memory.key ? area.querySelector(memory.key) : null;
-  if (!again && memory.group) {
-    const group = area.querySelector(`[data-focus-group="${CSS.escape(memory.group)}"]`);
-    const members = group ? [...group.querySelectorAll("button:not([disabled])")] : [];
-    again = members[Math.min(memory.index, members.length - 1)] || null;
+  const group = memory.group ? area.querySelector(`[data-focus-group="${CSS.escape(memory.group)}"]`) : null;
+  // the same control in the same place: a card of the hand stays in the hand, a button of the moves panel
+  // (the same move) in the panel
+  const same = memory.key ? [...area.querySelectorAll(memory.key)] : [];
+  let again = group ? same.find((node) => group.contains(node)) : same.find((node) => !node.closest("[data-focus-group]")) || same[0];
+  if (!again && group) {
+    const members = [...group.querySelectorAll("button:not([disabled])")];
+    again = members[Math.min(memory.index, members.length - 1)];
   }
   if (again) again.focus({ preventScroll: true });
 }

@@ -126,7 +126,7 @@ function biddingPanel(view, seat, can, act, t, redraw) {
 }
 
 function handPanel(view, seat, can, act, t, redraw) {
-  if (seat === null || !view.hand) return null;
+  if (seat === null || !view.hand || view.phase === "over") return null;  // once over, with every seat's hand
   const limit = view.hand_limit_player === seat;
   const held = building.cards;
   const hand = withoutCards(view.hand, held);
@@ -205,7 +205,7 @@ export function render(payload, act, t, tr = { term: (w) => w }) {
       takes.map((m) => h("button", { class: "primary", "data-move": m, onclick: () => act(m) },
         t("takeType", { kind: term(m.slice(5)), count: view.market.filter((c) => kindOf(c) === m.slice(5)).length })))) : null,
     view.phase === "over" ? finalTable(view, table, t) : null,
-    h("div", { class: "market" },
+    over ? null : h("div", { class: "market" },
       h("div", { class: "group" }, h("div", { class: "group-title" }, t("lot")), row(view.lot, (c) => `market ${c}`, can, act)),
       h("div", { class: "group" }, h("div", { class: "group-title" }, t("market"), pickOrder ? h("small", { class: "muted" }, ` · ${t("pickOrder")}: ${pickOrder}`) : null),
         row(view.market), lastLotText ? h("div", { class: "muted bz-last-lot" }, lastLotText) : null)),

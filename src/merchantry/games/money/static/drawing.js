@@ -21,13 +21,13 @@ export function cardNode(code, attrs = {}, t = null, serial = null) {
   const kind = code.slice(0, 3);
   const value = String(cardValue(code));
   const label = code === "COIN" ? "COIN" : code === "BLUFF" ? "BLUFF" : kind;
-  const number = serial ? ` № ${serial}` : "";
+  const number = serial ? ` №${serial}` : "";  // as printed: an accessible name holds the visible text
   // an accessible name starts with what the card shows, then says what clicking does
   const named = attrs["aria-label"] ? { ...attrs, "aria-label": `${value} ${label}${number} — ${attrs["aria-label"]}` } : attrs;
   const title = `${cardTitle(code, t)}${serial && t ? ` · ${t("serial")} ${serial}` : ""}`;
   return h(attrs.onclick ? "button" : "span", { class: `card c-${kind}`, title, "data-card": code, ...named },
     h("span", { class: "card-value" }, value), " ", h("span", { class: "card-kind" }, label),
-    serial ? h("span", { class: "card-serial" }, `№${serial}`) : null);
+    serial ? [" ", h("span", { class: "card-serial" }, `№${serial}`)] : null);
 }
 
 function cards(codes, t, empty = "—") {
