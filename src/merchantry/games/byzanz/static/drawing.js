@@ -134,7 +134,7 @@ function handPanel(view, seat, can, act, t, redraw) {
   const sells = [...can].filter((m) => m.startsWith("sell "));
   const hold = (move) => { building.cards.push(move.slice(4)); redraw(); };  // "add wine3": onto the bid, on the page
   return h("div", { class: "mine" },
-    h("div", { class: "group-title" }, t("hand"), ` (${view.hand.length} / 7)`),
+    h("div", { class: "group-title" }, t("hand"), ` (${hand.length} / 7)`),  // less the cards held for the bid
     h("div", { class: "bz-groups", "data-focus-group": "hand" }, groups.map(([kind, cards]) => h("div", { class: "bz-group" },
       h("small", { class: "muted" }, `${term(kind)} ×${cards.length}`),
       row(cards, limit ? null : (c) => `add ${c}`, can, hold)))),
