@@ -203,3 +203,18 @@ def test_every_page_has_a_favicon_and_no_missing_file(live_server, browser):
     page.wait_for_load_state("networkidle")
     assert page.locator("link[rel=icon]").count() == 1
     assert missing == []
+
+
+def test_the_clock_notice_says_whose_time_ran_out_and_counts_no_moves(live_server, browser):
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page.goto(live_server + "/")
+    page.select_option("#game", "grand_bazaar")
+    page.dispatch_event("#game", "change")
+    page.fill("#name", "Ann")
+    page.fill("#players", "2")
+    page.dispatch_event("#players", "change")
+    page.select_option("select[data-seat='1']", "bot:greedy")
+    page.fill("#turn-seconds", "2")
+    page.click("#create button[type=submit]")
+    notice = page.wait_for_selector(".log .notices li", timeout=30_000).inner_text()
+    assert notice == "⏱ P1 Ann's time ran out: a bot played that turn"
