@@ -75,6 +75,11 @@ def test_money_end_table_is_the_engines_scores_and_every_hand_is_shown(live_serv
         totals = column(page, ".money table.scores", "Total")
         assert {s: as_number(v) for s, v in totals.items()} == dict(enumerate(state.scores()))
         final = state.view(None)["results"][-1]["hands"]
+        worked = column(page, ".money table.scores", "Currencies: total → score")
+        for s, hand in enumerate(final):  # each currency worked out step by step (MO-E3, MO-E4)
+            for currency, c in hand["currencies"].items():
+                said = re.search(rf"{currency} {c['total']}( [^\n]*?= (\d+))?(\n|$)", worked[s])
+                assert said and int(said.group(2) or c["total"]) == c["score"], (currency, worked[s])
         for s in range(state.num_players):
             shown = page.locator(f".money .seat[data-seat='{s}'] .final-hand [data-card]")
             codes = shown.evaluate_all("nodes => nodes.map(n => n.dataset.card)")

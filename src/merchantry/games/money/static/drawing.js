@@ -173,12 +173,22 @@ export function render(payload, act, t) {
   return root;
 }
 
+// MO-E3/MO-E4 step by step: "AUD 140 − 100 (under 200) + 100 (trio) = 140", the rulebook's numbers or a variant's
+function currencyScore(view, currency, c, t) {
+  const penalty = (view.variants || {}).penalty ?? 100;
+  const bonus = (view.variants || {}).trio_bonus ?? 100;
+  const lost = c.total < 200 ? Math.min(c.total, penalty) : 0;
+  const steps = [lost ? ` − ${lost} (${t("under200")})` : "", c.trios ? ` + ${c.trios * bonus} (${t("trios", { count: c.trios })})` : ""].join("");
+  if (c.total - lost + c.trios * bonus !== c.score) return `${currency} ${c.total} → ${c.score}`;  // a rule this page does not know
+  return steps ? `${currency} ${c.total}${steps} = ${c.score}` : `${currency} ${c.total}`;
+}
+
 function finalScores(view, table, t) {
   const wrap = h("div", { class: "final" });
   view.results.forEach((result, index) => {
     const rows = result.hands.map((hand, s) => h("tr", {},
       h("td", {}, seatName(table, s)),
-      h("td", {}, Object.entries(hand.currencies).map(([cur, c]) => `${cur} ${c.total}→${c.score}${c.trios ? ` (+${c.trios}×100)` : ""}`).join(", ")),
+      h("td", {}, Object.entries(hand.currencies).map(([cur, c]) => h("div", {}, currencyScore(view, cur, c, t)))),  // a line each
       h("td", {}, String(hand.coins)),
       h("td", { class: "num" }, String(hand.total)),
     ));
