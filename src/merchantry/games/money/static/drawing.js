@@ -120,7 +120,7 @@ export function render(payload, act, t) {
       can.has(move) ? h("button", { class: "primary", onclick: () => act(move) }, key === "right" ? t("takeRight") : t("takeLeft")) : null,
     ));
   }
-  root.append(market);
+  if (view.phase !== "over") root.append(market);  // left-over groups mean nothing once the game is scored
 
   // seats
   const seats = h("div", { class: "seats" });
