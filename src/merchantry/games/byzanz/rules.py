@@ -656,7 +656,7 @@ class ByzanzState(State):
             "winners": self.winners(),
             "log": self.log.visible_to(player),
         }
-        if self.phase == OVER:  # BZ-E3 counts the cards in hand: shown at the end, so the tie-break can be checked
+        if self.phase == OVER:  # BZ-E3 counts the cards in hand: shown at the end, to check the tie-break
             for seat in view["seats"]:
                 seat["hand"] = self._hand_codes(seat["seat"])
         variants = self.game.variants_in_play(self.options)
