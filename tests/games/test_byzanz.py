@@ -810,3 +810,37 @@ def test_bz_a4_a_bid_is_one_decision_from_its_first_card_to_bid():
     assert state.to_act() == [0] and not state.in_decision(0)  # the bid on the table is P1's confirmed one
     act(state, 0, "add cloth2")
     assert state.in_decision(0)
+
+
+def _random_game_to_its_end(players: int, seed: int) -> ByzanzState:
+    state = GAME.new_game(players=players, seed=seed)
+    rng = random.Random(seed)
+    while not state.is_over():
+        seat = rng.choice(state.to_act())
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    return state
+
+
+@pytest.mark.parametrize("players,seed", [(3, 1), (4, 2), (5, 3), (6, 4)])
+def test_bz_e3_every_hand_is_shown_at_the_end_and_worlds_keep_it(players, seed):
+    """BZ-E3 counts the cards in hand, so once the game is over every seat's hand is in every view, and a
+    world sampled then keeps those hands, redealing only what stays face down (discards, the deck)."""
+    state = _random_game_to_its_end(players, seed)
+    public = state.view(None)
+    for info in public["seats"]:
+        assert len(info["hand"]) == info["hand_size"]
+        assert Counter(info["hand"]) == Counter(CODES[c] for c in count_to_codes(state.hands[info["seat"]]))
+    for viewer in [None, *range(players)]:
+        for key in range(3):
+            world = state.sample_hidden(viewer, random.Random(key))
+            assert world.view(viewer) == state.view(viewer)
+            assert world.view(None) == public
+            GAME.from_dict(world.to_dict())  # the discards it drew fit what was seen
+            # a twin the viewer cannot tell apart gives the same world from the same stream
+            twin = state.sample_hidden(viewer, random.Random(100 + key))
+            again = twin.sample_hidden(viewer, random.Random(key))
+            assert again.to_dict() == world.to_dict()
+
+
+def count_to_codes(counts: tuple[int, ...]) -> list[int]:
+    return [code for code, n in enumerate(counts) for _ in range(n)]

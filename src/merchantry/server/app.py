@@ -258,6 +258,7 @@ RULES_PAGE = """<!doctype html>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>{title}</title>
+  <link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
   <link rel="stylesheet" href="/static/style.css">
 </head>
 <body>
@@ -823,6 +824,10 @@ def create_app(
     @app.get("/leaderboard/{game}", include_in_schema=False)
     async def page(table_id: str | None = None, game: str | None = None, name: str = "") -> FileResponse:
         return FileResponse(STATIC / "index.html")
+
+    @app.get("/favicon.ico", include_in_schema=False)  # asked for by browsers on any page without a link
+    async def favicon() -> FileResponse:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
 
     @app.get("/rules/{game}", include_in_schema=False)
     async def rules(game: str, lang: str = "en") -> HTMLResponse:

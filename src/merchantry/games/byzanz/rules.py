@@ -662,13 +662,19 @@ class ByzanzState(State):
             "winners": self.winners(),
             "log": self.log.visible_to(player),
         }
+        if self.phase == OVER:  # BZ-E3 counts the cards in hand: shown at the end, to check the tie-break
+            for seat in view["seats"]:
+                seat["hand"] = self._hand_codes(seat["seat"])
         variants = self.game.variants_in_play(self.options)
         if variants:
             view["variants"] = variants
         if player is not None:
-            view["hand"] = [CODES[c] for c in sorted(expand(self.hands[player]), key=_hand_order)]
+            view["hand"] = self._hand_codes(player)
             view["my_discards"] = [CODES[c] for c in self.discards[player]]
         return view
+
+    def _hand_codes(self, player: int) -> list[JSON]:
+        return [CODES[c] for c in sorted(expand(self.hands[player]), key=_hand_order)]
 
     def _auction_view(self) -> dict[str, JSON] | None:
         if self.phase != AUCTION:
@@ -742,8 +748,12 @@ class ByzanzState(State):
     def sample_hidden(self, player: Any, rng: Any) -> ByzanzState:
         """BZ-I1/BZ-I2: redeal the deck, the removed cards, and what the others' hands and face-down
         discards hold beyond what is public. Cards known to be in a hand stay there; a card known to be
-        "in the hand or discarded" goes to one of the two, never into a discard made before it arrived."""
+        "in the hand or discarded" goes to one of the two, never into a discard made before it arrived.
+        Once the game is over every hand is shown (BZ-E3): only the deck, the removed cards and the
+        face-down discards are redealt."""
         self.check_viewer(player, rng)
+        if self.phase == OVER:
+            return self._sample_discards(player, rng)
         world = self.clone()
         world.log = self.log.seen_by(player)
         others = [q for q in range(self.num_players) if q != player]
@@ -774,6 +784,50 @@ class ByzanzState(State):
                     discards[index], pool = pool[0], pool[1:]
             world.discards[q] = tuple(discards)
         return world
+
+    def _sample_discards(self, player: int | None, rng: random.Random) -> ByzanzState:
+        """A world of a finished game: the hands as shown, the others' face-down discards, the deck and the
+        removed cards redealt. Of each seat's cards "in the hand or discarded", the newest ones of a kind
+        are taken to be the ones in the hand (they could go into the fewest discards); the rest are put
+        into discards made after they arrived."""
+        world = self.clone()
+        world.log = self.log.seen_by(player)
+        others = [q for q in range(self.num_players) if q != player]
+        unsure = {q: self._unsure_after_reveal(q) for q in others}
+        pool = [*world.deck, *world.removed]
+        for q in others:
+            counts = [0] * NUM_CODES
+            for code in self.discards[q]:
+                counts[code] += 1
+            for _, code in unsure[q]:
+                counts[code] -= 1
+            pool += expand(counts)
+        pool.sort()  # the unseen cards as a set: their real order must not steer the shuffle
+        rng.shuffle(pool)
+        world.deck, pool = tuple(pool[: len(world.deck)]), pool[len(world.deck) :]
+        world.removed, pool = tuple(pool[: len(world.removed)]), pool[len(world.removed) :]
+        for q in others:
+            slots = _place_unsure_cards(unsure[q], len(self.discards[q]), 0, rng)
+            discards = [-1] * len(self.discards[q])
+            for (_, code), slot in zip(unsure[q], slots, strict=True):
+                discards[slot] = code
+            for index in range(len(discards)):
+                if discards[index] < 0:
+                    discards[index], pool = pool[0], pool[1:]
+            world.discards[q] = tuple(discards)
+        return world
+
+    def _unsure_after_reveal(self, q: int) -> tuple[tuple[int, int], ...]:
+        """q's cards "in the hand or discarded" that the shown hand cannot hold: of each kind, the hand's
+        cards beyond those known to be there take the newest such cards, the rest were discarded."""
+        room = [self.hands[q][c] - self.known[q][c] for c in range(NUM_CODES)]
+        kept: list[tuple[int, int]] = []
+        for epoch, code in reversed(self.maybe[q]):
+            if room[code] > 0:
+                room[code] -= 1
+            else:
+                kept.append((epoch, code))
+        return tuple(reversed(kept))
 
     def _unpinned_cards(self, q: int) -> list[int]:
         """The cards of q's hand and discards that nobody but q can place: all of them, less the cards

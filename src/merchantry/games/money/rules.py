@@ -449,7 +449,9 @@ class MoneyState(State):
             view["hand"] = [CARD_CODES[c] for c in hand] + [BLUFF]
             view["hand_serials"] = [c + 1 for c in hand]
             if self.phase == BIDDING:
-                view["my_bid"] = codes(self.bids[player]) + ([BLUFF] if self.bluff_bid[player] else [])
+                bid = sorted(self.bids[player], key=lambda c: (display_key(CARD_CODES[c]), c))
+                view["my_bid"] = [CARD_CODES[c] for c in bid] + ([BLUFF] if self.bluff_bid[player] else [])
+                view["my_bid_serials"] = [c + 1 for c in bid]  # MO-R5: the lowest serial breaks a tie
         return view
 
     def _seat_view(self, p: int, viewer: int | None) -> dict[str, JSON]:

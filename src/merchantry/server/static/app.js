@@ -62,9 +62,20 @@ async function api(path, options = {}) {
   return body;
 }
 
+// Messages stack in one list at the foot of the screen, newest last, each readable: the same text again only
+// restarts its timer, and at most three show at once
+const TOASTS_SHOWN = 3;
 function toast(text, kind = "error") {
-  const node = h("div", { class: `toast ${kind}`, role: "alert" }, text);
-  document.body.append(node);
+  let list = document.getElementById("toasts");
+  if (!list) {
+    list = h("div", { id: "toasts", "aria-live": "assertive" });
+    document.body.append(list);
+  }
+  const same = [...list.children].find((node) => node.textContent === text);
+  if (same) same.remove();
+  const node = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status" }, text);
+  list.append(node);
+  while (list.children.length > TOASTS_SHOWN) list.firstElementChild.remove();
   setTimeout(() => node.remove(), 5000);
 }
 
@@ -98,9 +109,6 @@ async function lobby() {
     [["1", t("unit_seconds")], ["3600", t("unit_hours")], ["86400", t("unit_days")]].map(([value, label]) => h("option", { value }, label)));
   const ratedInput = h("input", { id: "rated", type: "checkbox" });
   const nameInput = h("input", { id: "name", maxlength: 40, value: localStorage.getItem("merchantry:name") || "", placeholder: t("yourName"), required: true });
-
-  // a bot's name in the seat menu: the levels in words, any other bot (a game's own policy bots) by its name
-  const botLabel = (b) => (t(`bot_${b}`) === `bot_${b}` ? t("bot_other", { name: b }) : t(`bot_${b}`));
 
   function drawSeats() {
     const game = games.find((g) => g.name === gameSelect.value);
@@ -143,8 +151,9 @@ async function lobby() {
     h("td", {}, table.seats.map((s) => who(table, s.seat)).join(", ")),
     h("td", {}, age(table.created_at)),
     h("td", {}, t(`status_${table.status}`)),
-    h("td", {}, table.result ? table.result.winners.map((w) => `${who(table, w)} (${table.result.scores[w]})`).join(", ") : ""),
-    h("td", {}, h("a", { href: `/table/${table.id}` }, table.status === "finished" ? t("open") : t("watch")),
+    // the winner by seat too: "P3 · medium (bot)" tells which of three medium bots
+    h("td", {}, table.result ? table.result.winners.map((w) => `${seatLabel(w)} · ${who(table, w)} (${table.result.scores[w]})`).join(", ") : ""),
+    h("td", { class: "links" }, h("a", { href: `/table/${table.id}` }, table.status === "finished" ? t("open") : t("watch")),
       table.status === "finished" ? [" · ", h("a", { href: `/replay/${table.id}` }, t("replay"))] : []),
   ));
   main.replaceChildren(
@@ -161,9 +170,9 @@ async function lobby() {
     learnLinks(games),
     openSeatsSection(games, { api, toast, save, open: (path) => { history.pushState({}, "", path); route(); } }),
     h("h2", {}, t("tables")),
-    h("table", { class: "tables" },
+    h("div", { class: "table-scroll" }, h("table", { class: "tables" },  // a phone scrolls it, not the page
       h("thead", {}, h("tr", {}, [t("game"), t("players"), t("started"), t("status"), t("winner"), ""].map((c) => h("th", {}, c)))),
-      h("tbody", {}, rows)),
+      h("tbody", {}, rows))),
   );
 }
 
@@ -183,6 +192,11 @@ async function learn(game) {
     });
     route();
   } catch (error) { toast(error.message); }
+}
+
+// a bot's name in a seat menu: the levels in words, any other bot (a game's own policy bots) by its name
+function botLabel(b) {
+  return t(`bot_${b}`) === `bot_${b}` ? t("bot_other", { name: b }) : t(`bot_${b}`);
 }
 
 // "5 min ago", "3 h ago", "2 d ago", in the reader's language
@@ -289,7 +303,7 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   const lastLog = area.querySelector(".log ol");
   const seen = lastLog ? lastLog.children.length : (view.log || []).length;
   let banner;
-  if (table.status === "waiting") banner = t("waitingFor", { who: table.waiting_for.map(seatLabel).join(", ") });
+  if (table.status === "waiting") banner = t("waitingToJoin", { who: table.waiting_for.map(seatLabel).join(", ") });
   else if (table.status === "finished") banner = `${t("winner")}: ${table.result.winners.map((w) => seatName(table, w)).join(", ")}`;
   else if (table.status === "closed") banner = t("closedBanner");
   else if (seat === null) banner = t("spectator");
@@ -308,8 +322,12 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
     timeouts.length ? h("ul", { class: "notices" }, timeouts) : null);
 
   // keyboard focus stays where it was: the same control (by its move, id or label) is focused again after the redraw
-  const focused = document.activeElement && area.contains(document.activeElement) ? focusKey(document.activeElement) : null;
+  const focused = document.activeElement && area.contains(document.activeElement) ? focusMemory(document.activeElement) : null;
   const myTurn = seat !== null && table.status === "playing" && (view.to_act || []).includes(seat);
+  const board = renderer.render(payload, send, tr.ui, tr);
+  // before every seat is taken nobody can act: the game's own prompt ("add cards... then Bid") would mislead
+  if (table.status === "waiting") board.querySelectorAll("[role=status]").forEach((node) => node.remove());
+  const host = mine.host ? hostPanel(tableId, table, mine) : null;
   const position = `${tableId}:${(view.log || []).length}:${legal.join("|")}`;  // a hint holds until the position changes
   area.replaceChildren(...[
     h("div", { class: "table-head" }, h("h1", {}, table.title), h("div", { class: "banner", role: "status" }, banner),
@@ -318,22 +336,28 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
       table.status === "finished" ? h("a", { href: `/replay/${tableId}` }, t("replay")) : null,
       table.status === "finished" && mine.host ? h("button", { class: "primary", id: "rematch", onclick: () => rematch(table) }, t("rematch")) : null),
     myTurn && lastHint && lastHint.position === position ? hintBox(lastHint) : null,
-    renderer.render(payload, send, tr.ui, tr),
+    table.status === "waiting" ? host : null,  // the invite links come first while friends are awaited
+    board,
     seat !== null && table.status === "playing" ? h("details", { class: "moves-panel", open: renderer === generic },
       h("summary", {}, `${t("moves")} (${legal.length})`), buttons, moveForm) : null,
-    mine.host ? hostPanel(tableId, table, mine) : null,
+    table.status === "waiting" ? null : host,
     log,
   ].filter(Boolean));
   // the newest log line shows inside the log's own box; the page itself never scrolls by itself
   const box = area.querySelector(".log");
   if (box) box.scrollTop = box.scrollHeight;
   tutorial.show(payload, area, mine.host);
-  if (focused) {
-    const again = area.querySelector(focused);
-    if (again) again.focus({ preventScroll: true });
-  }
+  if (focused) refocus(area, focused);
   document.title = `${myTurn ? `● ${t("yourTurn")} — ` : ""}${table.title} — Merchantry`;
-  startCountdown(area, myTurn && table.clock ? table.clock[seat] : undefined);
+  startCountdown(area, clockShown(table, view, seat, myTurn));
+}
+
+// The turn clock every seat and spectator sees: one's own on one's turn, else that of the seat on turn
+function clockShown(table, view, seat, myTurn) {
+  if (!table.clock || table.status !== "playing") return null;
+  if (myTurn && table.clock[seat] !== undefined) return { seconds: table.clock[seat], who: null };
+  const onTurn = (view.to_act || []).find((s) => table.clock[s] !== undefined);
+  return onTurn === undefined ? null : { seconds: table.clock[onTurn], who: seatLabel(onTurn) };
 }
 
 // --- hints: what the hard bot would play, searched on the asking seat's sampled worlds only -----------
@@ -360,19 +384,41 @@ function hintBox(advice) {
 
 // The turn clock counts down on the page between the server's messages (the server decides when time is up).
 let countdown = null;
-function startCountdown(area, secondsLeft) {
+function startCountdown(area, clock) {
   clearInterval(countdown);
   const banner = area.querySelector(".table-head .banner");
-  if (secondsLeft === undefined || !banner) return;
+  if (!clock || !banner) return;
   const base = banner.textContent;
-  const deadline = Date.now() + secondsLeft * 1000;
+  const deadline = Date.now() + clock.seconds * 1000;
   const tick = () => {
     const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
-    banner.textContent = `${base} · ${t("timeLeft", { seconds: left })}`;
+    const said = clock.who ? t("timeLeftFor", { seat: clock.who, seconds: left }) : t("timeLeft", { seconds: left });
+    banner.textContent = `${base} · ${said}`;
     banner.classList.toggle("hurry", left <= 10);
   };
   tick();
   countdown = setInterval(tick, 1000);
+}
+
+// Where focus was: the control itself and, inside a group of cards (data-focus-group), its place there, so
+// that focus stays in the hand when the card it was on has left it (added to a bid)
+function focusMemory(node) {
+  const group = node.closest("[data-focus-group]");
+  if (!group) return { key: focusKey(node) };
+  return { key: focusKey(node), group: group.dataset.focusGroup, index: [...group.querySelectorAll("button")].indexOf(node) };
+}
+
+function refocus(area, memory) {
+  const group = memory.group ? area.querySelector(`[data-focus-group="${CSS.escape(memory.group)}"]`) : null;
+  // the same control in the same place: a card of the hand stays in the hand, a button of the moves panel
+  // (the same move) in the panel
+  const same = memory.key ? [...area.querySelectorAll(memory.key)] : [];
+  let again = group ? same.find((node) => group.contains(node)) : same.find((node) => !node.closest("[data-focus-group]")) || same[0];
+  if (!again && group) {
+    const members = [...group.querySelectorAll("button:not([disabled])")];
+    again = members[Math.min(memory.index, members.length - 1)];
+  }
+  if (again) again.focus({ preventScroll: true });
 }
 
 function focusKey(node) {
@@ -394,19 +440,27 @@ async function rematch(table) {
   } catch (error) { toast(error.message); }
 }
 
+// The host's seat list: each absent friend's invite link, and the choice to give a seat to a bot of some
+// level (asked again before it is done: the friend cannot come back to it)
 function hostPanel(tableId, table, mine) {
+  const bots = ((gamesList || []).find((g) => g.name === table.game) || { bots: ["greedy"] }).bots;
   const rows = table.seats.map((s) => {
     const invite = (mine.invites || []).find((i) => i.seat === s.seat);
-    const link = invite ? `${location.origin}/table/${tableId}?seat=${s.seat}&invite=${invite.invite}` : null;
+    const open = s.kind === "human" && !s.joined && invite;  // a seat given to a bot has no invite any more
+    const link = open ? `${location.origin}/table/${tableId}?seat=${s.seat}&invite=${invite.invite}` : null;
+    const level = h("select", { class: "bot-level", "data-seat": s.seat, "aria-label": t("botLevelFor", { seat: seatLabel(s.seat) }) },
+      bots.map((b) => h("option", { value: b, selected: b === (bots.includes("medium") ? "medium" : bots[0]) }, botLabel(b))));
+    const give = async () => {
+      const bot = level.value;
+      if (window.confirm && !window.confirm(t("handToBotConfirm", { seat: seatLabel(s.seat), bot: botLabel(bot) }))) return;
+      try { await api(`/api/tables/${tableId}/seats/${s.seat}/bot`, { method: "POST", body: JSON.stringify({ host_token: mine.host, bot }) }); }
+      catch (error) { toast(error.message); }
+    };
     return h("li", {}, `${seatLabel(s.seat)}: `, s.kind === "bot" ? `${s.bot} (bot)` : s.name || "—",
-      link && !s.joined ? [" ", h("input", { class: "invite", readonly: true, value: link, "data-seat": s.seat, onclick: (e) => e.target.select() }),
+      link ? [" ", h("input", { class: "invite", readonly: true, value: link, "data-seat": s.seat, "aria-label": t("inviteFor", { seat: seatLabel(s.seat) }), onclick: (e) => e.target.select() }),
         h("button", { onclick: () => navigator.clipboard?.writeText(link).then(() => toast(t("copied"), "info")) }, t("copy"))] : null,
-      s.kind === "human" && s.seat !== mine.seat && table.status !== "finished" ? h("button", {
-        onclick: async () => {
-          try { await api(`/api/tables/${tableId}/seats/${s.seat}/bot`, { method: "POST", body: JSON.stringify({ host_token: mine.host, bot: "greedy" }) }); }
-          catch (error) { toast(error.message); }
-        },
-      }, t("handToBot")) : null);
+      s.kind === "human" && s.seat !== mine.seat && table.status !== "finished" && table.status !== "closed"
+        ? h("span", { class: "give-to-bot" }, " ", level, h("button", { class: "hand-to-bot", "data-seat": s.seat, onclick: give }, t("handToBot"))) : null);
   });
   const close = table.status === "waiting" || table.status === "playing" ? h("button", { class: "danger", id: "close-table",
     onclick: async () => {
@@ -439,15 +493,19 @@ async function replayPage(tableId) {
           h("button", { id: "replay-prev", onclick: () => show(at - 1) }, t("prev")),
           h("span", { id: "replay-at" }, `${t("move")} ${at} / ${step.moves}`),
           h("button", { id: "replay-next", onclick: () => show(at + 1) }, t("next")),
-          h("button", { onclick: () => show(step.moves) }, t("last")),
+          h("button", { id: "replay-last", onclick: () => show(step.moves) }, t("last")),
           h("button", { id: "replay-prev-round", onclick: () => show([...step.rounds].reverse().find((r) => r < at) ?? 0) }, t("prevRound")),
           h("button", { id: "replay-next-round", onclick: () => show(step.rounds.find((r) => r > at) ?? step.moves) }, t("nextRound")),
           step.move ? h("span", { class: "muted" }, ` ${seatLabel(step.move.seat)}: ${step.move.text}`) : null,
           h("label", {}, ` ${t("pointOfView")} `, seatChoice)),
         renderer.render(payload, () => {}, tr.ui, tr),
-        h("div", { class: "log" }, h("ol", {}, (step.view.log || []).map((entry) => h("li", {}, logText(entry, tr, info.table))))),
+        h("div", { class: "log" }, h("h3", {}, t("log")), h("ol", {}, (step.view.log || []).map((entry, i, all) =>
+          h("li", { class: i === all.length - 1 ? "current" : "" }, logText(entry, tr, info.table))))),
         analysisPanel(analysis, info.table, startAnalysis, show),
       );
+      // the log follows the move shown: its newest line in view, inside the log's own box
+      const box = area.querySelector(".log");
+      if (box) box.scrollTop = box.scrollHeight;
       table = info.table;
     } catch (error) { toast(error.message); }
   }

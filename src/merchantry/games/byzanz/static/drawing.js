@@ -4,6 +4,33 @@
 import { h, seatName } from "/static/dom.js";
 
 let term = (word) => word; // card names in the reader's language, set by render
+
+// A bid being built is held on the page until Bid is pressed (the engine's `add` is for good: BZ-A4 has no
+// taking back), so any card of it can go back to the hand; Bid then sends its cards and the bid at once.
+// It belongs to one turn in one auction: a new turn (or another table) starts it afresh.
+const building = { turn: null, cards: [] };
+
+function turnKey(view, table) {
+  const auction = view.auction;
+  return auction ? `${table.id}:${view.round}:${view.offer_stack.length}:${auction.turn}:${auction.high}` : null;
+}
+
+// the cards being bid that the hand still holds (a set sold meanwhile takes its cards out of the bid)
+function heldBack(hand) {
+  const left = [...hand];
+  return building.cards.filter((code) => {
+    const at = left.indexOf(code);
+    if (at < 0) return false;
+    left.splice(at, 1);
+    return true;
+  });
+}
+
+function withoutCards(hand, cards) {
+  const left = [...hand];
+  for (const code of cards) left.splice(left.indexOf(code), 1);
+  return left;
+}
 const TYPE_ORDER = ["cloth", "spice", "wine", "wood", "grain", "olive", "merchant"];
 
 function kindOf(code) {
@@ -19,12 +46,12 @@ function goodsCard(code, attrs = {}) {
   const value = code === "merchant" ? "★" : String(valueOf(code));
   // an accessible name starts with what the card shows, then says what clicking does
   const named = attrs["aria-label"] ? { ...attrs, "aria-label": `${value} ${term(kind)} — ${attrs["aria-label"]}` } : attrs;
-  return h(attrs.onclick ? "button" : "span", { class: `card g-${kind}`, title: `${term(kind)} ${value}`, ...named },
+  return h(attrs.onclick ? "button" : "span", { class: `card g-${kind}`, title: `${term(kind)} ${value}`, "data-card": code, ...named },
     h("span", { class: "card-value" }, value), " ", h("span", { class: "card-kind" }, term(kind)));
 }
 
-function row(codes, moveFor, can, act) {
-  return h("span", { class: "cards" }, codes.length ? codes.map((code) => {
+function row(codes, moveFor, can, act, group = null) {
+  return h("span", { class: "cards", "data-focus-group": group }, codes.length ? codes.map((code) => {
     const move = moveFor ? moveFor(code) : null;
     return move && can.has(move) ? goodsCard(code, { onclick: () => act(move), "aria-label": move, "data-move": move }) : goodsCard(code);
   }) : h("span", { class: "muted" }, "—"));
@@ -41,6 +68,7 @@ function setPoints(codes) {
 }
 
 function prompt(view, seat, table, can, t) {
+  if (seat !== null && view.to_act.includes(seat) && !can.size) return "";  // nobody acts yet (a seat is still empty)
   const who = (s) => seatName(table, s);
   const auction = view.auction;
   if (view.phase === "over") return t("promptOver");
@@ -65,24 +93,53 @@ function seatBox(view, info, seat, table, t) {
     h("div", { class: "seat-name" }, seatName(table, s)),
     h("div", { class: "muted" }, t("handSize", { count: info.hand_size }), info.discarded ? ` · ${t("discardedCount", { count: info.discarded })}` : ""),
     info.offer ? h("div", { class: "bz-offer", title: t("offerHelp") }, `${t("offerCard")}: ${info.offer}`) : null,
-    h("div", { class: "bz-bid" }, `${t("bid")}: `, out ? h("span", { class: "muted" }, t("passed"))
+    view.phase === "over" ? null : h("div", { class: "bz-bid" }, `${t("bid")}: `, out ? h("span", { class: "muted" }, t("passed"))
       : info.bid.length ? [row(info.bid), ` = ${total(info.bid)}`, auction && auction.high_bidder === s ? ` (${t("highest")})` : ""]
         : h("span", { class: "muted" }, "—")),
-    h("div", { class: "bz-profits", title: t("profitHelp") }, `${t("profits")}: `, info.profits.length ? row(info.profits) : "—", ` · ${t("points", { count: info.score })}`));
+    // the points head the line: after a long row of cards they would wrap onto a line of their own
+    h("div", { class: "bz-profits", title: t("profitHelp") }, `${t("profits")} `, h("span", { class: "bz-points" }, `(${t("points", { count: info.score })})`), ": ",
+      info.profits.length ? row(info.profits) : "—"),
+    info.hand ? h("div", { class: "bz-final-hand" }, `${t("handAtEnd")}: `, row(info.hand)) : null);  // shown at the end (BZ-E3)
 }
 
-function handPanel(view, seat, can, act, t) {
-  if (seat === null || !view.hand) return null;
+// the bid in the making: the cards already bid in this auction, then those held on the page (each goes back
+// to the hand on a click), its total, and Bid, open once the total beats the highest bid
+function biddingPanel(view, seat, can, act, t, redraw) {
+  const sent = view.me_bid || [];
+  const held = building.cards;
+  if (!sent.length && !held.length) return null;
+  const sum = total(sent) + total(held);
+  const high = view.auction ? view.auction.high : 0;
+  const enough = sum > high;
+  return h("div", { class: "bz-building" },
+    h("div", {}, t("yourBid", { total: sum }), " ", sent.length ? row(sent) : null, " ",
+      h("span", { class: "cards", "data-focus-group": "bid" }, held.map((code, i) => goodsCard(code, {
+        onclick: () => { building.cards.splice(i, 1); redraw(); }, "aria-label": t("takeBackCard"), "data-take-back": code, title: t("takeBackCard") })))),
+    held.length ? h("small", { class: "muted" }, t("takeBackHelp")) : null,
+    held.length ? h("div", {}, h("button", { class: "primary", id: "bz-bid", disabled: enough ? null : true,
+      title: enough ? "" : t("mustBeat", { high }), onclick: () => {
+        const cards = [...held];
+        building.cards = [];
+        for (const code of cards) act(`add ${code}`);
+        act("bid");
+      } }, t("move_bid")), enough ? null : h("small", { class: "muted" }, ` ${t("mustBeat", { high })}`)) : null);
+}
+
+function handPanel(view, seat, can, act, t, redraw) {
+  if (seat === null || !view.hand || view.phase === "over") return null;  // once over, with every seat's hand
   const limit = view.hand_limit_player === seat;
-  const groups = TYPE_ORDER.map((kind) => [kind, view.hand.filter((c) => kindOf(c) === kind)]).filter(([, cards]) => cards.length);
+  const held = building.cards;
+  const hand = withoutCards(view.hand, held);
+  const groups = TYPE_ORDER.map((kind) => [kind, hand.filter((c) => kindOf(c) === kind)]).filter(([, cards]) => cards.length);
   const sells = [...can].filter((m) => m.startsWith("sell "));
-  const mine = view.me_bid || [];
+  const holding = building.turn !== null;  // this turn's bid is built on the page
+  const hold = (move) => { if (!holding) return act(move); building.cards.push(move.slice(4)); redraw(); };  // "add wine3": onto the bid, on the page
   return h("div", { class: "mine" },
-    h("div", { class: "group-title" }, t("hand"), ` (${view.hand.length} / 7)`),
-    h("div", { class: "bz-groups" }, groups.map(([kind, cards]) => h("div", { class: "bz-group" },
+    h("div", { class: "group-title" }, t("hand"), ` (${hand.length} / 7)`),  // less the cards held for the bid
+    h("div", { class: "bz-groups", "data-focus-group": "hand" }, groups.map(([kind, cards]) => h("div", { class: "bz-group" },
       h("small", { class: "muted" }, `${term(kind)} ×${cards.length}`),
-      row(cards, limit ? null : (c) => `add ${c}`, can, act)))),
-    mine.length ? h("div", {}, t("yourBid", { total: total(mine) })) : null,
+      row(cards, limit ? null : (c) => `add ${c}`, can, hold)))),
+    biddingPanel(view, seat, can, act, t, redraw),
     limit ? h("div", { class: "bz-discard", role: "group", "aria-label": t("discardTitle") },
       h("strong", {}, t("discardTitle")), " ",
       [...can].filter((m) => m.startsWith("discard ")).map((m) => h("button", { class: "danger", "data-move": m,
@@ -105,30 +162,56 @@ function finalTable(view, table, t) {
       h("td", { class: "num" }, String(view.seats[s].score)), h("td", { class: "num" }, String(view.seats[s].hand_size))))));
 }
 
+// keyboard focus stays in place across a redraw of the page's own (a card held back or taken back)
+function refocus(root, before) {
+  if (!before) return;
+  const same = before.move ? root.querySelector(`[data-move="${CSS.escape(before.move)}"]`) : null;
+  const group = before.group ? root.querySelector(`[data-focus-group="${before.group}"]`) : null;
+  const members = group ? [...group.querySelectorAll("button")] : [];
+  const next = same || members[Math.min(before.index, members.length - 1)] || root.querySelector("[data-focus-group=hand] button");
+  if (next) next.focus({ preventScroll: true });
+}
+
+function focusedIn(root) {
+  const node = document.activeElement;
+  if (!root || !node || !root.contains(node)) return null;
+  const group = node.closest("[data-focus-group]");
+  return { move: node.dataset.move, group: group && group.dataset.focusGroup, index: group ? [...group.querySelectorAll("button")].indexOf(node) : 0 };
+}
+
 export function render(payload, act, t, tr = { term: (w) => w }) {
   term = tr.term;
   const { view, legal, seat, table } = payload;
   const can = new Set(legal);
   view.me_bid = seat !== null ? view.seats[seat].bid : [];
-  const main = ["bid", "pass", "done"].filter((m) => can.has(m));
+  // (a guided first game's steps ask for each card as a move of its own: there the cards go at once)
+  const bidding = !table.tutorial && view.phase === "auction" && legal.some((m) => m.startsWith("add "));
+  const key = bidding ? turnKey(view, table) : null;
+  if (building.turn !== key) { building.turn = key; building.cards = []; }
+  building.cards = bidding ? heldBack(view.hand || []) : [];
+  let root = null;
+  const redraw = () => { const before = focusedIn(root); const again = render(payload, act, t, tr); root.replaceWith(again); root = again; refocus(again, before); };
+  const main = ["bid", "pass", "done"].filter((m) => can.has(m) && !(m === "bid" && building.cards.length));
   const takes = legal.filter((m) => m.startsWith("take "));
   const pickOrder = view.market_order ? view.market_order.map((s) => seatName(table, s).split(" ")[0]).join(" → ") : "";
   // what the last auction's winner did with the lot (put a card into the market, or took it all)
   const lastLot = [...(view.log || [])].reverse().find((e) => ["lot_card_to_market", "all_passed", "last_auction", "round"].includes(e.type));
   const lastLotText = lastLot && lastLot.type !== "round" && tr.event ? tr.event(lastLot, (s) => seatName(table, s).split(" ")[0]) : null;
-  return h("section", { class: "byzanz" },
+  const over = view.phase === "over";  // no offer cards are to come once the game is over
+  root = h("section", { class: "byzanz" },
     h("div", { class: "banner bz-prompt", role: "status" }, prompt(view, seat, table, can, t)),
-    h("div", { class: "status-line" }, `${t("round")} ${view.round} / ${view.rounds} · ${t(`phase_${view.phase}`)} · `
-      + `${t("deck")} ${view.deck} · ${t("offersLeft")}: ${view.offer_stack.slice().reverse().join(" ") || "—"}`),
+    h("div", { class: "status-line" }, `${t("round")} ${view.round} / ${view.rounds} · ${t(`phase_${view.phase}`)}`
+      + (over ? "" : ` · ${t("deck")} ${view.deck} · ${t("offersLeft")}: ${view.offer_stack.slice().reverse().join(" ") || "—"}`)),
     main.length || takes.length ? h("div", { class: "bz-actions" },
       main.map((m) => h("button", { class: "primary", "data-move": m, onclick: () => act(m) }, t(`move_${m}`))),
       takes.map((m) => h("button", { class: "primary", "data-move": m, onclick: () => act(m) },
         t("takeType", { kind: term(m.slice(5)), count: view.market.filter((c) => kindOf(c) === m.slice(5)).length })))) : null,
     view.phase === "over" ? finalTable(view, table, t) : null,
-    h("div", { class: "market" },
+    over ? null : h("div", { class: "market" },
       h("div", { class: "group" }, h("div", { class: "group-title" }, t("lot")), row(view.lot, (c) => `market ${c}`, can, act)),
       h("div", { class: "group" }, h("div", { class: "group-title" }, t("market"), pickOrder ? h("small", { class: "muted" }, ` · ${t("pickOrder")}: ${pickOrder}`) : null),
         row(view.market), lastLotText ? h("div", { class: "muted bz-last-lot" }, lastLotText) : null)),
-    handPanel(view, seat, can, act, t),
+    handPanel(view, seat, can, act, t, redraw),
     h("div", { class: "seats" }, view.seats.map((info) => seatBox(view, info, seat, table, t))));
+  return root;
 }

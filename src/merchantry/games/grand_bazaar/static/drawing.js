@@ -7,7 +7,10 @@ const TRACK = 19; // prices stay within 1..19 (GB-C3)
 const LIMIT = 4; // gems a player may hold (GB-R4)
 const LETTER = { sapphire: "S", ruby: "R", emerald: "E" }; // colour is never the only sign (colour-blind safe)
 
+// what a seat's gems and grands are worth at today's prices; once over, the gems were cashed out (GB-E1): the
+// grands are all (the gems still show, already counted in them)
 function worth(view, row) {
+  if (view.over) return row.cash;
   return row.cash + row.gems.reduce((sum, n, g) => sum + n * view.prices[g], 0);
 }
 
@@ -96,12 +99,12 @@ function deck(view, t) {
 
 function players(view, seat, table, t, tr) {
   return h("div", { class: "gb-scroll" }, h("table", { class: "scores" },
-    h("caption", {}, t("players")),
-    h("thead", {}, h("tr", {}, h("th", {}, t("seat")), view.gems.map((g) => h("th", { title: tr.term(g) }, `${LETTER[g]} ${tr.term(g)}`)),
+    h("caption", {}, t("players"), view.over ? h("small", { class: "muted" }, ` · ${t("cashedOut")}`) : null),
+    h("thead", {}, h("tr", {}, h("th", {}, t("seat")), view.gems.map((g) => h("th", { title: tr.term(g) }, LETTER[g], h("span", { class: "gb-gem-word" }, ` ${tr.term(g)}`))),
       h("th", { title: t("cashHelp") }, t("cash")), h("th", { title: t("worthHelp") }, t("worth")))),
     h("tbody", {}, view.holdings.map((row) => h("tr", { class: `${row.seat === view.current ? "current-row" : ""}${row.seat === seat ? " me" : ""}` },
-      h("td", {}, seatName(table, row.seat), row.seat === view.opener ? h("small", { class: "muted", title: t("openerHelp") }, ` · ${t("opener")}`) : null),
-      row.gems.map((n) => h("td", { class: "num" }, String(n))),
+      h("td", {}, seatName(table, row.seat), row.seat === view.opener && !view.over ? h("small", { class: "muted", title: t("openerHelp") }, ` · ${t("opener")}`) : null),
+      row.gems.map((n) => h("td", { class: "num", title: view.over ? t("cashedOut") : null }, view.over && n ? `${n} → ${n * 10}` : String(n))),
       h("td", { class: "num" }, String(row.cash)),
       h("td", { class: "num" }, String(worth(view, row))))))));
 }

@@ -16,23 +16,41 @@ function cardTitle(code, t) {
   return t("cardTitle", { currency: code.slice(0, 3), value: cardValue(code) });
 }
 
-export function cardNode(code, attrs = {}, t = null) {
+// A card; `serial` (MO-R5: the lowest serial in a bid breaks a tie) is printed on the card when known
+export function cardNode(code, attrs = {}, t = null, serial = null) {
   const kind = code.slice(0, 3);
   const value = String(cardValue(code));
   const label = code === "COIN" ? "COIN" : code === "BLUFF" ? "BLUFF" : kind;
+  const number = serial ? ` №${serial}` : "";  // as printed: an accessible name holds the visible text
   // an accessible name starts with what the card shows, then says what clicking does
-  const named = attrs["aria-label"] ? { ...attrs, "aria-label": `${value} ${label} — ${attrs["aria-label"]}` } : attrs;
-  return h(attrs.onclick ? "button" : "span", { class: `card c-${kind}`, title: cardTitle(code, t), ...named },
-    h("span", { class: "card-value" }, value), " ", h("span", { class: "card-kind" }, label));
+  const named = attrs["aria-label"] ? { ...attrs, "aria-label": `${value} ${label}${number} — ${attrs["aria-label"]}` } : attrs;
+  const title = `${cardTitle(code, t)}${serial && t ? ` · ${t("serial")} ${serial}` : ""}`;
+  return h(attrs.onclick ? "button" : "span", { class: `card c-${kind}`, title, "data-card": code, ...named },
+    h("span", { class: "card-value" }, value), " ", h("span", { class: "card-kind" }, label),
+    serial ? [" ", h("span", { class: "card-serial" }, `№${serial}`)] : null);
 }
 
 function cards(codes, t, empty = "—") {
   return codes && codes.length ? h("span", { class: "cards" }, codes.map((c) => cardNode(c, {}, t))) : h("span", { class: "muted" }, empty);
 }
 
+function byCurrency(a, b) {
+  return CURRENCY_ORDER.indexOf(a.slice(0, 3)) - CURRENCY_ORDER.indexOf(b.slice(0, 3)) || Number(a.slice(3) || 0) - Number(b.slice(3) || 0);
+}
+
 function sortHand(codes) {
-  return [...codes].sort((a, b) => CURRENCY_ORDER.indexOf(a.slice(0, 3)) - CURRENCY_ORDER.indexOf(b.slice(0, 3))
-    || Number(a.slice(3) || 0) - Number(b.slice(3) || 0));
+  return [...codes].sort(byCurrency);
+}
+
+// cards with their serial numbers (the bluff card has none), sorted for display
+function withSerials(codes, serials) {
+  return codes.map((code, i) => [code, (serials || [])[i] || null]).sort(([a, x], [b, y]) => byCurrency(a, b) || (x || 0) - (y || 0));
+}
+
+// every seat's cards once the game is over (its last game's, in a match): scores can be checked
+function finalHand(view, seat) {
+  const last = view.results[view.results.length - 1];
+  return last ? last.hands[seat].hand : null;
 }
 
 // What each currency in your cards adds up to, against the 200 below which it loses 100 (MO-E2)
@@ -91,6 +109,8 @@ export function render(payload, act, t) {
     view.removed_currencies.length ? ` · ${t("removed")}: ${view.removed_currencies.join(", ")}` : "",
   ));
 
+  if (view.phase === "over") root.append(finalScores(view, table, t));  // the end first, as in every game
+
   // market groups
   const market = h("div", { class: "market" });
   for (const [side, key, move] of [["right", "right", "take right"], ["left", "left", "take left"]]) {
@@ -100,7 +120,7 @@ export function render(payload, act, t) {
       can.has(move) ? h("button", { class: "primary", onclick: () => act(move) }, key === "right" ? t("takeRight") : t("takeLeft")) : null,
     ));
   }
-  root.append(market);
+  if (view.phase !== "over") root.append(market);  // left-over groups mean nothing once the game is scored
 
   // seats
   const seats = h("div", { class: "seats" });
@@ -115,7 +135,8 @@ export function render(payload, act, t) {
     seats.append(h("div", { class: `seat${s === seat ? " me" : ""}${current ? " current" : ""}`, "data-seat": s },
       h("div", { class: "seat-name" }, seatName(table, s), s === seat ? ` (${t("you")})` : ""),
       h("div", { class: "muted", title: t("cardsHelp") }, `${info.hand_size} ${t("cards")}`),
-      info.known.length ? h("div", { class: "known", title: t("knownHelp") }, `${t("knownCards")}: `, cards(info.known, t)) : null,
+      view.phase === "over" && finalHand(view, s) ? h("div", { class: "final-hand" }, `${t("handAtEnd")}: `, cards(sortHand(finalHand(view, s)), t))
+        : info.known.length ? h("div", { class: "known", title: t("knownHelp") }, `${t("knownCards")}: `, cards(info.known, t)) : null,
       view.phase === "over" ? null : h("div", { class: "bid" }, `${t("bidLabel")}: `, bid),
       can.has(take) ? h("button", { class: "primary", onclick: () => act(take) }, t("takeBid", { seat: seatLabel(s) })) : null,
     ));
@@ -126,21 +147,22 @@ export function render(payload, act, t) {
   // your hand and bid
   if (seat !== null && view.hand) {
     const mine = h("div", { class: "mine" });
-    const handCards = sortHand(view.hand).map((code) => {
+    const handCards = withSerials(view.hand, view.hand_serials).map(([code, serial]) => {
       const move = `add ${code}`;
-      return can.has(move) ? cardNode(code, { onclick: () => act(move), "aria-label": move }, t) : cardNode(code, {}, t);
+      return can.has(move) ? cardNode(code, { onclick: () => act(move), "aria-label": move, "data-move": move }, t, serial) : cardNode(code, {}, t, serial);
     });
-    mine.append(h("div", { class: "group-title" }, t("hand")), h("div", { class: "cards hand" }, handCards));
+    // focus stays in the hand when the card clicked leaves it (data-focus-group: app.js moves it to a neighbour)
+    mine.append(h("div", { class: "group-title" }, t("hand")), h("div", { class: "cards hand", "data-focus-group": "hand" }, handCards));
     const totals = currencyTotals([...view.hand, ...(view.my_bid || [])], t);
     if (totals) mine.append(totals);  // append() would write a null as the text "null"
     if (view.phase === "bidding") {
       const total = (view.my_bid || []).reduce((sum, c) => sum + cardValue(c), 0);
-      const bidCards = sortHand(view.my_bid || []).map((code) => {
+      const bidCards = withSerials(view.my_bid || [], view.my_bid_serials).map(([code, serial]) => {
         const move = `remove ${code}`;  // MO-R1: until sealed, a card can go back to the hand
-        return can.has(move) ? cardNode(code, { onclick: () => act(move), "aria-label": move, title: t("takeBack"), "data-move": move }, t) : cardNode(code, {}, t);
+        return can.has(move) ? cardNode(code, { onclick: () => act(move), "aria-label": move, title: t("takeBack"), "data-move": move }, t, serial) : cardNode(code, {}, t, serial);
       });
       mine.append(h("div", { class: "group-title" }, `${t("yourBid")} (${t("bidValue")} ${total})`),
-        h("div", { class: "cards my-bid" }, bidCards.length ? bidCards : h("span", { class: "muted" }, "—")));
+        h("div", { class: "cards my-bid", "data-focus-group": "bid" }, bidCards.length ? bidCards : h("span", { class: "muted" }, "—")));
       if (bidCards.length && can.has("bid")) mine.append(h("small", { class: "muted" }, t("takeBackHelp")));
       if (can.has("bid")) mine.append(h("button", { class: "primary", onclick: () => act("bid") }, total ? t("seal") : t("sitOut")));
     }
@@ -148,8 +170,17 @@ export function render(payload, act, t) {
     root.append(mine);
   }
 
-  if (view.phase === "over") root.append(finalScores(view, table, t));
   return root;
+}
+
+// MO-E3/MO-E4 step by step: "AUD 140 − 100 (under 200) + 100 (trio) = 140", the rulebook's numbers or a variant's
+function currencyScore(view, currency, c, t) {
+  const penalty = (view.variants || {}).penalty ?? 100;
+  const bonus = (view.variants || {}).trio_bonus ?? 100;
+  const lost = c.total < 200 ? Math.min(c.total, penalty) : 0;
+  const steps = [lost ? ` − ${lost} (${t("under200")})` : "", c.trios ? ` + ${c.trios * bonus} (${t("trios", { count: c.trios })})` : ""].join("");
+  if (c.total - lost + c.trios * bonus !== c.score) return `${currency} ${c.total} → ${c.score}`;  // a rule this page does not know
+  return steps ? `${currency} ${c.total}${steps} = ${c.score}` : `${currency} ${c.total}`;
 }
 
 function finalScores(view, table, t) {
@@ -157,7 +188,7 @@ function finalScores(view, table, t) {
   view.results.forEach((result, index) => {
     const rows = result.hands.map((hand, s) => h("tr", {},
       h("td", {}, seatName(table, s)),
-      h("td", {}, Object.entries(hand.currencies).map(([cur, c]) => `${cur} ${c.total}→${c.score}${c.trios ? ` (+${c.trios}×100)` : ""}`).join(", ")),
+      h("td", {}, Object.entries(hand.currencies).map(([cur, c]) => h("div", {}, currencyScore(view, cur, c, t)))),  // a line each
       h("td", {}, String(hand.coins)),
       h("td", { class: "num" }, String(hand.total)),
     ));

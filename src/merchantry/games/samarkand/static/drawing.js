@@ -13,6 +13,7 @@ const DARK = new Set(["purple", "black", "brown", "red", "green", "blue"]);
 
 // what survives a redraw: the family chosen for expanding, the zoom, where the map was scrolled to
 const ui = { family: null, zoom: 1, scroll: [0, 0] };
+let term = (word) => word; // names in the reader's language, set by render
 
 function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG, tag);
@@ -185,7 +186,7 @@ function playersTable(view, seat, table, t, tr) {
 }
 
 function handPanel(view, moves, act, t, tr) {
-  if (!view.hand) return null;
+  if (!view.hand || view.over) return null;  // once over, every hand shows with the final table
   const limit = t("handLimit", { limit: view.hand_limit });
   return h("div", { class: "mine" },
     h("div", { class: "group-title", title: t("cardWorth") }, `${t("yourHand")} (${view.hand.length}) · ${limit}`),
@@ -203,18 +204,30 @@ function finalTable(view, table, t) {
   if (!view.over) return null;
   const order = [...view.breakdown.keys()].sort((a, b) => view.breakdown[b].total - view.breakdown[a].total);
   const best = view.breakdown[order[0]].total;
-  const columns = [["goods_cards", "goodsCards"], ["goods_markers", "goodsMarkers"], ["relation_markers", "relationMarkers"], ["money", "dirhams"], ["total", "total"]];
-  return h("table", { class: "scores sk-final" },
+  // the total right after the name: on a phone it shows without scrolling the table sideways
+  const columns = [["total", "total"], ["goods_cards", "goodsCards"], ["goods_markers", "goodsMarkers"], ["relation_markers", "relationMarkers"], ["money", "dirhams"]];
+  // within its own scrolling box: a phone page never widens (the headings wrap, the figures do not)
+  return h("div", { class: "sk-scroll" }, h("table", { class: "scores sk-final" },
     h("caption", {}, t("finalScores")),
     h("thead", {}, h("tr", {}, h("th", {}, t("rank")), h("th", {}, ""), columns.map(([, key]) => h("th", {}, t(key))))),
     h("tbody", {}, order.map((s) => h("tr", { class: view.breakdown[s].total === best ? "current-row" : "" },
       h("td", { class: "num" }, String(1 + order.filter((o) => view.breakdown[o].total > view.breakdown[s].total).length)),
       h("th", {}, seatName(table, s)),
-      columns.map(([field]) => h("td", { class: "num" }, String(view.breakdown[s][field])))))));
+      columns.map(([field]) => h("td", { class: "num" }, String(view.breakdown[s][field]))))))),
+    finalHands(view, table, t));
+}
+
+// SK-E2: at the end every hand is laid face up, each card with what it scored, so the table can be checked
+function finalHands(view, table, t) {
+  return h("div", { class: "sk-final-hands" }, view.seats.filter((row) => row.hand).map((row) => h("div", { class: "sk-final-hand", "data-seat": row.seat },
+    h("strong", {}, `${seatName(table, row.seat)}: `),
+    row.hand.length ? row.hand.map((card, i) => h("span", { class: "sk-hand-card", "data-good": card.good }, i ? ", " : "", `${card.good} ${term(card.name)} (${t("cardScored", { points: card.points })})`))
+      : h("span", { class: "muted" }, "—"))));
 }
 
 export function render(payload, send, t, tr = { term: (w) => w }) {
   const { view, legal, seat, table } = payload;
+  term = tr.term;
   const moves = readMoves(legal);
   let root = null;
   const act = (move) => { ui.family = null; send(move); };

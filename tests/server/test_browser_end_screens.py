@@ -1,0 +1,151 @@
+"""The end of every game in chromium: the final table's figures are the engine's `scores()`, every seat's
+hand is shown (so the scores can be checked), nothing of the running game is left over, and the end fits a
+phone. Each game is played by quick bots to its end, then looked at as a spectator sees it (the strictest
+view: what any seat sees is at least that)."""
+
+# ruff: noqa: F811  (the fixtures imported from test_browser are parameters here)
+from __future__ import annotations
+
+import re
+import time
+from collections import Counter
+
+import httpx
+
+from merchantry import records
+from tests.server.test_browser import browser, live_server, shot  # noqa: F401
+from tests.server.test_browser import pytestmark as browser_needed
+
+pytestmark = browser_needed
+WIDTHS = (1100, 390)  # a desktop, then a phone
+
+SHORT = {"money": {"max_rounds": 6}}  # Money's digital safeguard ends it after a few rounds
+
+
+def finished_bot_game(base: str, game: str, players: int = 3):
+    """A table of greedy bots played to its end; the engine's final state, rebuilt from its record."""
+    seats = [{"kind": "bot", "bot": "greedy"}] * players
+    body = {"game": game, "players": players, "seats": seats, "options": SHORT.get(game, {})}
+    created = httpx.post(base + "/api/tables", json=body).json()
+    deadline = time.time() + 150
+    while httpx.get(f"{base}/api/tables/{created['id']}").json()["table"]["status"] != "finished":
+        assert time.time() < deadline, f"the bots did not finish {game}"
+        time.sleep(0.3)
+    state = records.replay(httpx.get(f"{base}/api/tables/{created['id']}/record").json())
+    assert state.is_over()
+    return created["id"], state
+
+
+def seat_of(text: str) -> int:
+    return int(re.search(r"\bP(\d)\b", text).group(1)) - 1
+
+
+def column(page, table: str, heading: str) -> dict[int, str]:
+    """A final table's column by its heading, keyed by the seat each row names."""
+    headings = page.locator(f"{table} thead th").all_inner_texts()
+    index = headings.index(heading)
+    figures = {}
+    for row in page.locator(f"{table} tbody tr").all():
+        cells = row.locator("td, th").all_inner_texts()
+        figures[seat_of(" ".join(cells))] = cells[index]
+    return figures
+
+
+def as_number(text: str) -> float:
+    return float(text.split("=")[-1].strip())
+
+
+def open_the_end(browser, base: str, table_id: str, width: int):
+    page = browser.new_page(viewport={"width": width, "height": 844 if width < 500 else 900})
+    page.goto(f"{base}/table/{table_id}")
+    page.wait_for_selector(".banner:has-text('Winner')")
+    return page
+
+
+def fits(page, width: int) -> None:
+    scroll_width = page.evaluate("document.documentElement.scrollWidth")
+    assert scroll_width <= width + 1, f"the end screen is {scroll_width} px wide on a {width} px screen"
+
+
+def test_money_end_table_is_the_engines_scores_and_every_hand_is_shown(live_server, browser):
+    table_id, state = finished_bot_game(live_server, "money")
+    for width in WIDTHS:
+        page = open_the_end(browser, live_server, table_id, width)
+        page.wait_for_selector(".money table.scores")
+        totals = column(page, ".money table.scores", "Total")
+        assert {s: as_number(v) for s, v in totals.items()} == dict(enumerate(state.scores()))
+        final = state.view(None)["results"][-1]["hands"]
+        worked = column(page, ".money table.scores", "Currencies: total → score")
+        for s, hand in enumerate(final):  # each currency worked out step by step (MO-E3, MO-E4)
+            for currency, c in hand["currencies"].items():
+                said = re.search(rf"{currency} {c['total']}( [^\n]*?= (\d+))?(\n|$)", worked[s])
+                assert said and int(said.group(2) or c["total"]) == c["score"], (currency, worked[s])
+        for s in range(state.num_players):
+            shown = page.locator(f".money .seat[data-seat='{s}'] .final-hand [data-card]")
+            codes = shown.evaluate_all("nodes => nodes.map(n => n.dataset.card)")
+            assert Counter(codes) == Counter(final[s]["hand"]), f"P{s + 1}'s whole hand is shown"
+        fits(page, width)
+        shot(page, f"20-money-end-{width}")
+
+
+def test_byzanz_end_table_is_the_engines_scores_every_hand_shows_and_no_offers_are_to_come(
+    live_server,
+    browser,
+):
+    table_id, state = finished_bot_game(live_server, "byzanz")
+    for width in WIDTHS:
+        page = open_the_end(browser, live_server, table_id, width)
+        page.wait_for_selector("table.bz-final")
+        points = column(page, "table.bz-final", "Profit points")
+        in_hand = column(page, "table.bz-final", "Cards in hand (tie-break)")
+        public = state.view(None)
+        assert {s: as_number(v) for s, v in points.items()} == dict(enumerate(state.scores()))
+        assert {s: int(v) for s, v in in_hand.items()} == {i["seat"]: i["hand_size"] for i in public["seats"]}
+        for info in public["seats"]:
+            seat_box = page.locator(".byzanz .seats .seat").nth(info["seat"])
+            codes = seat_box.locator(".bz-final-hand [data-card]").evaluate_all(
+                "ns => ns.map(n => n.dataset.card)"
+            )
+            assert Counter(codes) == Counter(info["hand"]), f"P{info['seat'] + 1}'s whole hand is shown"
+        assert "offer cards to come" not in page.inner_text(".byzanz .status-line")
+        # "(27 points)" stays on the line of its label, never alone after a long row of cards
+        apart = page.locator(".byzanz .bz-points").evaluate_all(
+            "ns => ns.map(n => n.getBoundingClientRect().top - n.parentElement.getBoundingClientRect().top)"
+        )
+        assert apart and max(apart) < 8
+        fits(page, width)
+        shot(page, f"21-byzanz-end-{width}")
+
+
+def test_grand_bazaar_end_counts_every_gem_once(live_server, browser):
+    table_id, state = finished_bot_game(live_server, "grand_bazaar")
+    for width in WIDTHS:
+        page = open_the_end(browser, live_server, table_id, width)
+        page.wait_for_selector("table.gb-final")
+        scores = dict(enumerate(state.scores()))
+        totals = column(page, "table.gb-final", "Total")
+        assert {s: as_number(v) for s, v in totals.items()} == scores
+        # the players' table under it says the same: the gems were cashed out into the grands, not added again
+        players = page.locator(".grand-bazaar table.scores:not(.gb-final)")
+        worth = {}
+        for row in players.locator("tbody tr").all():
+            cells = row.locator("td").all_inner_texts()
+            worth[seat_of(cells[0])] = float(cells[-1])
+        assert worth == scores
+        fits(page, width)
+        shot(page, f"22-grand-bazaar-end-{width}")
+
+
+def test_samarkand_end_table_is_the_engines_scores_and_every_hand_is_shown(live_server, browser):
+    table_id, state = finished_bot_game(live_server, "samarkand")
+    for width in WIDTHS:
+        page = open_the_end(browser, live_server, table_id, width)
+        page.wait_for_selector("table.sk-final")
+        totals = column(page, "table.sk-final", "Total")
+        assert {s: as_number(v) for s, v in totals.items()} == dict(enumerate(state.scores()))
+        for info in state.view(None)["seats"]:
+            shown = page.locator(f".sk-final-hand[data-seat='{info['seat']}'] [data-good]")
+            goods = shown.evaluate_all("nodes => nodes.map(n => Number(n.dataset.good))")
+            assert Counter(goods) == Counter(card["good"] for card in info["hand"]), "the whole hand is shown"
+        fits(page, width)
+        shot(page, f"23-samarkand-end-{width}")
