@@ -136,9 +136,10 @@ def test_byzanz_greedy_takes_the_market_type_that_completes_a_set_and_discards_i
     from tests.games.test_byzanz import arrange, market_round
 
     state = market_round()
-    state.market = [0] * len(state.market)
+    market = [0] * len(state.market)
     for code in ("spice1", "cloth1", "wood2"):
-        state.market[CODE_INDEX[code]] += 1
+        market[CODE_INDEX[code]] += 1
+    state.market = tuple(market)  # the state's tables are tuples (the compiled build insists)
     state.hands[1] = count([CODE_INDEX["spice4"], CODE_INDEX["spice3"]])  # Abel picks first: spice is a set
     greedy = bots.get("greedy", "byzanz")
     assert str(bots.play_turn(state, 1, greedy, random.Random(0))) == "take spice"
