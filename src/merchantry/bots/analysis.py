@@ -165,7 +165,7 @@ def whole_move(
     """The whole move the search makes for `seat` from here, as the hard bot plays it: its plan, searched
     again from the position reached where the plan runs out before the decision ends; and the first search.
     A plan that comes back to where the seat has already been in this move (a card added, then taken back)
-    made a detour: the detour is cut out, so a hint never says "add USD60, remove USD60". A search that keeps
+    made a detour: the detour is cut out, so a hint never adds a card and takes it back. A search that keeps
     going round is finished by the greedy bot."""
     position = state.clone()
     steps: list[Action] = []
