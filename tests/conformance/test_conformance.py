@@ -128,6 +128,23 @@ def test_hand_made_actions_are_legal_exactly_when_listed_and_refused_with_a_sent
             assert full_state(state) == before
 
 
+def test_a_copy_of_a_legal_action_applies_as_the_action_does(setup):
+    """An action rebuilt from a record or sent to another process is equal to the legal one, not the same
+    object: it must apply alike (Money's `keep` was compared by identity, and a pickled one crashed)."""
+    name, players = setup
+    game = games.get(name)
+    for seed in HAND_MADE_SEEDS:
+        state = game.new_game(players=players, seed=seed)
+        for step, (seat, _action) in enumerate(random_walk(state, random.Random(seed))):
+            if step % CHECK_EVERY:
+                continue
+            for action in state.legal_actions(seat):
+                as_sent, as_listed = state.clone(), state.clone()
+                as_sent.apply(seat, pickle.loads(pickle.dumps(action)))
+                as_listed.apply(seat, action)
+                assert full_state(as_sent) == full_state(as_listed), action
+
+
 def test_clone_is_independent_of_the_original(setup):
     name, players = setup
     game = games.get(name)

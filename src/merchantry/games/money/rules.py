@@ -238,7 +238,7 @@ class MoneyState(State):
             self.committed[player] = True
             if all(self.committed):
                 self._reveal()
-        elif action is KEEP:
+        elif action == KEEP:
             self._take_own_bid_back(player)
         elif action in TAKE_GROUP:
             self._take_group(player, TAKE_GROUP.index(action))
