@@ -13,68 +13,21 @@ cluster ignores it. Every process the cluster left is stopped at the end.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import platform
 import re
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+
+from merchantry.arena import local_ray  # noqa: E402
+
 BIN = Path(sys.executable).parent
 GAMES = {"money": 4, "grand_bazaar": 4, "samarkand": 4}
-
-
-def free_ports(count: int) -> list[int]:
-    sockets = [socket.socket() for _ in range(count)]
-    for s in sockets:
-        s.bind(("127.0.0.1", 0))
-    ports = [s.getsockname()[1] for s in sockets]
-    for s in sockets:
-        s.close()
-    return ports
-
-
-def session_pids(session: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            with contextlib.suppress(OSError):
-                if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[3]) == session:
-                    found.append(int(entry.name))
-    return found
-
-
-def start_cluster(env: dict[str, str], temp: str) -> tuple[str, int]:
-    gcs, manager, objects, metrics, agent, agent_grpc, runtime_env, dashboard = free_ports(8)
-    command = [
-        str(BIN / "ray"), "start", "--head", "--node-ip-address=127.0.0.1", f"--port={gcs}",
-        f"--node-manager-port={manager}", f"--object-manager-port={objects}",
-        f"--metrics-export-port={metrics}", f"--dashboard-agent-listen-port={agent}",
-        f"--dashboard-agent-grpc-port={agent_grpc}", f"--runtime-env-agent-port={runtime_env}",
-        f"--dashboard-port={dashboard}", "--include-dashboard=false", "--num-cpus=2",
-        "--disable-usage-stats", f"--temp-dir={temp}",
-    ]  # fmt: skip
-    starter = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                               start_new_session=True)  # fmt: skip
-    output, _ = starter.communicate(timeout=300)
-    if starter.returncode:
-        raise SystemExit(f"ray start failed:\n{output[-2000:]}")
-    return f"127.0.0.1:{gcs}", starter.pid
-
-
-def stop_cluster(session: int) -> None:
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        for pid in session_pids(session):
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, sig)
-        deadline = time.monotonic() + 10
-        while session_pids(session) and time.monotonic() < deadline:
-            time.sleep(0.2)
 
 
 def tournament(game: str, games: int, env: dict[str, str], *where: str) -> tuple[float, float]:
@@ -103,7 +56,7 @@ def main() -> None:
         [str(BIN / "ray"), "get-auth-token", "--generate"], env=env, check=True, capture_output=True
     )
     cluster_env = {**env, "RAY_AUTH_MODE": "disabled"}  # a cluster without authentication
-    address, session = start_cluster(cluster_env, temp)
+    cluster = local_ray.start(BIN / "ray", cluster_env, temp)
     rows = []
     try:
         for game in GAMES:
@@ -111,10 +64,10 @@ def main() -> None:
                 for _ in range(args.repeat):
                     one = tournament(game, games, env, "--workers", "1")
                     two = tournament(game, games, env, "--workers", "2")
-                    ray = tournament(game, games, env, "--backend", "ray", "--address", address)
+                    ray = tournament(game, games, env, "--backend", "ray", "--address", cluster.address)
                     rows.append((game, games, one, two, ray))
     finally:
-        stop_cluster(session)
+        local_ray.stop(cluster.session)
         subprocess.run(["rm", "-rf", temp, home], check=False)
     print(f"{platform.node()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"{time.strftime('%Y-%m-%d %H:%M')}; greedy,random tournaments, 4 players, seed 1")  # fmt: skip

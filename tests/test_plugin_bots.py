@@ -4,11 +4,8 @@ entry-point name and as module:factory, on local worker processes and on a Ray c
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import signal
-import socket
 import subprocess
 import sys
 import time
@@ -17,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from merchantry import bots, cli, games
+from merchantry.arena import local_ray
 from merchantry.errors import UnknownBot
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -101,31 +99,6 @@ def test_bad_plug_in_bots_are_one_line_errors_before_any_game(capsys):
 # --- a real Ray cluster, started and stopped here -------------------------------------------------------
 
 
-def free_ports(count: int) -> list[int]:
-    sockets = [socket.socket() for _ in range(count)]
-    for s in sockets:
-        s.bind(("127.0.0.1", 0))
-    ports = [s.getsockname()[1] for s in sockets]
-    for s in sockets:
-        s.close()
-    return ports
-
-
-def processes_of_session(session: int) -> list[int]:
-    """Pids of the processes in a session: `ray start` leaves daemons behind, all in the session of the
-    command that started them (a new one, so nothing else is in it)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[3]) == session:
-                found.append(int(entry.name))
-    return found
-
-
 @pytest.fixture(scope="module")
 def ray_cluster(tmp_path_factory):
     """`ray start --head` on 127.0.0.1 with free ports, token authentication on, its own HOME (Ray writes
@@ -133,41 +106,20 @@ def ray_cluster(tmp_path_factory):
     pytest.importorskip("ray")
     home = tmp_path_factory.mktemp("rayhome")
     temp = Path(f"/tmp/ray-{os.getpid()}-{time.monotonic_ns() % 10**6}")  # sockets: keep the path short
-    gcs, manager, objects, metrics, agent, agent_grpc, runtime_env, dashboard = free_ports(8)
     env = {**os.environ, "HOME": str(home), "RAY_AUTH_MODE": "token", "RAY_USAGE_STATS_ENABLED": "0"}
     env.pop("RAY_ADDRESS", None)
     subprocess.run(
         [str(VENV_BIN / "ray"), "get-auth-token", "--generate"], env=env, check=True, capture_output=True
     )
-    command = [
-        str(VENV_BIN / "ray"), "start", "--head", "--node-ip-address=127.0.0.1", f"--port={gcs}",
-        f"--node-manager-port={manager}", f"--object-manager-port={objects}",
-        f"--metrics-export-port={metrics}", f"--dashboard-agent-listen-port={agent}",
-        f"--dashboard-agent-grpc-port={agent_grpc}", f"--runtime-env-agent-port={runtime_env}",
-        f"--dashboard-port={dashboard}", "--include-dashboard=false", "--num-cpus=2",
-        "--disable-usage-stats", f"--temp-dir={temp}",
-    ]  # fmt: skip
-    starter = subprocess.Popen(
-        command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True
-    )
     try:
-        output, _ = starter.communicate(timeout=240)
-        if starter.returncode != 0:
-            pytest.fail(f"ray start failed:\n{output[-2000:]}")
-        yield {"address": f"127.0.0.1:{gcs}", "home": home}
+        cluster = local_ray.start(VENV_BIN / "ray", env, str(temp), timeout=240)
+    except local_ray.ClusterFailed as failed:
+        pytest.fail(str(failed))
+    try:
+        yield {"address": cluster.address, "home": home}
     finally:
-        stop_session(starter.pid)
+        local_ray.stop(cluster.session)
         subprocess.run(["rm", "-rf", str(temp)], check=False)
-
-
-def stop_session(session: int) -> None:
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        for pid in processes_of_session(session):
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, sig)
-        deadline = time.monotonic() + 10
-        while processes_of_session(session) and time.monotonic() < deadline:
-            time.sleep(0.2)
 
 
 def test_plug_in_bots_play_on_a_ray_cluster_joined_by_address(ray_cluster, installed, tmp_path):
@@ -210,7 +162,7 @@ def test_a_driver_without_the_token_fails_in_one_line_before_any_game(ray_cluste
 
 def test_nothing_listening_is_one_line_too(tmp_path):
     pytest.importorskip("ray")
-    (port,) = free_ports(1)
+    (port,) = local_ray.free_ports(1)
     env = {**os.environ, "HOME": str(tmp_path)}
     refused = merchantry(
         "tournament", "money", "--bots", "random,greedy", "--backend", "ray",
