@@ -21,8 +21,17 @@ from merchantry.bots.analysis import (
     mark,
     play_outs,
     summary,
+    whole_move,
 )
-from merchantry.bots.ismcts import FlatSearch, Search, SearchBot, SearchConfig, searcher
+from merchantry.bots.ismcts import (
+    ActionValue,
+    FlatSearch,
+    Search,
+    SearchBot,
+    SearchConfig,
+    SearchResult,
+    searcher,
+)
 from merchantry.bots.levels import LEVELS, recipe
 from merchantry.engine import Action, State
 from merchantry.errors import InvalidRecord
@@ -366,10 +375,24 @@ def seen_without_log(state: State, seat: int) -> str:
     return json.dumps(view, sort_keys=True, default=str)
 
 
+def does_the_same(state, plan, shorter) -> bool:
+    """Whether the shorter plan is legal and leaves every seat seeing what the plan does (the log aside)."""
+    ends = []
+    for steps in (plan, shorter):
+        trial = state.clone()
+        for step in steps:
+            if 0 not in trial.to_act() or step not in trial.legal_actions(0):
+                return False
+            trial.apply(0, step)
+        ends.append([seen_without_log(trial, seat) for seat in range(trial.num_players)])
+    return ends[0] == ends[1]
+
+
 @pytest.mark.parametrize("game", ["money", "byzanz", "grand_bazaar"])
 def test_a_hinted_whole_move_takes_no_detour_and_ends_its_decision(game):
     """A hint "add USD60, remove USD60" is no move: a plan that comes back to a position it was in has the
-    detour cut out, and what is left ends the decision (or the seat would be hinted one loop for ever)."""
+    detour cut out, and what is left ends the decision (or the seat would be hinted one loop for ever). Nor
+    does it hold a step that changes nothing ("add spice2, pass", where passing hands the bid back)."""
     for seed in range(4):
         session = records.Session(game, 3, seed=seed)
         greedy, rng = bots.get("greedy", game), random.Random(seed)
@@ -387,6 +410,8 @@ def test_a_hinted_whole_move_takes_no_detour_and_ends_its_decision(game):
                     assert picture not in seen, f"{plan} comes back to where it was"
                     seen.add(picture)
                 assert trial.is_over() or 0 not in trial.to_act() or not trial.in_decision(0), plan
+                for idle in range(len(plan) - 1):  # and no step of it is idle ("add a card, pass")
+                    assert not does_the_same(state, plan, plan[:idle] + plan[idle + 1 :]), (plan, idle)
             session.apply(seat, bots.play_turn(state, seat, greedy, rng))
 
 
@@ -519,3 +544,26 @@ def test_a_long_games_state_pickles_for_a_worker_process():
     again = pickle.loads(pickle.dumps(log))
     assert again.events() == log.events() and again.size == log.size
     assert all(again.visible_to(seat) == log.visible_to(seat) for seat in (None, 0, 1, 2))
+
+
+class Planned:
+    """A search that always plans the same steps (what the hint does with any plan is under test)."""
+
+    def __init__(self, plan):
+        self.plan = plan
+
+    def run(self, world, seat, rng):
+        return SearchResult(seat, 1, 0.5, [ActionValue(self.plan[0], 1, 0.5)], list(self.plan))
+
+
+def test_a_whole_move_drops_the_steps_that_change_nothing():
+    """Byzanz: a bid card added, then a pass that hands the bid back, is the pass alone: the hint and the
+    analysis' preferred move never ask for a card that does nothing (a newcomer followed "add spice2 →
+    pass" and wondered why). The step that ends the decision stays."""
+    state = records.Session("byzanz", 3, seed=1).state
+    adds = [a for a in state.legal_actions(0) if str(a).startswith("add")]
+    (pass_,) = [a for a in state.legal_actions(0) if str(a) == "pass"]
+    steps, _ = whole_move(state, 0, Planned([adds[0], pass_]), random.Random(1))
+    assert steps == [pass_]
+    steps, _ = whole_move(state, 0, Planned([adds[0], adds[1], pass_]), random.Random(1))
+    assert steps == [pass_]

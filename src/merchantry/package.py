@@ -44,6 +44,9 @@ class GamePackage:
     # module with numbers(language) -> {name: HTML}: the tables of the game's numbers, made from its data
     # files, that fill the rules page's `<!-- numbers:NAME -->` places (so the page cannot drift from them)
     rules_numbers: str | None = None
+    # fields of the state's `to_dict()` that only record what seats have learnt (a card seen in a bid taken
+    # back): two moves that end alike but for them are one move that reveals less, and a hint proposes it
+    knowledge: tuple[str, ...] = ()
 
     def file(self, *parts: str) -> Path | None:
         """A file of the package, or None if it has none (a missing drawing, rules page, ...)."""

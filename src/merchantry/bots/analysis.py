@@ -192,8 +192,41 @@ def whole_move(
                     return _finished_by_greedy(position, seat, steps, rng), first
                 continue
             if _decided(position, seat, steps):
-                return steps, first
+                return _without_idle_steps(state, seat, steps), first
             seen[picture] = len(steps)
+
+
+def _without_idle_steps(state: State, seat: int, steps: list[Action]) -> list[Action]:
+    """The move without the steps that change nothing but the log and what others have learnt: "add a card,
+    pass", where passing hands the bid back, is the pass alone (which shows no card), so a hint never asks
+    for a card that does nothing. The last step, which ends the decision, always stays."""
+    goal = _outcome(_after(state, seat, steps))
+    index = 0
+    while index < len(steps) - 1:
+        shorter = steps[:index] + steps[index + 1 :]
+        trial = _legal_after(state, seat, shorter)
+        if trial is not None and _decided(trial, seat, shorter) and _outcome(trial) == goal:
+            steps = shorter
+        else:
+            index += 1
+    return steps
+
+
+def _legal_after(state: State, seat: int, steps: list[Action]) -> State | None:
+    position = state.clone()
+    for action in steps:
+        if seat not in position.to_act() or action not in position.legal_actions(seat):
+            return None
+        position.apply(seat, action)
+    return position
+
+
+def _outcome(position: State) -> str:
+    """The whole position but its log and the game's record of what seats have learnt."""
+    facts = position.to_dict()
+    for learnt in ("log", *games.package(position.game.name).knowledge):
+        facts.pop(learnt, None)
+    return json.dumps(facts, sort_keys=True, default=str)
 
 
 def _after(state: State, seat: int, steps: list[Action]) -> State:

@@ -228,9 +228,10 @@ class Search:
             return gains, won
         return won, won
 
-    def play_on(self, world: State, seat: int, rng: random.Random) -> None:
-        """Play `world` on as a rollout does: to the end, or for `rollout_depth` actions."""
-        depth = self.config.rollout_depth
+    def play_on(self, world: State, seat: int, rng: random.Random, to_the_end: bool = False) -> None:
+        """Play `world` on as a rollout does: to the end, or for `rollout_depth` actions (unless told to go
+        `to_the_end`)."""
+        depth = None if to_the_end else self.config.rollout_depth
         steps = 0
         while not world.is_over() and (depth is None or steps < depth):
             actor = world.to_act()[0]
@@ -239,12 +240,13 @@ class Search:
             steps += 1
 
     def win_shares_after(self, world: State, seat: int, rng: random.Random) -> list[float]:
-        """Each seat's win share once `world` is played on as a rollout does (a world cut short goes to its
-        leaders by the evaluation): what hints and analyses report, needing no search before it."""
-        self.play_on(world, seat, rng)
-        if world.is_over():
-            return win_shares(world.winners(), world.num_players)
-        return leader_shares(self.judge(world))
+        """Each seat's win share once `world` is played on by the rollout's policies to the end: the chance
+        that hints and analyses report, needing no search before it. Always to the end, even where the
+        search's own rollouts are cut short: a world cut short goes to its current leader, and a chance read
+        from who leads a few steps on is far surer than the game (measured: in a game whose search cuts its
+        rollouts at 8 actions, positions called 80-90% were won 35% of the time)."""
+        self.play_on(world, seat, rng, to_the_end=True)
+        return win_shares(world.winners(), world.num_players)
 
     def judge(self, world: State) -> list[float]:
         """Each seat's standing: its final score once over, else the game's evaluation (or its scores)."""

@@ -17,6 +17,7 @@ PACKAGE = GamePackage(
     terminal="merchantry.games.byzanz.terminal",
     encoding="merchantry.games.byzanz.encoding",
     rules_numbers="merchantry.games.byzanz.rules_numbers",
+    knowledge=("known",),  # the cards each seat has seen in others' bids (a pass hands a bid back)
 )
 
 __all__ = ["PACKAGE", "GAME", "ByzanzAction", "ByzanzGame", "ByzanzState", "sale_profit"]
