@@ -324,6 +324,10 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
 
   // turns the clock took away are said in the log too (a bot played them)
   const timeouts = (table.timeouts || []).map((out) => h("li", { class: "notice" }, t("timedOut", { seat: seatName(table, out.seat) })));
+  // and a person's seat a bot finished, from which move (the log's lines name the person throughout)
+  const finished = table.seats.filter((s) => s.kind === "bot" && s.name && s.bot_from !== null && s.bot_from !== undefined)
+    .map((s) => h("li", { class: "notice bot-finished" }, noted(table, s.seat)));
+  timeouts.push(...finished);
   const log = h("div", { class: "log" }, h("h3", {}, t("log")),
     h("ol", {}, (view.log || []).map((entry, i) => h("li", { class: i >= seen ? "new" : "" }, logText(entry, tr, table)))),
     timeouts.length ? h("ul", { class: "notices" }, timeouts) : null);

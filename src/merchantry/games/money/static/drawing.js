@@ -117,7 +117,7 @@ export function render(payload, act, t) {
     market.append(h("div", { class: "group" },
       h("div", { class: "group-title" }, t(key)),
       cards(view.market[side], t),
-      can.has(move) ? h("button", { class: "primary", onclick: () => act(move) }, key === "right" ? t("takeRight") : t("takeLeft")) : null,
+      can.has(move) ? h("button", { class: "primary", "data-move": move, onclick: () => act(move) }, key === "right" ? t("takeRight") : t("takeLeft")) : null,
     ));
   }
   if (view.phase !== "over") root.append(market);  // left-over groups mean nothing once the game is scored
