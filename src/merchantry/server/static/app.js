@@ -326,7 +326,7 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   const timeouts = (table.timeouts || []).map((out) => h("li", { class: "notice" }, t("timedOut", { seat: seatName(table, out.seat) })));
   // and a person's seat a bot finished, from which move (the log's lines name the person throughout)
   const finished = table.seats.filter((s) => s.kind === "bot" && s.name && s.bot_from !== null && s.bot_from !== undefined)
-    .map((s) => h("li", { class: "notice bot-finished" }, noted(table, s.seat)));
+    .map((s) => h("li", { class: "notice bot-finished muted" }, noted(table, s.seat)));
   timeouts.push(...finished);
   const log = h("div", { class: "log" }, h("h3", {}, t("log")),
     h("ol", {}, (view.log || []).map((entry, i) => h("li", { class: i >= seen ? "new" : "" }, logText(entry, tr, table)))),
