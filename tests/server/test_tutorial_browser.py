@@ -106,12 +106,26 @@ def wait_for_step(page, count: str, text: str) -> None:
     page.locator("#tutorial-text", has_text=re.compile(f"^{re.escape(text)}$")).wait_for(timeout=WAIT_MS)
 
 
-def play(page, move: str) -> None:
-    """Play a move through the page's own list of moves (the drawing's controls differ by game)."""
+# the lesson took the move it asked for: it awaits the table's answer (static/tutorial.js keeps it as
+# `pending`), or has gone on already
+TAKEN = """count => {
+  const id = location.pathname.split('/').pop();
+  const progress = JSON.parse(localStorage.getItem(`merchantry:tutorial:${id}`) || '{}');
+  return Boolean(progress.pending) || document.querySelector('#tutorial-count')?.textContent !== count;
+}"""
+
+
+def play(page, move: str, asked: bool = False) -> None:
+    """Play a move through the page's own list of moves (the drawing's controls differ by game). `asked`:
+    the move the step asks for, clicked again if a redraw swallowed the click (the button replaced
+    under the pointer: a bot's update redraws the page at any time)."""
+    count = page.locator("#tutorial-count").inner_text()
     for _ in range(20):  # an update from the server may redraw the page (and close the list) meanwhile
         page.evaluate("document.querySelector('.moves-panel').open = true")
         try:
             page.locator(f'.moves-panel button[data-move="{move}"]').click(timeout=1000)
+            if asked:
+                page.wait_for_function(f"({TAKEN})({json.dumps(count)})", timeout=2000)
             return
         except Exception:
             continue
@@ -174,7 +188,7 @@ def test_the_guided_first_game_plays_to_its_end(live_server, browser, game, lang
                 assert page.locator("#tutorial-count").inner_text() == step_count(ui, number, total)
                 shot(page, f"tutorial-{game}-{language}-explained")
                 explained = True
-            play(page, step["do"])
+            play(page, step["do"], asked=True)
     wait_for_step(page, step_count(ui, total, total), lesson[script["over"]])
     assert page.locator("#tutorial-real-game").is_visible()
     assert explained, "no step explained a wrong move"
@@ -188,6 +202,15 @@ def test_the_guided_first_game_plays_to_its_end(live_server, browser, game, lang
     body = page.locator("body").inner_text()
     assert f"{seat['name']} ({note})" in body
     assert f"{script['bots'][0]} (bot)" not in body and bot in body
+    # each move credited to who played it (the replay's and the analysis' names of a move's player)
+    credited = page.evaluate(
+        """async ([table, last]) => {
+          const { seatName } = await import("/static/dom.js");
+          return [seatName(table, 0, last), seatName(table, 0, last + 1)];
+        }""",
+        [page.request.get(f"{live_server}/api/tables/{table_id}").json()["table"], seat["bot_from"]],
+    )
+    assert credited == [f"P1 {seat['name']}", f"P1 {bot}"]
     page.context.close()
 
 

@@ -497,7 +497,7 @@ async function replayPage(tableId) {
       const payload = { table: info.table, seat: step.seat, view: step.view, legal: [] };
       const seatChoice = h("select", { id: "replay-seat", "aria-label": t("pointOfView"), onchange: (e) => { viewer = e.target.value; show(at); } },
         h("option", { value: "" }, t("spectators")),
-        info.table.seats.map((s) => h("option", { value: String(s.seat), selected: String(s.seat) === viewer ? true : null }, seatName(info.table, s.seat))));
+        info.table.seats.map((s) => h("option", { value: String(s.seat), selected: String(s.seat) === viewer ? true : null }, noted(info.table, s.seat))));
       area.replaceChildren(
         h("div", { class: "replay-bar" },
           h("button", { onclick: () => show(0) }, t("first")),
@@ -507,7 +507,8 @@ async function replayPage(tableId) {
           h("button", { id: "replay-last", onclick: () => show(step.moves) }, t("last")),
           h("button", { id: "replay-prev-round", onclick: () => show([...step.rounds].reverse().find((r) => r < at) ?? 0) }, t("prevRound")),
           h("button", { id: "replay-next-round", onclick: () => show(step.rounds.find((r) => r > at) ?? step.moves) }, t("nextRound")),
-          step.move ? h("span", { class: "muted" }, ` ${seatLabel(step.move.seat)}: ${step.move.text}`) : null,
+          // the move's player: a person's seat a bot finished is the person's up to the move the bot took over
+          step.move ? h("span", { class: "muted", id: "replay-move" }, ` ${seatName(info.table, step.move.seat, at)}: ${step.move.text}`) : null,
           h("label", {}, ` ${t("pointOfView")} `, seatChoice)),
         renderer.render(payload, () => {}, tr.ui, tr),
         h("div", { class: "log" }, h("h3", {}, t("log")), h("ol", {}, (step.view.log || []).map((entry, i, all) =>
