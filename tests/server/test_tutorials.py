@@ -132,6 +132,7 @@ def test_a_tutorial_table_over_the_api(tmp_path):
         deals = [in_database(deal_of, service, t["id"]) for t in (first, second)]
         assert deals[0] == deals[1] == tutorials.seed_and_secret(game, script), "one deal, one bot stream"
         assert [s["kind"] for s in views[0]["table"]["seats"]] == ["human"] + ["bot"] * len(script["bots"])
+        assert client.get(f"/api/tables/{first['id']}/ratings").json()["seats"] == {}  # a lesson is not rated
         assert client.post("/api/tutorials/nosuchgame", json={"name": "Ann"}).status_code == 404
         assert client.get(f"/rules/{game}?lang=de").text.count(f'href="/learn/{game}">Spielen lernen<') == 1
         listed = {g["name"]: g["tutorial"] for g in client.get("/api/games").json()}
