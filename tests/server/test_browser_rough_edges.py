@@ -136,10 +136,10 @@ def test_the_host_waits_with_the_invites_first_and_gives_a_seat_to_a_bot_of_a_ch
     page.wait_for_timeout(300)
     assert page.locator("input.invite[data-seat='1']").count() == 1
     page.click("button.hand-to-bot[data-seat='1']")
-    page.wait_for_selector(".host li:has-text('easy (bot)')", state="attached")
+    page.wait_for_selector(".host li:has-text('Easy bot')", state="attached")
     assert "P2" in asked[0] and "Easy" in asked[0]
     assert page.locator("input.invite[data-seat='1']").count() == 0, "the old invite link is gone"
-    assert page.locator(".host li:has-text('easy (bot)') button:has-text('Copy')").count() == 0
+    assert page.locator(".host li:has-text('Easy bot') button:has-text('Copy')").count() == 0
     page.wait_for_selector(".bz-prompt")  # everyone sits: the game says what to do
 
 

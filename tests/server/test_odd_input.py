@@ -45,6 +45,8 @@ def test_a_huge_or_deeply_nested_body_is_refused_before_it_is_parsed(client):
         ("Ann\u0000", "control or formatting"),  # a NUL (PostgreSQL cannot store it)
         ("greedy (bot)", "(bot)"),  # a person posing as a bot
         ("Greedy (BOT) ", "(bot)"),
+        ("easy  BOT", "names a bot"),  # how the page names a bot at a table
+        ("Bot simple", "names a bot"),  # in any language
         ("   ", "visible character"),
         ("<b>Ann</b>", "< or >"),
     ],

@@ -7,15 +7,20 @@ from __future__ import annotations
 
 import json
 import re
+import threading
+import time
 
 import pytest
+import uvicorn
 
 from merchantry import games
+from merchantry.bots.ismcts import SearchConfig
 from merchantry.i18n import PLATFORM_LOCALES
 from merchantry.package import LANGUAGES
 from merchantry.server import tutorials
+from merchantry.server.app import create_app
 from tests.server.test_accessibility import AXE, serious_findings
-from tests.server.test_browser import ARTIFACTS, REQUIRED, browser, live_server, shot  # noqa: F401
+from tests.server.test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, REQUIRED, free_port, shot
 
 TAUGHT = [name for name in games.names() if tutorials.has_tutorial(name)]
 FULLY = TAUGHT[0]  # every language; the others share the runner, in English and one more
@@ -37,6 +42,48 @@ UNCOVERED = """n => {
   });
 }"""
 WAIT_MS = 60_000  # bots move every 0.05 s in the test server; a step waits for them at most this long
+# a control the person presses: a step that asks for a move rings that, not the area around it
+CONTROL = "n => n instanceof SVGElement || n.matches('button, a[href], [role=button]')"
+# a ringed shape of a drawing (a map's space) looks unlike every other one, those glowing as choices too
+DISTINCT_SHAPE = """n => {
+  const shape = (g) => g.querySelector('polygon, path, rect, circle, ellipse');
+  const stroke = (g) => {
+    const style = shape(g) && getComputedStyle(shape(g));
+    return style ? style.stroke + style.strokeWidth : '';
+  };
+  const mine = stroke(n);
+  return mine !== '' && [...n.parentNode.children].every((g) => g === n || stroke(g) !== mine);
+}"""
+
+
+# one server and one browser for the module: each lesson is its own table and its own page (own storage)
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory):
+    quick = SearchConfig(iterations=30, rollout_depth=10)
+    folder = tmp_path_factory.mktemp("lessons")
+    app = create_app(
+        f"sqlite:///{folder / 'web.db'}", bot_delay=0.05, hint_search=quick, analysis_search=quick
+    )
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=free_port(), log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 20
+    while not server.started and time.time() < deadline:
+        time.sleep(0.05)
+    assert server.started, "the server did not start"
+    yield f"http://127.0.0.1:{server.config.port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
 
 
 def platform_words(language: str) -> dict[str, str]:
@@ -59,12 +106,26 @@ def wait_for_step(page, count: str, text: str) -> None:
     page.locator("#tutorial-text", has_text=re.compile(f"^{re.escape(text)}$")).wait_for(timeout=WAIT_MS)
 
 
-def play(page, move: str) -> None:
-    """Play a move through the page's own list of moves (the drawing's controls differ by game)."""
+# the lesson took the move it asked for: it awaits the table's answer (static/tutorial.js keeps it as
+# `pending`), or has gone on already
+TAKEN = """count => {
+  const id = location.pathname.split('/').pop();
+  const progress = JSON.parse(localStorage.getItem(`merchantry:tutorial:${id}`) || '{}');
+  return Boolean(progress.pending) || document.querySelector('#tutorial-count')?.textContent !== count;
+}"""
+
+
+def play(page, move: str, asked: bool = False) -> None:
+    """Play a move through the page's own list of moves (the drawing's controls differ by game). `asked`:
+    the move the step asks for, clicked again if a redraw swallowed the click (the button replaced
+    under the pointer: a bot's update redraws the page at any time)."""
+    count = page.locator("#tutorial-count").inner_text()
     for _ in range(20):  # an update from the server may redraw the page (and close the list) meanwhile
         page.evaluate("document.querySelector('.moves-panel').open = true")
         try:
             page.locator(f'.moves-panel button[data-move="{move}"]').click(timeout=1000)
+            if asked:
+                page.wait_for_function(f"({TAKEN})({json.dumps(count)})", timeout=2000)
             return
         except Exception:
             continue
@@ -78,7 +139,7 @@ def other_move(page, move: str) -> str | None:
 
 
 @pytest.mark.parametrize(("game", "language"), CASES)
-def test_the_guided_first_game_plays_to_its_end(live_server, browser, game, language):  # noqa: F811
+def test_the_guided_first_game_plays_to_its_end(live_server, browser, game, language):
     script = tutorials.tutorial(game)
     ui, lesson = platform_words(language), lesson_words(game, language)
     phone = language == "de" if game == FULLY else language != "en"  # a phone-sized run per game
@@ -89,11 +150,22 @@ def test_the_guided_first_game_plays_to_its_end(live_server, browser, game, lang
     page.wait_for_selector("#tutorial", timeout=WAIT_MS)
     total = len(script["steps"])
     explained = False
+    moves = [number for number, step in enumerate(script["steps"], 1) if "do" in step]
+    reload_at = moves[-1] if language == "en" else None  # a reload mid-lesson resumes it at its step
+    clock = re.compile(re.escape(ui["timeLeft"]).replace(re.escape("{{seconds}}"), r"\d+"))
     for number, step in enumerate(script["steps"], 1):
         wait_for_step(page, step_count(ui, number, total), lesson[step["text"]])
+        if number == reload_at:
+            page.reload()
+            wait_for_step(page, step_count(ui, number, total), lesson[step["text"]])
         target = page.locator(".tutorial-target")
         assert target.count() == 1 and target.is_visible(), f"step {number}: nothing visible is pointed at"
         assert page.locator(step["point"]).first.evaluate("n => n.classList.contains('tutorial-target')")
+        assert not clock.search(page.locator(".table-head").inner_text()), f"step {number}: a clock runs"
+        if "do" in step:
+            assert target.evaluate(CONTROL), f"step {number}: what it asks to press is not what it rings"
+        if target.evaluate("n => n instanceof SVGElement"):
+            assert target.evaluate(DISTINCT_SHAPE), f"step {number}: the ringed space looks like others"
         try:  # (asked of the page as it is drawn now: an update may have drawn it again meanwhile)
             page.wait_for_function(f"({UNCOVERED})(document.querySelector('.tutorial-target'))", timeout=3000)
         except Exception:
@@ -103,6 +175,9 @@ def test_the_guided_first_game_plays_to_its_end(live_server, browser, game, lang
             shot(page, f"tutorial-{game}-{language}-{'phone' if phone else 'desktop'}")
         if step.get("finish"):
             page.locator("#tutorial-bot-finish").click()
+            # said calmly, in the page's language: the person chose it, and watches on
+            page.locator(".toast.info", has_text=ui["botFinishesYours"]).wait_for(timeout=WAIT_MS)
+            assert page.locator(".toast.error").count() == 0
         elif "do" not in step:
             page.locator("#tutorial-next").click()
         else:
@@ -113,14 +188,33 @@ def test_the_guided_first_game_plays_to_its_end(live_server, browser, game, lang
                 assert page.locator("#tutorial-count").inner_text() == step_count(ui, number, total)
                 shot(page, f"tutorial-{game}-{language}-explained")
                 explained = True
-            play(page, step["do"])
+            play(page, step["do"], asked=True)
     wait_for_step(page, step_count(ui, total, total), lesson[script["over"]])
     assert page.locator("#tutorial-real-game").is_visible()
     assert explained, "no step explained a wrong move"
     shot(page, f"tutorial-{game}-{language}-over")
+    # the person's seat stays theirs up to the move the bot took over from; bots have names a person reads
+    table_id = page.url.rsplit("/", 1)[-1]
+    seat = page.request.get(f"{live_server}/api/tables/{table_id}").json()["table"]["seats"][0]
+    assert seat["name"] and seat["bot_from"] is not None
+    bot = ui[f"seatBot_{script['bots'][0]}"]
+    note = ui["botFrom"].replace("{{bot}}", bot).replace("{{move}}", str(seat["bot_from"] + 1))
+    body = page.locator("body").inner_text()
+    assert f"{seat['name']} ({note})" in body
+    assert f"{script['bots'][0]} (bot)" not in body and bot in body
+    # each move credited to who played it (the replay's and the analysis' names of a move's player)
+    credited = page.evaluate(
+        """async ([table, last]) => {
+          const { seatName } = await import("/static/dom.js");
+          return [seatName(table, 0, last), seatName(table, 0, last + 1)];
+        }""",
+        [page.request.get(f"{live_server}/api/tables/{table_id}").json()["table"], seat["bot_from"]],
+    )
+    assert credited == [f"P1 {seat['name']}", f"P1 {bot}"]
+    page.context.close()
 
 
-def test_the_rules_page_leads_to_the_guided_first_game(live_server, browser):  # noqa: F811
+def test_the_rules_page_leads_to_the_guided_first_game(live_server, browser):
     page = browser.new_page(viewport=DESKTOP)
     page.goto(f"{live_server}/rules/{FULLY}?lang=fr")
     page.locator(f'a[href="/learn/{FULLY}"]', has_text=platform_words("fr")["learnToPlay"]).click()
@@ -132,7 +226,7 @@ def test_the_rules_page_leads_to_the_guided_first_game(live_server, browser):  #
     not AXE.exists() and not REQUIRED, reason="axe-core is not installed (make test installs it)"
 )
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
-def test_a_guided_first_game_has_no_serious_accessibility_findings(live_server, browser, viewport):  # noqa: F811
+def test_a_guided_first_game_has_no_serious_accessibility_findings(live_server, browser, viewport):
     page = browser.new_page(viewport=viewport)
     page.goto(f"{live_server}/learn/{FULLY}")
     page.wait_for_selector("#tutorial #tutorial-next", timeout=WAIT_MS)
@@ -141,7 +235,7 @@ def test_a_guided_first_game_has_no_serious_accessibility_findings(live_server, 
     assert serious_findings(page) == []
 
 
-def test_the_lesson_can_be_followed_with_the_keyboard(live_server, browser):  # noqa: F811
+def test_the_lesson_can_be_followed_with_the_keyboard(live_server, browser):
     """Next takes Enter; once a step asks for a move, focus is on the control it points at (a button of
     the board), so Enter plays it."""
     script = tutorials.tutorial(FULLY)

@@ -5,6 +5,7 @@ game whatever the order in which the person's steps and the bots' reach the serv
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from fastapi.testclient import TestClient
@@ -131,6 +132,7 @@ def test_a_tutorial_table_over_the_api(tmp_path):
         deals = [in_database(deal_of, service, t["id"]) for t in (first, second)]
         assert deals[0] == deals[1] == tutorials.seed_and_secret(game, script), "one deal, one bot stream"
         assert [s["kind"] for s in views[0]["table"]["seats"]] == ["human"] + ["bot"] * len(script["bots"])
+        assert client.get(f"/api/tables/{first['id']}/ratings").json()["seats"] == {}  # a lesson is not rated
         assert client.post("/api/tutorials/nosuchgame", json={"name": "Ann"}).status_code == 404
         assert client.get(f"/rules/{game}?lang=de").text.count(f'href="/learn/{game}">Spielen lernen<') == 1
         listed = {g["name"]: g["tutorial"] for g in client.get("/api/games").json()}
@@ -145,3 +147,74 @@ def test_a_lesson_left_to_a_bot_finishes_quickly(service):
     assert service.table(table_id).publishing_pause(0.8, 0.0) >= 0.8
     service.hand_to_bot(table_id, host_token(service, table_id), 0, "greedy")
     assert service.table(table_id).publishing_pause(0.8, 0.0) <= 0.1
+
+
+def walk_to(service: TableService, table_id: str, game: str, last: str) -> None:
+    """Play the lesson's moves up to and without the step whose text is `last` (bots in between)."""
+    for step in tutorials.tutorial(game)["steps"]:
+        for _ in range(500):
+            live = service.table(table_id)
+            if 0 in live.state.to_act() and not live.answered_by_server():
+                break
+            assert service.bot_move(table_id)
+        if step["text"] == last:
+            return
+        if "do" in step:
+            service.act(table_id, 0, step["do"])
+    raise AssertionError(f"no step {last!r}")
+
+
+def money_words(language: str) -> dict[str, str]:
+    path = games.package("money").folder / "locales" / f"{language}.json"
+    words: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))["ui"]
+    return words
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_mo_e3_e4_the_money_lesson_says_what_scores(language):
+    """MO-E3: below 200 a currency scores 100 less, never below 0 (the welcome said it simply "loses 100");
+    MO-E4: a trio (all three 20s or all three 30s) is worth 100 more, taught where the person's take brings
+    a second USD 20 (it was never taught)."""
+    script = tutorials.tutorial("money")
+    texts = catalogue("money", language)
+    welcome = texts[script["steps"][0]["text"]]
+    assert all(re.search(rf"(?<!\d){n}(?!\d)", welcome) for n in ("200", "100", "0")), welcome
+    trio = money_words(language)["trios_one"].replace("{{count}}", "").strip().lower()
+    taught = [s["text"] for s in script["steps"] if trio in texts[s["text"]].lower()]
+    assert taught, f"no step of the Money lesson names the {trio}"
+    assert all("20" in texts[k] and "30" in texts[k] and "100" in texts[k] for k in taught)
+
+
+def test_a_lesson_runs_no_clock(service):
+    """At a guided first game nothing answers for the person when a step whose answers are unseen waits for
+    them (a sale offer), however long they take, and the payload shows no clock: a lesson is read at the
+    person's pace (it had the 30 s of a table with strangers)."""
+    game = "samarkand"
+    table_id = create(service, game)
+    walk_to(service, table_id, game, "keep")
+    live = service.table(table_id)
+    assert live.state.answers_unseen() and "keep" in map(str, live.state.legal_actions(0))
+    later = 10**6  # seconds: long after any clock would have run out
+    assert not service.answer_for_the_absent(table_id, later)
+    assert not live.server_has_work()  # no bot loop waits on them either: their answer starts it again
+    assert service.payload(table_id, 0)["table"]["clock"] == {}
+    service.act(table_id, 0, "keep")
+    assert service.table(table_id).server_has_work()
+
+
+def test_a_lesson_a_bot_finished_keeps_the_persons_name_and_moves(service):
+    """Letting a bot finish ("Let a bot finish for me"): the seat keeps the person's name with the number
+    of moves played before the bot took over (the moves up to there are the person's in the replay and the
+    analysis); a seat nobody had sat at gets no such note."""
+    game = TAUGHT[0]
+    table_id = create(service, game)
+    walk_to(service, table_id, game, tutorials.tutorial(game)["steps"][-1]["text"])
+    played = len(service.table(table_id).session.moves)
+    moves = service.table(table_id).session.moves
+    person = [number for number, (mover, _) in enumerate(moves, 1) if mover == 0]
+    service.hand_to_bot(table_id, host_token(service, table_id), 0, "greedy")
+    seat = service.payload(table_id, None)["table"]["seats"][0]
+    assert (seat["kind"], seat["bot"], seat["name"], seat["bot_from"]) == ("bot", "greedy", "Ann", played)
+    assert person and max(person) <= played  # every move of the person's is within the first bot_from
+    bots_own = service.payload(table_id, None)["table"]["seats"][1]
+    assert bots_own["bot_from"] is None and bots_own["name"] is None

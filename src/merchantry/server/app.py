@@ -477,12 +477,13 @@ def create_app(
 
     async def revoke(table_id: str, seat: int) -> None:
         """A seat handed to a bot: its former holder's open connections turn into spectators, told why."""
+        lesson = await db(lambda: service.table(table_id).tutorial)
         for conn in list(rooms.get(table_id, set())):
             if conn.seat != seat:
                 continue
             conn.becomes_spectator()
             reason = f"the host gave seat {seat_label(seat)} to a bot: you are now watching as a spectator"
-            conn.post({"type": "revoked", "seat": seat, "reason": reason})
+            conn.post({"type": "revoked", "seat": seat, "reason": reason, "to_bot": True, "tutorial": lesson})
 
     async def through_outages(table_id: str, outage: Outage, work: Callable[[], bool]) -> bool:
         """`work()` under the table's lock; False after a database outage (having waited before the next

@@ -87,6 +87,9 @@ class SeatRow(Base):
     # the turn clock: when this person's current turn began (seconds since the epoch), so that a restarted
     # server keeps everyone's time; None when it is not their turn
     turn_started: Mapped[float | None] = mapped_column(Float, nullable=True)
+    # a person's seat given to a bot during the game: how many moves the table had then (the seat's moves
+    # up to there are the person's, `name`, the later ones the bot's); None for a seat that had no person
+    bot_from: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
     table: Mapped[TableRow] = relationship(back_populates="seats")
 

@@ -3,21 +3,36 @@
 - Text must be valid Unicode: a lone surrogate (JSON allows "\\ud800") cannot be stored or sent back.
 - A person's name is normalised (NFC, spaces collapsed) and refused if it has control or formatting
   characters (newlines, NUL, the direction overrides that make text read backwards) or poses as a bot
-  ("greedy (bot)"): the page shows bots as "name (bot)".
+  ("greedy (bot)", "Easy bot"): the page shows bots as "Easy bot" (the platform catalogues' `seatBot_*`)
+  or else as "name (bot)".
 - A request body over `MAX_BODY` bytes is refused (413) before it is read into memory or parsed.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
+from functools import cache
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, Field
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from merchantry.i18n import PLATFORM_LOCALES
+
 MAX_BODY = 64 * 1024  # bytes of one request body (the largest real one, a table's creation, is < 1 KiB)
 BOT_LIKE = re.compile(r"\(\s*bot\s*\)\s*$", re.IGNORECASE)
+
+
+@cache
+def bot_names() -> frozenset[str]:
+    """How the page names bots at a table, in every language ("easy bot", "bot simple"), case-folded."""
+    names: set[str] = set()
+    for path in PLATFORM_LOCALES.glob("*.json"):
+        words = json.loads(path.read_text(encoding="utf-8"))["ui"]
+        names |= {text.casefold() for key, text in words.items() if key.startswith("seatBot_")}
+    return frozenset(names)
 
 
 def valid_unicode(text: str) -> str:
@@ -38,6 +53,8 @@ def person_name(text: str) -> str:
         raise ValueError("a name needs at least one visible character")
     if BOT_LIKE.search(name):
         raise ValueError("a name cannot end in '(bot)': that is how the page marks bots")
+    if name.casefold() in bot_names():
+        raise ValueError(f"a name cannot be {name!r}: that is how the page names a bot")
     if "<" in name or ">" in name:
         raise ValueError("a name cannot hold < or >")
     return name

@@ -184,11 +184,14 @@ class RatingStore:
         ]
 
     def seat_ratings(self, table_id: str) -> dict[str, Any]:
-        """Each seat's rating in the table's game: accounts' as they are now, bots' fixed ones."""
+        """Each seat's rating in the table's game: accounts' as they are now, bots' fixed ones; none at a
+        guided first game (nothing there counts, and a newcomer has no use for "25.0 ± 2.0")."""
         with self.sessions() as db:
             table = db.get(TableRow, table_id)
             if table is None:
                 raise Refused(404, f"no table {table_id!r}")
+            if table.tutorial:
+                return {"rated": False, "seats": {}}
             holders = dict(
                 db.execute(
                     select(AccountSeatRow.seat, RatingRow)

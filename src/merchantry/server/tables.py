@@ -82,6 +82,8 @@ class SeatInfo:
     # the seat's token, hashed (None: nobody holds it); kept with the live table, which is reloaded
     # whenever a seat changes hands, so a move's token check needs no query
     token_hash: str | None = field(default=None, repr=False)
+    # a person's seat a bot finished: the moves played before the bot took it (SeatRow.bot_from)
+    bot_from: int | None = None
 
     def public(self) -> dict[str, Any]:
         return {
@@ -91,6 +93,7 @@ class SeatInfo:
             "bot": self.bot,
             "name": self.name,
             "joined": self.joined,
+            "bot_from": self.bot_from,
         }
 
 
@@ -157,7 +160,11 @@ class LiveTable:
     def server_has_work(self) -> bool:
         """Seats the server answers for, or a step whose answers are unseen waiting for people (whom a bot
         answers for once its time is up)."""
-        return bool(self.answered_by_server()) or (self.status == PLAYING and self.state.answers_unseen())
+        if self.answered_by_server():
+            return True
+        # a guided first game never answers for its person (no clock at a lesson): their answer starts the
+        # bots again
+        return self.status == PLAYING and self.state.answers_unseen() and not self.tutorial
 
     def publishing_pause(self, bot_delay: float, thought: float) -> float:
         """How long after the server began thinking its moves are published, once they took `thought`
@@ -250,7 +257,7 @@ def check_options_can_be_sent(options: dict[str, Any]) -> None:
 
 
 def seat_info(row: SeatRow) -> SeatInfo:
-    return SeatInfo(row.seat, row.kind, row.bot, row.name, bool(row.token_hash), row.token_hash)
+    return SeatInfo(row.seat, row.kind, row.bot, row.name, bool(row.token_hash), row.token_hash, row.bot_from)
 
 
 def check_bot(name: str | None, game: str) -> None:
@@ -391,6 +398,8 @@ class TableService:
         with self.sessions() as db:
             row = db.get(SeatRow, (table_id, seat))
             assert row is not None
+            if row.kind == "human" and row.name is not None and table.status == PLAYING:
+                row.bot_from = len(table.session.moves)  # the moves so far stay the person's
             row.kind, row.bot, row.token_hash = "bot", bot, None
             table_row = db.get(TableRow, table_id)
             assert table_row is not None
@@ -795,9 +804,9 @@ class TableService:
         """Once a step whose answers are unseen has waited its time, a bot answers for each person who has
         not: a person away never stalls the table in another's turn. Nobody is told who it answered for."""
         left = self.unseen_answers_left(table_id, now_seconds)
-        if left is None or left > 0:
-            return False
         table = self.table(table_id)
+        if left is None or left > 0 or table.tutorial:  # a lesson waits for its person, however long
+            return False
         bot_name = "greedy" if "greedy" in bots.names(table.game) else "random"
         played = False
         for seat in table.state.to_act():
@@ -890,7 +899,10 @@ class TableService:
 
     def _clock_shown(self, table: LiveTable, now_seconds: float) -> dict[str, float]:
         """The clock as every seat sees it: each person's turn clock or, in a step whose answers are unseen,
-        the step's time left, the same for every person."""
+        the step's time left, the same for every person. A guided first game has no clock: a lesson is read
+        at the person's own pace."""
+        if table.tutorial:
+            return {}
         unseen_left = self.unseen_answers_left(table.id, now_seconds)
         if unseen_left is not None:
             people = [s.seat for s in table.seats if s.kind == "human"]

@@ -1,5 +1,5 @@
 // Merchantry in the browser: the lobby, a table (live over a websocket) and replays.
-import { h, seatLabel, seatName } from "./dom.js";
+import { h, seatHolderNoted, seatLabel, seatName } from "./dom.js";
 import { LANGUAGES, gameTranslator, language, loadLanguage, setLanguage, t } from "./i18n.js";
 import * as generic from "./generic.js";
 import * as tutorial from "./tutorial.js";
@@ -145,7 +145,7 @@ async function lobby() {
     } catch (error) { toast(error.message); }
   }
 
-  const who = (table, s) => { const info = table.seats[s]; return info.kind === "bot" ? `${info.bot} (bot)` : info.name || "…"; };
+  const who = (table, s) => seatHolderNoted(table.seats[s]);
   const rows = tables.map((table) => h("tr", {},
     h("td", {}, table.title, table.tutorial ? h("small", { class: "muted" }, ` · ${t("tutorialTitle")}`) : null),
     h("td", {}, table.seats.map((s) => who(table, s.seat)).join(", ")),
@@ -195,6 +195,11 @@ async function learn(game) {
 }
 
 // a bot's name in a seat menu: the levels in words, any other bot (a game's own policy bots) by its name
+// "P1 Ann (Simple bot from move 15)": a seat with who played it, where a bot finished a person's game
+function noted(table, seat) {
+  return `${seatLabel(seat)} ${seatHolderNoted(table.seats[seat])}`;
+}
+
 function botLabel(b) {
   return t(`bot_${b}`) === `bot_${b}` ? t("bot_other", { name: b }) : t(`bot_${b}`);
 }
@@ -278,8 +283,10 @@ function connect(tableId, token, area) {
     else if (message.type === "refused") toast(`${t("refused")}: ${message.reason}`);
     else if (message.type === "revoked") {
       // the server checked the database: the seat is no longer held by this token (given to a bot, or
-      // not a token of this table): forget it and watch instead
-      toast(message.reason);
+      // not a token of this table): forget it and watch instead. A person who let a bot finish their own
+      // game (a guided first game) chose it: told calmly, in their language
+      if (message.to_bot && message.tutorial) toast(t("botFinishesYours"), "info");
+      else toast(message.reason);
       save(tableId, { seat: null, token: null });
       token = null;
     }
@@ -304,7 +311,7 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   const seen = lastLog ? lastLog.children.length : (view.log || []).length;
   let banner;
   if (table.status === "waiting") banner = t("waitingToJoin", { who: table.waiting_for.map(seatLabel).join(", ") });
-  else if (table.status === "finished") banner = `${t("winner")}: ${table.result.winners.map((w) => seatName(table, w)).join(", ")}`;
+  else if (table.status === "finished") banner = `${t("winner")}: ${table.result.winners.map((w) => noted(table, w)).join(", ")}`;
   else if (table.status === "closed") banner = t("closedBanner");
   else if (seat === null) banner = t("spectator");
   else if ((view.to_act || []).includes(seat)) banner = t("yourTurn");
@@ -317,6 +324,10 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
 
   // turns the clock took away are said in the log too (a bot played them)
   const timeouts = (table.timeouts || []).map((out) => h("li", { class: "notice" }, t("timedOut", { seat: seatName(table, out.seat) })));
+  // and a person's seat a bot finished, from which move (the log's lines name the person throughout)
+  const finished = table.seats.filter((s) => s.kind === "bot" && s.name && s.bot_from !== null && s.bot_from !== undefined)
+    .map((s) => h("li", { class: "notice bot-finished muted" }, noted(table, s.seat)));
+  timeouts.push(...finished);
   const log = h("div", { class: "log" }, h("h3", {}, t("log")),
     h("ol", {}, (view.log || []).map((entry, i) => h("li", { class: i >= seen ? "new" : "" }, logText(entry, tr, table)))),
     timeouts.length ? h("ul", { class: "notices" }, timeouts) : null);
@@ -456,7 +467,7 @@ function hostPanel(tableId, table, mine) {
       try { await api(`/api/tables/${tableId}/seats/${s.seat}/bot`, { method: "POST", body: JSON.stringify({ host_token: mine.host, bot }) }); }
       catch (error) { toast(error.message); }
     };
-    return h("li", {}, `${seatLabel(s.seat)}: `, s.kind === "bot" ? `${s.bot} (bot)` : s.name || "—",
+    return h("li", {}, `${seatLabel(s.seat)}: `, s.kind === "bot" || s.name ? seatHolderNoted(s) : "—",
       link ? [" ", h("input", { class: "invite", readonly: true, value: link, "data-seat": s.seat, "aria-label": t("inviteFor", { seat: seatLabel(s.seat) }), onclick: (e) => e.target.select() }),
         h("button", { onclick: () => navigator.clipboard?.writeText(link).then(() => toast(t("copied"), "info")) }, t("copy"))] : null,
       s.kind === "human" && s.seat !== mine.seat && table.status !== "finished" && table.status !== "closed"
@@ -486,7 +497,7 @@ async function replayPage(tableId) {
       const payload = { table: info.table, seat: step.seat, view: step.view, legal: [] };
       const seatChoice = h("select", { id: "replay-seat", "aria-label": t("pointOfView"), onchange: (e) => { viewer = e.target.value; show(at); } },
         h("option", { value: "" }, t("spectators")),
-        info.table.seats.map((s) => h("option", { value: String(s.seat), selected: String(s.seat) === viewer ? true : null }, seatName(info.table, s.seat))));
+        info.table.seats.map((s) => h("option", { value: String(s.seat), selected: String(s.seat) === viewer ? true : null }, noted(info.table, s.seat))));
       area.replaceChildren(
         h("div", { class: "replay-bar" },
           h("button", { onclick: () => show(0) }, t("first")),
@@ -496,7 +507,8 @@ async function replayPage(tableId) {
           h("button", { id: "replay-last", onclick: () => show(step.moves) }, t("last")),
           h("button", { id: "replay-prev-round", onclick: () => show([...step.rounds].reverse().find((r) => r < at) ?? 0) }, t("prevRound")),
           h("button", { id: "replay-next-round", onclick: () => show(step.rounds.find((r) => r > at) ?? step.moves) }, t("nextRound")),
-          step.move ? h("span", { class: "muted" }, ` ${seatLabel(step.move.seat)}: ${step.move.text}`) : null,
+          // the move's player: a person's seat a bot finished is the person's up to the move the bot took over
+          step.move ? h("span", { class: "muted", id: "replay-move" }, ` ${seatName(info.table, step.move.seat, at)}: ${step.move.text}`) : null,
           h("label", {}, ` ${t("pointOfView")} `, seatChoice)),
         renderer.render(payload, () => {}, tr.ui, tr),
         h("div", { class: "log" }, h("h3", {}, t("log")), h("ol", {}, (step.view.log || []).map((entry, i, all) =>
@@ -565,9 +577,9 @@ function analysisPanel(analysis, table, start, show) {
   const marked = analysis.decisions.filter((d) => d.mark);
   const rows = marked.map((d) => h("tr", { class: `mark-${d.mark}` },
     h("td", {}, h("button", { class: "link", onclick: () => show(d.moves[0] - 1), title: t("showPosition") }, String(d.moves[0]))),
-    h("td", {}, seatName(table, d.seat)), h("td", {}, wholeMove(d.played)), h("td", {}, wholeMove(d.preferred)),
+    h("td", {}, seatName(table, d.seat, d.moves[0])), h("td", {}, wholeMove(d.played)), h("td", {}, wholeMove(d.preferred)),
     h("td", { class: "num" }, `${Math.round(d.before * 100)}% → ${Math.round(d.after * 100)}% (${Math.round(d.after_interval[0] * 100)}-${Math.round(d.after_interval[1] * 100)}%)`), h("td", {}, t(`mark_${d.mark}`))));
-  const totals = analysis.summary.map((r) => h("tr", {}, h("td", {}, seatName(table, r.seat)), h("td", { class: "num" }, String(r.decisions)),
+  const totals = analysis.summary.map((r) => h("tr", {}, h("td", {}, noted(table, r.seat)), h("td", { class: "num" }, String(r.decisions)),
     h("td", { class: "num" }, String(r.inaccuracy)), h("td", { class: "num" }, String(r.mistake)), h("td", { class: "num" }, String(r.blunder)),
     h("td", { class: "num" }, (r.mean_loss * 100).toFixed(1))));
   const moments = (analysis.key_moments || []).flatMap((mine, seat) => mine.length
@@ -624,11 +636,11 @@ function chanceChart(analysis, table) {
       points: mine.map((d) => `${x(d.move).toFixed(1)},${y(d.after).toFixed(1)}`).join(" ") }));
     for (const d of mine.filter((m) => m.mark === "blunder" || m.mark === "mistake")) {
       chart.append(svg("circle", { cx: x(d.move), cy: y(d.after), r: d.mark === "blunder" ? 4 : 3, fill: colour },
-        svg("title", {}, `${seatName(table, seat)} ${d.move}: ${d.played} (${t(`mark_${d.mark}`)})`)));
+        svg("title", {}, `${seatName(table, seat, d.move)} ${d.move}: ${d.played} (${t(`mark_${d.mark}`)})`)));
     }
     legend.append(h("span", { class: "legend-item" },
       svg("svg", { width: 28, height: 10 }, svg("line", { x1: 0, x2: 28, y1: 5, y2: 5, stroke: colour, "stroke-width": 2, "stroke-dasharray": dash })),
-      ` ${seatName(table, seat)}`));
+      ` ${noted(table, seat)}`));
   }
   return h("figure", { class: "chart" }, chart, h("figcaption", {}, legend));
 }

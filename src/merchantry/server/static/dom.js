@@ -1,3 +1,5 @@
+import { t } from "./i18n.js";
+
 // A tiny helper to build DOM nodes: h("button", {class: "x", onclick: f}, "text", child, ...)
 export function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -18,8 +20,28 @@ export function seatLabel(seat) {
   return `P${seat + 1}`;
 }
 
-export function seatName(table, seat) {
-  const info = table.seats[seat];
-  const who = info.kind === "bot" ? `${info.bot} (bot)` : info.name || "…";
-  return `${seatLabel(seat)} ${who}`;
+// "P1 Ann", "P2 Easy bot". `move` (a move's number, 1 on): who played that move, for a person's seat a bot
+// finished (bot_from: the moves played before it took over), whose moves up to there stay the person's
+export function seatName(table, seat, move) {
+  return `${seatLabel(seat)} ${seatHolder(table.seats[seat], move)}`;
+}
+
+export function seatHolder(info, move) {
+  if (info.kind !== "bot") return info.name || "…";
+  const finished = info.name && info.bot_from !== null && info.bot_from !== undefined;
+  if (finished && (move === undefined || move <= info.bot_from)) return info.name;
+  return botName(info.bot);
+}
+
+// A bot as a newcomer reads it at a table: "Easy bot", "Simple bot" (greedy), else "name (bot)"
+export function botName(bot) {
+  const said = t(`seatBot_${bot}`);
+  return said === `seatBot_${bot}` ? `${bot} (bot)` : said;
+}
+
+// The seat's holder with, for a person's seat a bot finished, from which move: "Ann (a bot from move 15)"
+export function seatHolderNoted(info) {
+  const who = seatHolder(info);
+  return info.kind === "bot" && info.name && info.bot_from !== null && info.bot_from !== undefined
+    ? `${who} (${t("botFrom", { bot: botName(info.bot), move: info.bot_from + 1 })})` : who;
 }

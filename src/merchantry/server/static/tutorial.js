@@ -207,6 +207,8 @@ function point(tableId, step, target, panel) {
   for (const node of document.querySelectorAll(".tutorial-target")) node.classList.remove("tutorial-target");
   if (!target) return;
   target.classList.add("tutorial-target");
+  // a shape of a drawing is painted over by the later ones: the ringed one goes last, so its ring shows whole
+  if (target instanceof SVGElement && target.parentNode && target.parentNode.lastChild !== target) target.parentNode.append(target);
   // looked at once the drawing has settled: a drawing may restore its own boxes' scroll in a timeout
   setTimeout(() => { if (target.isConnected) bringIntoView(`${tableId}:${step}`, target, panel); }, 0);
 }

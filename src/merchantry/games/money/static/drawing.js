@@ -117,7 +117,7 @@ export function render(payload, act, t) {
     market.append(h("div", { class: "group" },
       h("div", { class: "group-title" }, t(key)),
       cards(view.market[side], t),
-      can.has(move) ? h("button", { class: "primary", onclick: () => act(move) }, key === "right" ? t("takeRight") : t("takeLeft")) : null,
+      can.has(move) ? h("button", { class: "primary", "data-move": move, onclick: () => act(move) }, key === "right" ? t("takeRight") : t("takeLeft")) : null,
     ));
   }
   if (view.phase !== "over") root.append(market);  // left-over groups mean nothing once the game is scored
@@ -164,7 +164,7 @@ export function render(payload, act, t) {
       mine.append(h("div", { class: "group-title" }, `${t("yourBid")} (${t("bidValue")} ${total})`),
         h("div", { class: "cards my-bid", "data-focus-group": "bid" }, bidCards.length ? bidCards : h("span", { class: "muted" }, "—")));
       if (bidCards.length && can.has("bid")) mine.append(h("small", { class: "muted" }, t("takeBackHelp")));
-      if (can.has("bid")) mine.append(h("button", { class: "primary", onclick: () => act("bid") }, total ? t("seal") : t("sitOut")));
+      if (can.has("bid")) mine.append(h("button", { class: "primary", "data-move": "bid", onclick: () => act("bid") }, total ? t("seal") : t("sitOut")));
     }
     if (can.has("keep")) mine.append(h("button", { onclick: () => act("keep") }, t("keep")));
     root.append(mine);
