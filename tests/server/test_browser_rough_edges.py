@@ -11,7 +11,7 @@ import time
 
 import httpx
 
-from tests.server.test_browser import browser, create_table, live_server, shot  # noqa: F401
+from tests.server.test_browser import browser, create_table, live_server, shot, show_other_bots  # noqa: F401
 from tests.server.test_browser import pytestmark as browser_needed
 
 pytestmark = browser_needed
@@ -215,6 +215,7 @@ def test_the_clock_notice_says_whose_time_ran_out_and_counts_no_moves(live_serve
     page.fill("#name", "Ann")
     page.fill("#players", "2")
     page.dispatch_event("#players", "change")
+    show_other_bots(page)
     page.select_option("select[data-seat='1']", "bot:greedy")
     page.fill("#turn-seconds", "2")
     page.click("#create button[type=submit]")

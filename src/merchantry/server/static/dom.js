@@ -1,3 +1,5 @@
+import { t } from "./i18n.js";
+
 // A tiny helper to build DOM nodes: h("button", {class: "x", onclick: f}, "text", child, ...)
 export function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -19,7 +21,16 @@ export function seatLabel(seat) {
 }
 
 export function seatName(table, seat) {
-  const info = table.seats[seat];
-  const who = info.kind === "bot" ? `${info.bot} (bot)` : info.name || "…";
-  return `${seatLabel(seat)} ${who}`;
+  return `${seatLabel(seat)} ${seatHolder(table.seats[seat])}`;
+}
+
+// who holds a seat, in the reader's language: a person by name, a bot by its level ("Easy bot") or name
+export function seatHolder(info) {
+  return info.kind === "bot" ? botName(info.bot) : info.name || "…";
+}
+
+// a bot at a table: the levels in words ("Medium bot"), any other by its own name ("greedy (bot)")
+export function botName(bot) {
+  const level = t(`bot_${bot}`);
+  return ["easy", "medium", "hard"].includes(bot) && level !== `bot_${bot}` ? level : t("seatBot", { name: bot });
 }

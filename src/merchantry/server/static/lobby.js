@@ -1,6 +1,6 @@
 // The lobby's open seats (server/lobby.py): tables waiting for players with a seat anyone may take,
 // filtered by game, players and pace; "Take seat" sits you there (as your account if logged in).
-import { h, seatLabel } from "./dom.js";
+import { h, seatHolder, seatLabel } from "./dom.js";
 import { t } from "./i18n.js";
 
 export function openSeatsSection(games, { api, toast, save, open }) {
@@ -32,10 +32,9 @@ export function openSeatsSection(games, { api, toast, save, open }) {
     if (ratedFilter.value) query.set("rated", ratedFilter.value);
     let tables = [];
     try { tables = await api(`/api/lobby?${query}`); } catch (error) { toast(error.message); }
-    const who = (s) => (s.kind === "bot" ? `${s.bot} (bot)` : s.name || "…");
     list.replaceChildren(...tables.map((table) => h("tr", { "data-table": table.id },
       h("td", {}, table.title),
-      h("td", {}, table.seats.map(who).join(", ")),
+      h("td", {}, table.seats.map(seatHolder).join(", ")),
       h("td", {}, t(`pace_${table.pace}`), table.rated ? ` · ${t("rated")}` : ""),
       h("td", {}, table.open.map((seat) => h("button", { type: "button", class: "take-seat", onclick: () => take(table, seat) },
         t("joinAs", { seat: seatLabel(seat) })))))));
