@@ -113,7 +113,7 @@ def show_other_bots(page) -> None:
     """Unfold the lobby's other bots (for testing strategies): the seat menus then offer them too."""
     if not page.locator("#other-bots[open]").count():
         page.click("#other-bots summary")
-        page.wait_for_selector("select[data-seat] optgroup")
+        page.wait_for_selector("select[data-seat] optgroup", state="attached")
 
 
 def create_table(page, base: str, name: str, seats: list[str], game: str = "money") -> None:

@@ -649,7 +649,7 @@ function analysisPanel(analysis, table, start, show, tr, rounds = []) {
   const moments = (analysis.key_moments || []).flatMap((mine, seat) => mine.length
     ? [h("li", {}, h("strong", {}, `${seatName(table, seat)}: `), mine.map((m, i) => h("span", {}, i ? "; " : "",
       h("button", { class: "link key-moment", onclick: () => show(m.move - 1), title: `${t("showPosition")} (${m.played} · ${m.preferred})`, "data-notation": m.played },
-        t("keyMoment", { round: m.round, played: moveInWords(m.played, tr), preferred: moveInWords(m.preferred, tr), points: m.points })))))]
+        t("keyMoment", { round: m.round, played: t("quoted", { text: moveInWords(m.played, tr) }), preferred: t("quoted", { text: moveInWords(m.preferred, tr) }), points: m.points })))))]
     : []);
   return h("section", { id: "analysis" },
     h("h2", {}, t("analysisTitle")),
