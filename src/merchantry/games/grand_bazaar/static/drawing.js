@@ -58,9 +58,12 @@ function priceRow(view, g, seat, can, act, t, tr) {
     // turns every trade is closed for the same reason, said once in the title
     const said = why && seat !== null && view.current === seat;
     return h("span", { class: "gb-control" },
+      // its name is what it shows (the gem, said to screen readers only, and the reason where it is shown)
       h("button", { class: why ? "gb-closed" : "primary", disabled: why ? true : null, title: why || "", "data-move": `${verb} ${gem}`,
-        "aria-label": `${label} — ${tr.term(gem)}${why ? ` — ${why}` : ""}`,
-        onclick: () => act(`${verb} ${gem}`) }, h("span", { class: "gb-label" }, label), said ? h("small", { class: "gb-why" }, why) : null));
+        "aria-label": said ? null : `${label} — ${tr.term(gem)}${why ? ` — ${why}` : ""}`,
+        onclick: () => act(`${verb} ${gem}`) },
+      h("span", { class: "gb-label" }, label, said ? h("span", { class: "gb-unseen" }, ` — ${tr.term(gem)} —`) : null),
+      said ? h("small", { class: "gb-why" }, why) : null));
   };
   const mark = change > 0 ? `▲ +${change}` : change < 0 ? `▼ ${change}` : "= 0";
   return h("div", { class: `gb-gem gem-${gem}` },
