@@ -132,7 +132,9 @@ async function lobby() {
       if (kept && kinds.some(([value]) => value === kept)) return kept;
       return s === 0 ? "human" : defaultBot;
     };
-    const options = (list, seat) => list.map(([value, label]) => h("option", { value, selected: value === choice(seat) }, label));
+    // the host's own seat (P1, a person) is "You", not a person to invite
+    const options = (list, seat) => list.map(([value, label]) => h("option", { value, selected: value === choice(seat) },
+      value === "human" && seat === 0 ? t("seatYou") : label));
     seatsBox.replaceChildren(...Array.from({ length: n }, (_, seat) => h("label", {}, `${t("seat")} ${seatLabel(seat)} `,
       h("select", { "data-seat": seat, "aria-label": `${t("seat")} ${seatLabel(seat)}` }, options(people, seat),
         scripted.length ? h("optgroup", { label: t("otherBots") }, options(scripted, seat)) : null))));
