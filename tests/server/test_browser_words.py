@@ -144,7 +144,8 @@ def test_the_lobby_offers_people_the_levels_first_and_says_where_to_start(server
         "select[data-seat='1'] option", "options => options.map((o) => o.value)"
     )
     assert values == ["human", "open", "bot:easy", "bot:medium", "bot:hard"], "people get the levels only"
-    assert page.locator("select[data-seat='0'] option[value=human]").inner_text() == "You"  # the host's own seat
+    host_seat = page.locator("select[data-seat='0'] option[value=human]")
+    assert host_seat.inner_text() == "You"  # the host's own seat
     help_lines = page.locator("#levels-help li").all_inner_texts()
     assert len(help_lines) == 3
     for line, level in zip(help_lines, ("easy", "medium", "hard"), strict=True):
