@@ -124,6 +124,8 @@ def test_a_hint_reads_in_words_in_german_with_its_notation_beneath_and_bots_by_t
     text = page.inner_text("#table")
     assert "P2 Bot: leicht" in text and "P3 Bot: schwer" in text
     assert "(bot)" not in text and "easy" not in text, "an English bot name"
+    page.wait_for_selector("#table-ratings:has-text('Bot, fest')")  # the bots' fixed ratings too
+    assert "(bot)" not in page.inner_text("#table-ratings")
 
 
 def test_the_lobby_offers_people_the_levels_first_and_says_where_to_start(server, chromium):
