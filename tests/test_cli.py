@@ -197,9 +197,9 @@ def test_replay_says_which_variants_the_game_was_played_with(tmp_path, capsys):
     path = tmp_path / "variant.json"
     records.save(results[0].record, path)
     assert cli.main(["replay", str(path), "--upto", "4"]) == 0
-    assert "Variant: penalty 20" in capsys.readouterr().out
+    assert "Variant: points lost by a currency below 200: 20" in capsys.readouterr().out
     assert cli.main(["replay", str(path), "--upto", "4", "--lang", "de"]) == 0
-    assert "Variante: penalty 20" in capsys.readouterr().out
+    assert "Variante: Abzug für eine Währung unter 200: 20" in capsys.readouterr().out
 
 
 def seeded_opening(game: str, moves: int) -> dict:

@@ -184,7 +184,8 @@ def test_resume_refuses_a_file_not_saved_by_the_terminal(tmp_path, capsys):
 def test_the_variants_in_effect_are_shown_when_the_game_starts():
     table, out = table_for(["quit"], options={"penalty": 50, "trio_bonus": 0})
     table.run()
-    assert "Variant: penalty 50, trio bonus 0" in out.getvalue()
+    said = "Variant: points lost by a currency below 200: 50; points for a trio of 20s or of 30s: 0"
+    assert said in out.getvalue()  # in words, as the page says them
     plain, out = table_for(["quit"])
     plain.run()
     assert "Variant:" not in out.getvalue()

@@ -369,8 +369,7 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     view = state.view(viewer)
     variants = view.get("variants") or {}
     if variants:
-        listed = ", ".join(f"{name.replace('_', ' ')} {value}" for name, value in variants.items())
-        console.print(f"[bold]{tr.terminal('variant')}[/] {listed}")
+        console.print(f"[bold]{tr.terminal('variant')}[/] {tr.options(variants)}")
     if args.log:
         print_log(console, log_lines(view, args.lang))
     draw = renderer_for(record["game"])

@@ -188,6 +188,8 @@ class Allowed:
 
     text: str
     accepts: Callable[[Any], bool]
+    low: int | None = None  # a whole number's bounds, where it has them: a form's number field shows them
+    high: int | None = None
 
 
 def integers(low: int, high: int) -> Allowed:
@@ -195,6 +197,8 @@ def integers(low: int, high: int) -> Allowed:
     return Allowed(
         f"an integer from {low} to {high}",
         lambda value: type(value) is int and low <= value <= high,
+        low,
+        high,
     )
 
 

@@ -112,6 +112,14 @@ class Translator:
     def term(self, word: str) -> str:
         return self._find(f"term.{word}") or word
 
+    def option(self, name: str) -> str:
+        """A game option's name in words (section `option`), else its own name with spaces."""
+        return self._find(f"option.{name}") or name.replace("_", " ")
+
+    def options(self, chosen: dict[str, Any]) -> str:
+        """Options and their values as a line: "hand limit: 5; penalty: 50"."""
+        return "; ".join(f"{self.option(name)}: {value}" for name, value in chosen.items())
+
     def event(self, event: Event, seat_name: Callable[[int], str] = seat_label) -> str:
         """One log event as a sentence."""
         values = {

@@ -106,6 +106,16 @@ def finished(page) -> bool:
     return page.locator(".banner:has-text('Winner')").count() > 0
 
 
+LEVELS = ("easy", "medium", "hard")  # the lobby's bots for people; the others are folded away
+
+
+def show_other_bots(page) -> None:
+    """Unfold the lobby's other bots (for testing strategies): the seat menus then offer them too."""
+    if not page.locator("#other-bots[open]").count():
+        page.click("#other-bots summary")
+        page.wait_for_selector("select[data-seat] optgroup", state="attached")
+
+
 def create_table(page, base: str, name: str, seats: list[str], game: str = "money") -> None:
     """Fill the lobby's form: one choice per seat ("human" or "bot:NAME"), then create the table."""
     page.goto(base + "/")
@@ -114,6 +124,8 @@ def create_table(page, base: str, name: str, seats: list[str], game: str = "mone
     page.fill("#name", name)
     page.fill("#players", str(len(seats)))
     page.dispatch_event("#players", "change")
+    if any(choice.startswith("bot:") and choice[4:] not in LEVELS for choice in seats):
+        show_other_bots(page)
     for seat, choice in enumerate(seats):
         page.select_option(f"select[data-seat='{seat}']", choice)
     page.click("#create button[type=submit]")
@@ -377,7 +389,10 @@ def test_the_turn_clock_counts_down_on_the_page(live_server, browser):
     page.fill("#players", "2")
     page.dispatch_event("#players", "change")
     labels = page.locator("select[data-seat='1'] option").all_inner_texts()
-    assert "Hard bot" in labels and "speculator (bot, for scripts)" in labels  # a game's own bot, in words
+    assert "Hard bot" in labels and "speculator (bot, for scripts)" not in labels  # folded away at first
+    show_other_bots(page)
+    labels = page.locator("select[data-seat='1'] optgroup option").all_inner_texts()
+    assert "speculator (bot, for scripts)" in labels  # a game's own bot, in words
     page.select_option("select[data-seat='1']", "bot:greedy")
     page.fill("#turn-seconds", "60")
     page.click("#create button[type=submit]")
@@ -468,7 +483,8 @@ def test_a_hinted_move_played_to_the_letter_is_not_marked_by_the_analysis(live_s
         assert "low end of its 95% interval is above 0" in viewer.inner_text("#analysis")  # the rule, said
         for row in viewer.locator(".analysis-marks tbody tr").all():
             cells = row.locator("td").all_inner_texts()
-            assert not (cells[2] in hinted and cells[5] in ("mistake", "blunder")), cells
+            played = row.locator("td:nth-child(3) .whole-move").get_attribute("data-notation")  # words shown
+            assert not (played in hinted and cells[5] in ("mistake", "blunder")), cells
         ARTIFACTS.mkdir(exist_ok=True)
         viewer.locator("#analysis").screenshot(path=str(ARTIFACTS / f"{name}-panel.png"))
         shot(viewer, name)

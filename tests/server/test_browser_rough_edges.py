@@ -11,7 +11,7 @@ import time
 
 import httpx
 
-from tests.server.test_browser import browser, create_table, live_server, shot  # noqa: F401
+from tests.server.test_browser import browser, create_table, live_server, shot, show_other_bots  # noqa: F401
 from tests.server.test_browser import pytestmark as browser_needed
 
 pytestmark = browser_needed
@@ -136,10 +136,15 @@ def test_the_host_waits_with_the_invites_first_and_gives_a_seat_to_a_bot_of_a_ch
     page.wait_for_timeout(300)
     assert page.locator("input.invite[data-seat='1']").count() == 1
     page.click("button.hand-to-bot[data-seat='1']")
-    page.wait_for_selector(".host li:has-text('Easy bot')", state="attached")
+    # the seat now says its bot by level, in words (every seat's bot menu offers "Easy bot" too: not that)
+    page.wait_for_function(
+        "[...document.querySelectorAll('.host li')].some((li) => li.firstChild.textContent === 'P2: ' "
+        "&& li.childNodes[1].textContent === 'Easy bot')"
+    )
     assert "P2" in asked[0] and "Easy" in asked[0]
     assert page.locator("input.invite[data-seat='1']").count() == 0, "the old invite link is gone"
-    assert page.locator(".host li:has-text('Easy bot') button:has-text('Copy')").count() == 0
+    assert page.locator(".host li:has(button.hand-to-bot[data-seat='1'])").count() == 0
+    assert page.locator(".host li").nth(1).locator("button:has-text('Copy')").count() == 0
     page.wait_for_selector(".bz-prompt")  # everyone sits: the game says what to do
 
 
@@ -215,6 +220,7 @@ def test_the_clock_notice_says_whose_time_ran_out_and_counts_no_moves(live_serve
     page.fill("#name", "Ann")
     page.fill("#players", "2")
     page.dispatch_event("#players", "change")
+    show_other_bots(page)
     page.select_option("select[data-seat='1']", "bot:greedy")
     page.fill("#turn-seconds", "2")
     page.click("#create button[type=submit]")

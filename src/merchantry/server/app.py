@@ -38,6 +38,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy.exc import SQLAlchemyError
 
 from merchantry import bots, games
+from merchantry.arena.statistics import wilson
 from merchantry.bots.analysis import MARKS, Decision, analysis_recipe, analyze, hint, key_moments, summary
 from merchantry.bots.ismcts import SearchConfig
 from merchantry.engine import seat_label
@@ -53,7 +54,7 @@ from merchantry.server.db import Health, SingleProcess, brief, client_key, open_
 from merchantry.server.inputs import BodyLimit, Name, Text
 from merchantry.server.limits import Limits, RateWindow, TokenBucket
 from merchantry.server.lobby import Lobby
-from merchantry.server.ratings import Ratings, rate_finished_game
+from merchantry.server.ratings import Ratings, bot_ratings, rate_finished_game
 from merchantry.server.tables import (
     SEATS_CHANGED,
     UNSEEN_ANSWER_SECONDS,
@@ -262,12 +263,20 @@ RULES_PAGE = """<!doctype html>
   <link rel="stylesheet" href="/static/style.css">
 </head>
 <body>
-<nav id="bar"><a class="brand" href="/">Merchantry</a><a href="/">Lobby</a>{learn}</nav>
+<nav id="bar"><a class="brand" href="/">Merchantry</a><a href="/">{lobby}</a>{learn}\
+<span class="spacer"></span><select id="lang" aria-label="Language">{languages}</select></nav>
 <main class="rules-page">
 {body}</main>
+<script type="module" src="/static/rules.js"></script>
 </body>
 </html>
 """
+LANGUAGE_NAMES = {
+    "en": "English",
+    "pt": "Português",
+    "de": "Deutsch",
+    "fr": "Français",
+}  # as i18n.js names them
 
 
 def rules_document(
@@ -276,12 +285,30 @@ def rules_document(
     """A game's rules page (a fragment in its folder, `rules/<lang>.html`) inside the platform's frame, its
     `<!-- numbers:NAME -->` places filled with the game's tables (package.rules_numbers); `learn`: the
     address of its guided first game, linked from the bar in the page's language."""
+    words = {**load_catalogue(PLATFORM_LOCALES, "en").get("ui", {})}
+    words.update(load_catalogue(PLATFORM_LOCALES, page.stem).get("ui", {}))
     link = ""
     if learn is not None:
-        words = load_catalogue(PLATFORM_LOCALES, page.stem).get("ui", {}).get("learnToPlay", "Learn to play")
-        link = f'<a href="{html.escape(learn)}">{html.escape(words)}</a>'
+        link = f'<a href="{html.escape(learn)}">{html.escape(words["learnToPlay"])}</a>'
     body = fill_numbers(page.read_text(encoding="utf-8"), numbers or {})
-    return RULES_PAGE.format(lang=page.stem, title=html.escape(title), body=body, learn=link)
+    # its picture says it is one: a screenshot of the board is not the board
+    label = html.escape(words["rulesPicture"], quote=True)
+    body = body.replace(
+        '<figure class="rules-picture">', f'<figure class="rules-picture" data-label="{label}">'
+    )
+    languages = "".join(
+        f'<option value="{code}"{" selected" if code == page.stem else ""}>{html.escape(name)}</option>'
+        for code, name in LANGUAGE_NAMES.items()
+        if code in LANGUAGES
+    )
+    return RULES_PAGE.format(
+        lang=page.stem,
+        title=html.escape(title),
+        body=body,
+        learn=link,
+        lobby=html.escape(words["lobby"]),
+        languages=languages,
+    )
 
 
 NUMBERS_PLACE = re.compile(r"<!--\s*numbers:([\w-]+)\s*-->")
@@ -303,6 +330,36 @@ def rules_numbers(game: str, language: str) -> dict[str, str]:
         return {}
     made: dict[str, str] = importlib.import_module(module).numbers(language)
     return made
+
+
+def declared_options(game: str) -> dict[str, dict[str, Any]]:
+    """A game's options as a form asks for them: the default, the one-line help, the values accepted in
+    words and, for a whole number, its bounds (the server refuses anything else with a 422)."""
+    allowed = games.get(game).option_values()
+    declared = {}
+    for name, (default, help_text) in games.get(game).options().items():
+        values = allowed.get(name)
+        declared[name] = {
+            "default": default,
+            "help": help_text,
+            "allowed": values.text if values else None,
+            "low": values.low if values else None,
+            "high": values.high if values else None,
+        }
+    return declared
+
+
+def measured_levels(game: str) -> dict[str, dict[str, float]]:
+    """Each bot level's measured strength (its win rate against three greedy bots, with its 95% interval:
+    data/bot_ratings.json, made by benchmarks/bot_ratings.py), for the lobby to say what a level means."""
+    measured = {}
+    for bot, rating in bot_ratings(game).items():
+        if "win_rate_vs_greedy" not in rating:
+            continue
+        rate, played = float(rating["win_rate_vs_greedy"]), int(rating["games"])
+        low, high = wilson(rate * played, played)
+        measured[bot] = {"win_rate": rate, "low": round(low, 3), "high": round(high, 3), "games": played}
+    return measured
 
 
 class ShuttingDown(Exception):
@@ -869,8 +926,9 @@ def create_app(
                 "title": games.get(name).title,
                 "min_players": games.get(name).min_players,
                 "max_players": games.get(name).max_players,
-                "options": {k: {"default": d, "help": h} for k, (d, h) in games.get(name).options().items()},
+                "options": declared_options(name),
                 "bots": bots.names(name),
+                "levels": measured_levels(name),
                 "rules": f"/rules/{name}" if games.package(name).rules_page("en") else None,
                 "drawing": asset_url(name, "drawing.js"),
                 "style": asset_url(name, "drawing.css"),

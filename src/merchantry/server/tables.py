@@ -891,6 +891,9 @@ class TableService:
                 "timeouts": [{"seat": s} for s in table.timeouts],  # no move count: it ticks with sealed ones
                 "hints": self.hints_allowed(table),
                 "tutorial": table.tutorial,
+                # the options it is played with: the page says in words those off the defaults
+                "options": dict(table.session.options),
+                "defaults": {k: d for k, (d, _) in table.session.game.options().items()},
             },
             "seat": seat,
             "view": state.view(seat),

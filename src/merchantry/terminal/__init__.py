@@ -142,8 +142,7 @@ class TerminalTable:
         """The options that change the rulebook's rules, so nobody plays by rules they did not expect."""
         variants = self.state.view(self.human).get("variants") or {}
         if variants:
-            listed = ", ".join(f"{name.replace('_', ' ')} {value}" for name, value in variants.items())
-            self.console.print(f"[bold]{self.say('variant')}[/] {listed}")
+            self.console.print(f"[bold]{self.say('variant')}[/] {self.translator.options(variants)}")
 
     def show_news(self) -> None:
         """Print public log lines that appeared since the last look (from the player's own view)."""

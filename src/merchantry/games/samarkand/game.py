@@ -52,6 +52,8 @@ class SamarkandGame(Game):
             "hand_limit": Allowed(
                 "0 (the rulebook's) or an integer from 3 to 15",
                 lambda v: type(v) is int and (v == 0 or 3 <= v <= 15),
+                0,
+                15,
             ),
         }
 

@@ -108,6 +108,10 @@ async function lobby() {
   const clockUnit = h("select", { id: "turn-unit", "aria-label": t("clockUnit") },
     [["1", t("unit_seconds")], ["3600", t("unit_hours")], ["86400", t("unit_days")]].map(([value, label]) => h("option", { value }, label)));
   const ratedInput = h("input", { id: "rated", type: "checkbox" });
+  const otherBots = h("details", { id: "other-bots", class: "other-bots" }, h("summary", {}, t("otherBots")),
+    h("p", { class: "muted" }, t("otherBotsHelp")));
+  const levelsHelp = h("ul", { id: "levels-help", class: "levels-help" });
+  const optionsBox = h("fieldset", { id: "options", class: "options" });
   const nameInput = h("input", { id: "name", maxlength: 40, value: localStorage.getItem("merchantry:name") || "", placeholder: t("yourName"), required: true });
 
   function drawSeats() {
@@ -116,7 +120,11 @@ async function lobby() {
     playersInput.max = game.max_players;
     const n = Math.max(game.min_players, Math.min(game.max_players, Number(playersInput.value) || game.min_players));
     playersInput.value = n;
-    const kinds = [["human", t("human")], ["open", t("openSeat")], ...game.bots.map((b) => [`bot:${b}`, botLabel(b)])];
+    const levels = LEVELS.filter((b) => game.bots.includes(b));
+    const others = game.bots.filter((b) => !LEVELS.includes(b));
+    const people = [["human", t("human")], ["open", t("openSeat")], ...levels.map((b) => [`bot:${b}`, botLabel(b)])];
+    const scripted = otherBots.open ? others.map((b) => [`bot:${b}`, botLabel(b)]) : [];
+    const kinds = [...people, ...scripted];
     const previous = [...seatsBox.querySelectorAll("select")].map((sel) => sel.value);  // keep earlier choices
     const defaultBot = `bot:${game.bots.includes("medium") ? "medium" : game.bots[0]}`;
     const choice = (s) => {
@@ -124,13 +132,30 @@ async function lobby() {
       if (kept && kinds.some(([value]) => value === kept)) return kept;
       return s === 0 ? "human" : defaultBot;
     };
-    seatsBox.replaceChildren(...Array.from({ length: n }, (_, s) => h("label", {}, `${t("seat")} ${seatLabel(s)} `,
-      h("select", { "data-seat": s, "aria-label": `${t("seat")} ${seatLabel(s)}` },
-        kinds.map(([value, label]) => h("option", { value, selected: value === choice(s) }, label))))));
+    // the host's own seat (P1, a person) is "You", not a person to invite
+    const options = (list, seat) => list.map(([value, label]) => h("option", { value, selected: value === choice(seat) },
+      value === "human" && seat === 0 ? t("seatYou") : label));
+    seatsBox.replaceChildren(...Array.from({ length: n }, (_, seat) => h("label", {}, `${t("seat")} ${seatLabel(seat)} `,
+      h("select", { "data-seat": seat, "aria-label": `${t("seat")} ${seatLabel(seat)}` }, options(people, seat),
+        scripted.length ? h("optgroup", { label: t("otherBots") }, options(scripted, seat)) : null))));
+    otherBots.hidden = !others.length;
+    levelsHelp.replaceChildren(...levels.map((b) => h("li", {}, h("strong", {}, `${botLabel(b)}: `), t(`levelHelp_${b}`),
+      game.levels && game.levels[b] ? h("span", { class: "muted" }, ` ${t("levelMeasured", percentages(game.levels[b]))}`) : null)));
   }
+  async function drawOptions() {
+    const game = games.find((g) => g.name === gameSelect.value);
+    const tr = await translatorFor(game.name);
+    if (game.name !== gameSelect.value) return;  // another game was chosen meanwhile
+    const fields = Object.entries(game.options || {}).map(([name, o]) => optionField(name, o, tr));
+    optionsBox.hidden = !fields.length;
+    optionsBox.replaceChildren(h("legend", {}, t("optionsLegend")), ...fields);
+  }
+  otherBots.addEventListener("toggle", drawSeats);
+  gameSelect.addEventListener("change", drawOptions);
   gameSelect.addEventListener("change", drawSeats);
   playersInput.addEventListener("change", drawSeats);
   drawSeats();
+  drawOptions();
 
   async function create(event) {
     event.preventDefault();
@@ -138,7 +163,7 @@ async function lobby() {
     const name = nameInput.value.trim() || "Host";
     localStorage.setItem("merchantry:name", name);
     try {
-      const created = await api("/api/tables", { method: "POST", body: JSON.stringify({ game: gameSelect.value, players: seats.length, seats, name, turn_seconds: Math.round((Number(clockInput.value) || 0) * Number(clockUnit.value)), rated: ratedInput.checked }) });
+      const created = await api("/api/tables", { method: "POST", body: JSON.stringify({ game: gameSelect.value, players: seats.length, seats, name, options: chosenOptions(optionsBox), turn_seconds: Math.round((Number(clockInput.value) || 0) * Number(clockUnit.value)), rated: ratedInput.checked }) });
       save(created.id, { seat: created.seat, token: created.token, host: created.host_token, invites: created.invites });
       history.pushState({}, "", `/table/${created.id}`);
       route();
@@ -157,30 +182,74 @@ async function lobby() {
       table.status === "finished" ? [" · ", h("a", { href: `/replay/${table.id}` }, t("replay"))] : []),
   ));
   main.replaceChildren(
+    learnLinks(games),
     h("h1", {}, t("newTable")),
     h("form", { id: "create", class: "card-panel", onsubmit: create },
       h("label", {}, `${t("game")} `, gameSelect),
       h("label", {}, `${t("players")} `, playersInput),
       seatsBox,
+      levelsHelp,
+      otherBots,
+      optionsBox,
       h("label", {}, `${t("turnClock")} `, clockInput, ` ${t("clockUnit")} `, clockUnit),
       h("label", {}, ratedInput, ` ${t("ratedTable")}`),
       h("label", {}, `${t("yourName")} `, nameInput),
       h("button", { type: "submit", class: "primary" }, t("create"))),
     rulesLinks,
-    learnLinks(games),
     openSeatsSection(games, { api, toast, save, open: (path) => { history.pushState({}, "", path); route(); } }),
     h("h2", {}, t("tables")),
     h("div", { class: "table-scroll" }, h("table", { class: "tables" },  // a phone scrolls it, not the page
       h("thead", {}, h("tr", {}, [t("game"), t("players"), t("started"), t("status"), t("winner"), ""].map((c) => h("th", {}, c)))),
-      h("tbody", {}, rows))),
+      h("tbody", {}, rows.length ? rows : h("tr", { class: "empty" }, h("td", { colspan: 6 }, t("noTables")))))),
   );
+}
+
+const LEVELS = ["easy", "medium", "hard"];  // the bots for people; any other bot is for testing strategies
+
+// a measured win rate and its 95% interval, in whole percent
+function percentages(level) {
+  const pct = (x) => Math.round(x * 100);
+  return { rate: pct(level.win_rate), low: pct(level.low), high: pct(level.high), games: level.games };
+}
+
+// one of a game's declared options in the create form: its name in words, the rulebook's value beside it;
+// a whole number within its bounds (the server refuses anything else with a clear message)
+function optionField(name, option, tr) {
+  const number = typeof option.default === "number";
+  const input = h("input", { "data-option": name, type: number ? "number" : "text", value: option.default, maxlength: number ? null : 64,
+    min: option.low ?? null, max: option.high ?? null, step: number ? 1 : null, title: option.allowed || option.help, "aria-label": tr.option(name) });
+  const bounds = option.low !== null && option.low !== undefined ? t("optionBounds", { low: option.low, high: option.high }) : "";
+  const words = tr.option(name);
+  return h("label", { class: "option" }, `${words.charAt(0).toUpperCase()}${words.slice(1)} `, input,
+    h("small", { class: "muted" }, ` ${t("optionDefault", { value: option.default === "" ? t("optionEmpty") : option.default })}${bounds ? ` · ${bounds}` : ""}`));
+}
+
+// the options changed from their defaults (the rest are the game's own): as numbers where they are numbers
+function chosenOptions(box) {
+  const chosen = {};
+  for (const input of box.querySelectorAll("[data-option]")) {
+    if (input.value === input.defaultValue) continue;
+    chosen[input.dataset.option] = input.type === "number" && /^-?\d+$/.test(input.value.trim()) ? Number(input.value) : input.value.trim();
+  }
+  return chosen;
+}
+
+// the options a table is played with that differ from the game's defaults, in words: "Variants: hand limit 5 (rulebook: 7)"
+function optionsLine(table, tr) {
+  const changed = Object.entries(table.options || {}).filter(([name, value]) => (table.defaults || {})[name] !== value);
+  if (!changed.length) return null;
+  return h("p", { class: "table-options", id: "table-options" }, h("strong", {}, `${t("variantsLine")} `),
+    changed.flatMap(([name, value], i) => [i ? t("listSeparator") : "", h("span", { "data-option": name },
+      `${tr.option(name)}: ${value === "" ? t("optionEmpty") : value}`,
+      name in (table.defaults || {}) ? h("small", { class: "muted" }, ` (${t("optionDefault", { value: table.defaults[name] === "" ? t("optionEmpty") : table.defaults[name] })})`) : null)]));
 }
 
 // "Learn to play": each game's guided first game (a fixed deal against bots, taught step by step)
 function learnLinks(games) {
   const taught = games.filter((g) => g.tutorial);
-  return taught.length ? h("p", { class: "learn-links" }, `${t("learnToPlay")}: `,
-    taught.flatMap((g, i) => [i ? " · " : "", h("a", { href: `/learn/${g.name}`, id: `learn-${g.name}` }, g.title)])) : null;
+  return taught.length ? h("section", { class: "learn-links", id: "learn" }, h("h2", {}, t("newHere")),
+    h("p", {}, t("newHereHelp")),
+    h("p", { class: "learn-buttons" }, taught.map((g) => h("a", { href: `/learn/${g.name}`, id: `learn-${g.name}`, class: "button primary" }, g.title)))) : null;
 }
 
 async function learn(game) {
@@ -343,10 +412,11 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   area.replaceChildren(...[
     h("div", { class: "table-head" }, h("h1", {}, table.title), h("div", { class: "banner", role: "status" }, banner),
       rulesUrl ? h("a", { href: `${rulesUrl}?lang=${language()}`, target: "_blank" }, t("rules")) : null,
-      myTurn && table.hints ? h("button", { id: "hint", title: t("hintHelp"), onclick: () => askHint(tableId, mine.token, position, area) }, t("hint")) : null,
+      myTurn && table.hints ? h("button", { id: "hint", title: t("hintHelp"), onclick: () => askHint(tableId, mine.token, position, area, tr) }, t("hint")) : null,
       table.status === "finished" ? h("a", { href: `/replay/${tableId}` }, t("replay")) : null,
       table.status === "finished" && mine.host ? h("button", { class: "primary", id: "rematch", onclick: () => rematch(table) }, t("rematch")) : null),
-    myTurn && lastHint && lastHint.position === position ? hintBox(lastHint) : null,
+    optionsLine(table, tr),
+    myTurn && lastHint && lastHint.position === position ? hintBox(lastHint, tr) : null,
     table.status === "waiting" ? host : null,  // the invite links come first while friends are awaited
     board,
     seat !== null && table.status === "playing" ? h("details", { class: "moves-panel", open: renderer === generic },
@@ -374,7 +444,7 @@ function clockShown(table, view, seat, myTurn) {
 // --- hints: what the hard bot would play, searched on the asking seat's sampled worlds only -----------
 let lastHint = null;
 
-async function askHint(tableId, token, position, area) {
+async function askHint(tableId, token, position, area, tr) {
   const button = area.querySelector("#hint");
   if (button) { button.disabled = true; button.textContent = t("hintThinking"); }
   try {
@@ -382,14 +452,17 @@ async function askHint(tableId, token, position, area) {
     lastHint = { ...advice, position };
     const head = area.querySelector(".table-head");
     area.querySelector(".hint-box")?.remove();
-    if (head) head.after(hintBox(lastHint));
+    if (head) head.after(hintBox(lastHint, tr));
   } catch (error) { toast(error.message); }
   if (button) { button.disabled = false; button.textContent = t("hint"); }
 }
 
-function hintBox(advice) {
+// the hinted move in words, step by step; its notation in small print beneath, for people who type moves
+function hintBox(advice, tr) {
   return h("div", { class: "hint-box", role: "status" },
-    h("strong", {}, `${t("hintSays")} `), advice.plan.map((step, i) => h("span", {}, i ? " → " : "", h("code", {}, step))),
+    h("strong", {}, `${t("hintSays")} `), advice.plan.map((step, i) => h("span", {}, i ? " → " : "",
+      h("span", { class: "hint-step", "data-notation": step, title: step }, tr.move(step)))),
+    h("div", { class: "notation muted" }, h("small", {}, `${t("notationToType")} `, advice.plan.flatMap((step, i) => [i ? " · " : "", h("code", {}, step)]))),
     h("div", { class: "muted" }, t("hintChance", { chance: Math.round(advice.chance * 100), low: Math.round(advice.low * 100), high: Math.round(advice.high * 100) })));
 }
 
@@ -495,6 +568,8 @@ async function replayPage(tableId) {
       const [renderer, tr] = await Promise.all([drawingFor(step.game), translatorFor(step.game)]);
       const info = await api(`/api/tables/${tableId}`);
       const payload = { table: info.table, seat: step.seat, view: step.view, legal: [] };
+      words = tr;
+      roundStarts = step.rounds || [];
       const seatChoice = h("select", { id: "replay-seat", "aria-label": t("pointOfView"), onchange: (e) => { viewer = e.target.value; show(at); } },
         h("option", { value: "" }, t("spectators")),
         info.table.seats.map((s) => h("option", { value: String(s.seat), selected: String(s.seat) === viewer ? true : null }, noted(info.table, s.seat))));
@@ -508,12 +583,13 @@ async function replayPage(tableId) {
           h("button", { id: "replay-prev-round", onclick: () => show([...step.rounds].reverse().find((r) => r < at) ?? 0) }, t("prevRound")),
           h("button", { id: "replay-next-round", onclick: () => show(step.rounds.find((r) => r > at) ?? step.moves) }, t("nextRound")),
           // the move's player: a person's seat a bot finished is the person's up to the move the bot took over
-          step.move ? h("span", { class: "muted", id: "replay-move" }, ` ${seatName(info.table, step.move.seat, at)}: ${step.move.text}`) : null,
+          step.move ? h("span", { class: "muted", id: "replay-move", title: step.move.text }, ` ${seatName(info.table, step.move.seat, at)}: ${tr.move(step.move.text)}`) : null,
           h("label", {}, ` ${t("pointOfView")} `, seatChoice)),
+        optionsLine(info.table, tr),
         renderer.render(payload, () => {}, tr.ui, tr),
         h("div", { class: "log" }, h("h3", {}, t("log")), h("ol", {}, (step.view.log || []).map((entry, i, all) =>
           h("li", { class: i === all.length - 1 ? "current" : "" }, logText(entry, tr, info.table))))),
-        analysisPanel(analysis, info.table, startAnalysis, show),
+        analysisPanel(analysis, info.table, startAnalysis, show, tr, step.rounds || []),
       );
       // the log follows the move shown: its newest line in view, inside the log's own box
       const box = area.querySelector(".log");
@@ -523,7 +599,9 @@ async function replayPage(tableId) {
   }
   let analysis = null;
   let table = null;
-  const redraw = () => { const old = area.querySelector("#analysis"); if (old && table) old.replaceWith(analysisPanel(analysis, table, startAnalysis, show)); };
+  let words = null;  // the game's translator: moves are shown in words
+  let roundStarts = [];  // after how many moves each round begins: the chart marks them
+  const redraw = () => { const old = area.querySelector("#analysis"); if (old && table) old.replaceWith(analysisPanel(analysis, table, startAnalysis, show, words, roundStarts)); };
   // the analysis as it goes: its place in the queue, then its decisions as they are judged
   async function follow() {
     redraw();
@@ -559,7 +637,7 @@ async function replayPage(tableId) {
 const SEAT_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf"];
 const SEAT_DASHES = ["", "6 3", "2 3", "8 3 2 3", "1 2", "10 4", "4 4"];  // colour-blind safe: a pattern too
 
-function analysisPanel(analysis, table, start, show) {
+function analysisPanel(analysis, table, start, show, tr, rounds = []) {
   if (!analysis) {
     return h("section", { id: "analysis" }, h("button", { id: "analyse", onclick: start }, t("analyse")), " ",
       h("span", { class: "muted" }, t("analyseHelp")));
@@ -572,42 +650,70 @@ function analysisPanel(analysis, table, start, show) {
       h("h2", {}, t("analysisTitle")),
       h("p", { role: "status" }, h("progress", { max: analysis.total, value: analysis.done, "aria-label": t("analyse") }), " ", text),
       h("p", { class: "muted" }, t("analysisHelp")),
-      (analysis.decisions || []).length ? chanceChart(analysis, table) : null);
+      (analysis.decisions || []).length ? chanceChart(analysis, table, tr, rounds) : null);
   }
   const marked = analysis.decisions.filter((d) => d.mark);
   const rows = marked.map((d) => h("tr", { class: `mark-${d.mark}` },
     h("td", {}, h("button", { class: "link", onclick: () => show(d.moves[0] - 1), title: t("showPosition") }, String(d.moves[0]))),
-    h("td", {}, seatName(table, d.seat, d.moves[0])), h("td", {}, wholeMove(d.played)), h("td", {}, wholeMove(d.preferred)),
+    h("td", {}, seatName(table, d.seat, d.moves[0])), h("td", {}, wholeMove(d.played, tr)), h("td", {}, wholeMove(d.preferred, tr)),
     h("td", { class: "num" }, `${Math.round(d.before * 100)}% → ${Math.round(d.after * 100)}% (${Math.round(d.after_interval[0] * 100)}-${Math.round(d.after_interval[1] * 100)}%)`), h("td", {}, t(`mark_${d.mark}`))));
   const totals = analysis.summary.map((r) => h("tr", {}, h("td", {}, noted(table, r.seat)), h("td", { class: "num" }, String(r.decisions)),
     h("td", { class: "num" }, String(r.inaccuracy)), h("td", { class: "num" }, String(r.mistake)), h("td", { class: "num" }, String(r.blunder)),
     h("td", { class: "num" }, (r.mean_loss * 100).toFixed(1))));
   const moments = (analysis.key_moments || []).flatMap((mine, seat) => mine.length
     ? [h("li", {}, h("strong", {}, `${seatName(table, seat)}: `), mine.map((m, i) => h("span", {}, i ? "; " : "",
-      h("button", { class: "link", onclick: () => show(m.move - 1), title: t("showPosition") },
-        t("keyMoment", { round: m.round, played: m.played, preferred: m.preferred, points: m.points })))))]
+      h("button", { class: "link key-moment", onclick: () => show(m.move - 1), title: `${t("showPosition")} (${m.played} · ${m.preferred})`, "data-notation": m.played },
+        t("keyMoment", { round: m.round, played: t("quoted", { text: moveInWords(m.played, tr) }), preferred: t("quoted", { text: moveInWords(m.preferred, tr) }), points: m.points })))))]
     : []);
   return h("section", { id: "analysis" },
     h("h2", {}, t("analysisTitle")),
     h("p", { class: "muted" }, t("analysisHelp")),
     moments.length ? h("div", { class: "key-moments" }, h("h3", {}, t("keyMoments")), h("ul", {}, moments)) : null,
-    chanceChart(analysis, table),
+    chanceChart(analysis, table, tr, rounds),
     h("div", { class: "table-scroll" }, h("table", { class: "scores analysis-summary" }, h("thead", {}, h("tr", {}, ["seat", "decisions", "inaccuracies", "mistakes", "blunders", "meanLoss"].map((k) => h("th", {}, t(k))))), h("tbody", {}, totals))),
     marked.length ? h("div", { class: "table-scroll" }, h("table", { class: "scores analysis-marks" },
       h("thead", {}, h("tr", {}, ["move", "seat", "played", "preferred", "chance", "mark"].map((k) => h("th", {}, t(k))))), h("tbody", {}, rows)))
       : h("p", {}, t("noMarks")));
 }
 
-// a whole move, its steps each kept on one line: a long sealed bid wraps between its cards
-function wholeMove(text) {
-  return h("span", {}, text.split(", ").map((step, i) => h("span", {}, i ? ", " : "", h("code", {}, step))));
+// a whole move in words, its steps each kept on one line (a long sealed bid wraps between its cards); its
+// notation in the title, for people who type moves
+function wholeMove(text, tr) {
+  return h("span", { class: "whole-move", "data-notation": text, title: text },
+    text.split(", ").map((step, i) => h("span", {}, i ? ", " : "", h("span", { class: "step" }, tr.move(step)))));
+}
+
+// a whole move (its steps separated by ", ") as a sentence in the reader's language
+function moveInWords(text, tr) {
+  return text.split(", ").map((step) => tr.move(step)).join(t("stepSeparator"));
+}
+
+// where the move numbers go: about six, at round steps (1, 2, 5 times a power of ten)
+function moveTicks(total) {
+  const wanted = Math.max(1, total / 6);
+  const power = 10 ** Math.floor(Math.log10(wanted));
+  const step = [1, 2, 5, 10].map((m) => m * power).find((m) => m >= wanted);
+  const ticks = [];
+  for (let move = 0; move <= total; move += step) ticks.push(move);
+  return ticks;
+}
+
+// each round's start (after how many moves it begins) as a faint line, labelled above the chart; at most
+// about a dozen labels, so a long game's rounds stay readable
+function roundMarks(rounds, x, y, svg) {
+  const every = Math.max(1, Math.ceil(rounds.length / 12));
+  return rounds.flatMap((move, i) => [
+    svg("line", { x1: x(move), x2: x(move), y1: y(1), y2: y(0), stroke: "#eee", class: "round-line" }),
+    ...(i % every === 0 ? [svg("text", { x: x(move), y: y(1) - 6, "font-size": 9, "text-anchor": "middle", class: "round-tick", fill: "#666" },
+      t("roundShort", { round: i + 1 }))] : []),
+  ]);
 }
 
 // each seat's chance to win after each of its decisions, over the game's moves
-function chanceChart(analysis, table) {
-  const W = 600, H = 180, pad = 30;
+function chanceChart(analysis, table, tr, rounds = []) {
+  const W = 600, H = 200, pad = 30, top = 24, bottom = 40;  // below: the move numbers; above: the rounds
   const x = (move) => pad + (W - 2 * pad) * (move / Math.max(1, analysis.total));
-  const y = (chance) => H - pad + (2 * pad - H) * chance;
+  const y = (chance) => H - bottom - (H - bottom - top) * chance;
   const svg = (tag, attrs, ...kids) => {
     const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
     for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
@@ -621,7 +727,11 @@ function chanceChart(analysis, table) {
   }
   const parity = 1 / table.players;
   chart.append(svg("line", { x1: pad, x2: W - pad, y1: y(parity), y2: y(parity), stroke: "#999", "stroke-dasharray": "2 4" }));
-  chart.append(svg("text", { x: W - pad, y: H - 8, "font-size": 10, "text-anchor": "end" }, t("moveAxis")));
+  moveTicks(analysis.total).forEach((move) => chart.append(
+    svg("line", { x1: x(move), x2: x(move), y1: y(0), y2: y(0) + 4, stroke: "#666" }),
+    svg("text", { x: x(move), y: y(0) + 15, "font-size": 10, "text-anchor": "middle", class: "move-tick" }, String(move))));
+  chart.append(svg("text", { x: W / 2, y: H - 6, "font-size": 10, "text-anchor": "middle", class: "axis-title" }, t("moveAxis")));
+  roundMarks(rounds, x, y, svg).forEach((node) => chart.append(node));
   const legend = h("div", { class: "chart-legend" });
   for (let seat = 0; seat < table.players; seat++) {
     const mine = analysis.decisions.filter((d) => d.seat === seat);
@@ -636,7 +746,7 @@ function chanceChart(analysis, table) {
       points: mine.map((d) => `${x(d.move).toFixed(1)},${y(d.after).toFixed(1)}`).join(" ") }));
     for (const d of mine.filter((m) => m.mark === "blunder" || m.mark === "mistake")) {
       chart.append(svg("circle", { cx: x(d.move), cy: y(d.after), r: d.mark === "blunder" ? 4 : 3, fill: colour },
-        svg("title", {}, `${seatName(table, seat, d.move)} ${d.move}: ${d.played} (${t(`mark_${d.mark}`)})`)));
+        svg("title", {}, `${seatName(table, seat, d.move)} ${d.move}: ${moveInWords(d.played, tr)} (${t(`mark_${d.mark}`)})`)));
     }
     legend.append(h("span", { class: "legend-item" },
       svg("svg", { width: 28, height: 10 }, svg("line", { x1: 0, x2: 28, y1: 5, y2: 5, stroke: colour, "stroke-width": 2, "stroke-dasharray": dash })),

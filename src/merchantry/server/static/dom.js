@@ -36,7 +36,7 @@ export function seatHolder(info, move) {
 // A bot as a newcomer reads it at a table: "Easy bot", "Simple bot" (greedy), else "name (bot)"
 export function botName(bot) {
   const said = t(`seatBot_${bot}`);
-  return said === `seatBot_${bot}` ? `${bot} (bot)` : said;
+  return said === `seatBot_${bot}` ? t("seatBot", { name: bot }) : said;
 }
 
 // The seat's holder with, for a person's seat a bot finished, from which move: "Ann (a bot from move 15)"

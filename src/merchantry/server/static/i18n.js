@@ -68,7 +68,7 @@ export function t(key, vars = {}) {
 
 // A game's translator: its own catalogue first, then the platform's. `tr.ui(key)` for interface words,
 // `tr.term(word)` for a card, good or gem name (the word itself if the catalogue has none), and
-// `tr.event(event, seatName)` for a log event.
+// `tr.event(event, seatName)` for a log event, `tr.move(text)` for a move's notation in words.
 export async function gameTranslator(game) {
   const catalogues = [...(await chain(`/games/${game}/locales`)), ...platform];
   const lang = language();
@@ -86,7 +86,30 @@ export async function gameTranslator(game) {
     const template = pick(catalogues, `event.${ev.type}`, { count: ev.count }, lang);
     return template === undefined ? `${ev.type} ${JSON.stringify(vars)}` : interpolate(template, vars);
   };
-  return { ui, term, event };
+  // a move's notation in words, as merchantry/i18n.py's Translator.move says it (the catalogue's `move`
+  // section: the template `verb_args` (take_right), else `verb`; {{args}}, {{a1}}, {{a2}}...); the notation
+  // itself when the catalogue has no template for it
+  const move = (text) => {
+    const [verb = "", ...args] = text.split(/\s+/).filter(Boolean);
+    const words = args.map((arg) => termOf(arg));
+    const vars = { args: words.join(", "), ...Object.fromEntries(words.map((w, i) => [`a${i + 1}`, w])) };
+    for (const key of [`${verb}_${args.join("_")}`.toLowerCase(), verb.toLowerCase()]) {
+      const template = pick(catalogues, `move.${key}`, {}, lang);
+      if (template !== undefined) return interpolate(template, vars);
+    }
+    return text;
+  };
+  // a notation word as a name: as written, or capitalised as names are keyed (levant -> Levant)
+  const termOf = (word) => {
+    for (const candidate of [word, word.charAt(0).toUpperCase() + word.slice(1).toLowerCase(), word.toUpperCase()]) {
+      const found = pick(catalogues, `term.${candidate}`, {}, lang);
+      if (found !== undefined) return found;
+    }
+    return word;
+  };
+  // a game option's name in words (section `option`), else its own name with spaces
+  const option = (name) => pick(catalogues, `option.${name}`, {}, lang) ?? name.replace(/_/g, " ");
+  return { ui, term, event, move, option };
 }
 
 // How an event's argument reads, as merchantry/i18n.py reads it: seats by name, card lists joined with the

@@ -32,10 +32,9 @@ export function openSeatsSection(games, { api, toast, save, open }) {
     if (ratedFilter.value) query.set("rated", ratedFilter.value);
     let tables = [];
     try { tables = await api(`/api/lobby?${query}`); } catch (error) { toast(error.message); }
-    const who = (s) => seatHolderNoted(s);
     list.replaceChildren(...tables.map((table) => h("tr", { "data-table": table.id },
       h("td", {}, table.title),
-      h("td", {}, table.seats.map(who).join(", ")),
+      h("td", {}, table.seats.map(seatHolderNoted).join(", ")),
       h("td", {}, t(`pace_${table.pace}`), table.rated ? ` · ${t("rated")}` : ""),
       h("td", {}, table.open.map((seat) => h("button", { type: "button", class: "take-seat", onclick: () => take(table, seat) },
         t("joinAs", { seat: seatLabel(seat) })))))));

@@ -50,7 +50,7 @@ export function tableRatings(api, tableId) {
     const seats = Object.entries(answer.seats);
     if (!seats.length) return;
     line.replaceChildren(`${t("rating")}${answer.rated ? ` (${t("rated")})` : ""}: `,
-      seats.map(([seat, r]) => `P${Number(seat) + 1} ${ratingText(r)}${r.fixed ? " (bot)" : ""}`).join(" · "));
+      seats.map(([seat, r]) => `P${Number(seat) + 1} ${ratingText(r)}${r.fixed ? ` (${t("botFixed")})` : ""}`).join(" · "));
   }).catch(() => {});
   return line;
 }

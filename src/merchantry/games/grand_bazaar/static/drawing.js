@@ -25,7 +25,7 @@ function closedBecause(view, seat, verb, g, can, t, tr) {
     if (turn.sold.includes(gem)) return t("soldThisRound", { gem: tr.term(gem) });
     if (mine.gems.reduce((a, b) => a + b, 0) >= LIMIT) return t("gemLimit", { limit: LIMIT });
     if (view.stock[g] === 0) return t("noStock", { gem: tr.term(gem) });
-    return t("noCash", { price: view.prices[g], cash: mine.cash });
+    return t("needCash", { count: view.prices[g] - mine.cash, price: view.prices[g] });
   }
   if (turn.bought.includes(gem)) return t("boughtThisRound", { gem: tr.term(gem) });
   if (mine.gems[g] === 0) return t("noGem", { gem: tr.term(gem) });
@@ -54,11 +54,16 @@ function priceRow(view, g, seat, can, act, t, tr) {
   const control = (verb) => {
     const why = closedBecause(view, seat, verb, g, can, t, tr);
     const label = `${t(verb)} ${view.prices[g]}`;
+    // on the player's turn a closed trade says why on the button itself ("need 3 more grands"); on others'
+    // turns every trade is closed for the same reason, said once in the title
+    const said = why && seat !== null && view.current === seat;
     return h("span", { class: "gb-control" },
-      h("button", { class: why ? "" : "primary", disabled: why ? true : null, title: why || "", "data-move": `${verb} ${gem}`,
-        "aria-label": `${label} — ${tr.term(gem)}${why ? ` — ${why}` : ""}`,
-        onclick: () => act(`${verb} ${gem}`) }, label),
-      why && seat !== null && view.current === seat ? h("small", { class: "gb-why" }, why) : null);
+      // its name is what it shows (the gem, said to screen readers only, and the reason where it is shown)
+      h("button", { class: why ? "gb-closed" : "primary", disabled: why ? true : null, title: why || "", "data-move": `${verb} ${gem}`,
+        "aria-label": said ? null : `${label} — ${tr.term(gem)}${why ? ` — ${why}` : ""}`,
+        onclick: () => act(`${verb} ${gem}`) },
+      h("span", { class: "gb-label" }, label, said ? h("span", { class: "gb-unseen" }, ` — ${tr.term(gem)} —`) : null),
+      said ? h("small", { class: "gb-why" }, why) : null));
   };
   const mark = change > 0 ? `▲ +${change}` : change < 0 ? `▼ ${change}` : "= 0";
   return h("div", { class: `gb-gem gem-${gem}` },

@@ -1,0 +1,293 @@
+"""The page's words in chromium (issue 32): moves in words wherever they are shown (hints, key moments, the
+analysis, the replay), as the terminal says them, with the notation kept for people who type; bot names in
+the reader's language; the chart's move numbers and rounds; a table's options at the table and in the
+replay; the lobby's levels first, the other bots folded away, the options field and where to start; a rules
+page's language menu; Grand Bazaar's closed trades saying why on the button. One server and one browser for
+the module (the suite's budget)."""
+
+from __future__ import annotations
+
+import random
+import re
+import threading
+import time
+
+import httpx
+import pytest
+import uvicorn
+
+from merchantry import games
+from merchantry.bots.ismcts import SearchConfig
+from merchantry.i18n import Translator
+from merchantry.package import LANGUAGES
+from merchantry.server.app import create_app
+from tests.conformance.walks import random_walk
+from tests.server.test_browser import CHROMIUM, CHROMIUM_ARGS, free_port, shot, show_other_bots
+from tests.server.test_browser import pytestmark as browser_needed
+
+pytestmark = browser_needed
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    quick = SearchConfig(iterations=30, rollout_depth=10)  # hints and analyses in a blink
+    database = tmp_path_factory.mktemp("words") / "web.db"
+    app = create_app(f"sqlite:///{database}", bot_delay=0.0, hint_search=quick, analysis_search=quick)
+    port = free_port()
+    running = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 20
+    while not running.started and time.time() < deadline:
+        time.sleep(0.05)
+    assert running.started, "the server did not start"
+    yield f"http://127.0.0.1:{port}"
+    running.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+def page_in(chromium, base: str, language: str = "en", size=(1100, 900)):
+    page = chromium.new_context(viewport={"width": size[0], "height": size[1]}).new_page()
+    page.goto(base + "/")
+    page.evaluate("lang => localStorage.setItem('merchantry:lang', lang)", language)
+    return page
+
+
+def seat_at(page, base: str, created: dict) -> None:
+    """Hold the created table's first seat in this page, as the lobby's form would, and open the table."""
+    held = {"seat": 0, "token": created["token"], "host": created["host_token"], "invites": []}
+    page.evaluate(
+        "([key, held]) => localStorage.setItem(key, JSON.stringify(held))",
+        [f"merchantry:table:{created['id']}", held],
+    )
+    page.goto(f"{base}/table/{created['id']}")
+    page.wait_for_selector(".table-head")
+
+
+def create(base: str, game: str, seats: list[dict], options: dict | None = None) -> dict:
+    body = {"game": game, "players": len(seats), "seats": seats, "name": "Ann", "options": options or {}}
+    response = httpx.post(base + "/api/tables", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def test_the_page_says_every_move_in_words_as_the_terminal_does_in_every_language(server, chromium):
+    page = page_in(chromium, server)
+    for name in games.names():
+        game = games.get(name)
+        moves = sorted(
+            {
+                str(a)
+                for _, a in random_walk(game.new_game(players=game.min_players, seed=2), random.Random(2))
+            }
+        )
+        for language in LANGUAGES:
+            said = page.evaluate(
+                """async ([game, lang, moves]) => {
+                  localStorage.setItem('merchantry:lang', lang);
+                  const i18n = await import('/static/i18n.js');
+                  await i18n.loadLanguage();
+                  const tr = await i18n.gameTranslator(game);
+                  return moves.map((m) => tr.move(m));
+                }""",
+                [name, language, moves],
+            )
+            words = Translator(name, language)
+            assert said == [words.move(m) for m in moves], f"{name}/{language}"
+
+
+def test_a_hint_reads_in_words_in_german_with_its_notation_beneath_and_bots_by_their_german_names(
+    server, chromium
+):
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": "easy"}, {"kind": "bot", "bot": "hard"}]
+    created = create(server, "grand_bazaar", seats)
+    page = page_in(chromium, server, "de")
+    seat_at(page, server, created)
+    page.click("#hint", timeout=30_000)
+    page.wait_for_selector(".hint-box .hint-step", timeout=60_000)
+    steps = page.locator(".hint-box .hint-step")
+    notation = [steps.nth(i).get_attribute("data-notation") for i in range(steps.count())]
+    german = Translator("grand_bazaar", "de")
+    assert steps.all_inner_texts() == [german.move(step) for step in notation]
+    assert any(text != step for text, step in zip(steps.all_inner_texts(), notation, strict=True))  # words
+    assert page.locator(".hint-box .notation code").all_inner_texts() == notation  # to type, beneath
+    text = page.inner_text("#table")
+    assert "P2 Bot: leicht" in text and "P3 Bot: schwer" in text
+    assert "(bot)" not in text and "easy" not in text, "an English bot name"
+    page.wait_for_selector("#table-ratings:has-text('Bot, fest')")  # the bots' fixed ratings too
+    assert "(bot)" not in page.inner_text("#table-ratings")
+
+
+def test_the_lobby_offers_people_the_levels_first_and_says_where_to_start(server, chromium):
+    page = page_in(chromium, server)
+    page.route(re.compile(r".*/api/tables$"), lambda route: route.fulfill(json=[]))  # a lobby with none yet
+    page.goto(server + "/")
+    page.wait_for_selector("#create")
+    listed = {g["name"]: g for g in httpx.get(server + "/api/games").json()}
+    # where to start comes first: the guided first games, above the form
+    assert page.evaluate(
+        "!!(document.querySelector('#learn').compareDocumentPosition(document.querySelector('#create')) & 4)"
+    )
+    assert page.locator("#learn a.button").count() == sum(1 for g in listed.values() if g["tutorial"])
+    assert "No tables yet" in page.inner_text("table.tables")
+    page.select_option("#game", "byzanz")
+    page.dispatch_event("#game", "change")
+    values = page.eval_on_selector_all(
+        "select[data-seat='1'] option", "options => options.map((o) => o.value)"
+    )
+    assert values == ["human", "open", "bot:easy", "bot:medium", "bot:hard"], "people get the levels only"
+    host_seat = page.locator("select[data-seat='0'] option[value=human]")
+    assert host_seat.inner_text() == "You"  # the host's own seat
+    help_lines = page.locator("#levels-help li").all_inner_texts()
+    assert len(help_lines) == 3
+    for line, level in zip(help_lines, ("easy", "medium", "hard"), strict=True):
+        measured = listed["byzanz"]["levels"][level]
+        assert f"won {round(measured['win_rate'] * 100)}% of {measured['games']} games" in line
+        assert f"{round(measured['low'] * 100)}-{round(measured['high'] * 100)}%" in line  # its interval
+    show_other_bots(page)
+    scripted = page.eval_on_selector_all(
+        "select[data-seat='1'] optgroup option", "options => options.map((o) => o.value)"
+    )
+    assert set(scripted) == {f"bot:{b}" for b in listed["byzanz"]["bots"]} - {
+        "bot:easy",
+        "bot:medium",
+        "bot:hard",
+    }
+    hand_limit = page.locator("#options input[data-option='hand_limit']")
+    declared = listed["byzanz"]["options"]["hand_limit"]
+    assert (hand_limit.get_attribute("min"), hand_limit.get_attribute("max")) == (
+        str(declared["low"]),
+        str(declared["high"]),
+    )
+    assert hand_limit.input_value() == str(declared["default"])
+    shot(page, "40-lobby-levels-options")
+    phone = chromium.new_context(viewport={"width": 390, "height": 844}).new_page()
+    phone.goto(server + "/")
+    phone.wait_for_selector("#learn a.button")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(phone, "41-lobby-phone")
+
+
+def test_options_chosen_in_the_lobby_are_said_in_words_at_the_table_and_a_bad_one_is_refused_in_words(
+    server, chromium
+):
+    page = page_in(chromium, server)
+    page.goto(server + "/")
+    page.wait_for_selector("#create")
+    page.select_option("#game", "money")
+    page.dispatch_event("#game", "change")
+    page.wait_for_selector("#options input[data-option='removed_currencies']")
+    page.fill(
+        "#options input[data-option='removed_currencies']", "XYZ"
+    )  # no such currency: the server says so
+    page.fill("#name", "Ann")
+    page.click("#create button[type=submit]")
+    toast = page.wait_for_selector("#toasts .toast.error")
+    assert "removed_currencies" in toast.inner_text() and page.url == server + "/"  # nothing created
+    page.select_option("#game", "byzanz")
+    page.dispatch_event("#game", "change")
+    page.wait_for_selector("#options input[data-option='hand_limit']")
+    page.fill("#options input[data-option='hand_limit']", "5")
+    page.fill("#players", "3")
+    page.dispatch_event("#players", "change")
+    page.select_option("select[data-seat='1']", "bot:easy")
+    page.select_option("select[data-seat='2']", "bot:easy")
+    page.click("#create button[type=submit]")
+    line = page.wait_for_selector("#table-options").inner_text()
+    assert line == "Played with: hand limit: 5 (standard: 7)"
+    table_id = page.url.rsplit("/", 1)[-1]
+    view = httpx.get(f"{server}/api/tables/{table_id}").json()
+    assert view["table"]["options"] == {"hand_limit": 5} and view["view"]["variants"] == {"hand_limit": 5}
+
+
+def test_the_analysis_shows_moves_in_words_and_its_chart_numbers_the_moves_and_rounds(server, chromium):
+    seats = [
+        {"kind": "bot", "bot": "greedy"},
+        {"kind": "bot", "bot": "random"},
+        {"kind": "bot", "bot": "greedy"},
+    ]
+    created = create(server, "money", seats, {"max_rounds": 3})
+    deadline = time.time() + 90
+    while httpx.get(f"{server}/api/tables/{created['id']}").json()["table"]["status"] != "finished":
+        assert time.time() < deadline, "the bots did not finish"
+        time.sleep(0.2)
+    page = page_in(chromium, server)
+    page.goto(f"{server}/replay/{created['id']}")
+    page.wait_for_selector("#replay-at")
+    assert page.inner_text("#table-options") == "Played with: rounds at most: 3 (standard: 60)"
+    page.click("#replay-next")
+    page.wait_for_selector("#replay-at:has-text('Move 1 /')")
+    record = httpx.get(f"{server}/api/tables/{created['id']}/record").json()
+    english = Translator("money", "en")
+    assert (
+        page.inner_text("#replay-move").strip()
+        == f"P{record['moves'][0][0] + 1}: {english.move(record['moves'][0][1])}"
+    )
+    page.click("#analyse")
+    page.wait_for_selector("#analysis .analysis-summary", timeout=120_000)
+    ticks = [int(t) for t in page.locator("#analysis .move-tick").all_text_contents()]
+    assert ticks[0] == 0 and ticks == sorted(ticks) and len(ticks) >= 4 and ticks[-1] <= len(record["moves"])
+    rounds = httpx.get(f"{server}/api/tables/{created['id']}/replay?upto=0").json()["rounds"]
+    assert page.locator("#analysis .round-tick").all_text_contents() == [
+        f"R{i + 1}" for i in range(len(rounds))
+    ]
+    for move in page.locator("#analysis .analysis-marks .whole-move").all():
+        notation = move.get_attribute("data-notation")
+        assert move.inner_text() == ", ".join(english.move(step) for step in notation.split(", "))
+    for moment in page.locator("#analysis .key-moment").all():
+        assert english.move(moment.get_attribute("data-notation").split(", ")[0]) in moment.inner_text()
+    shot(page, "42-analysis-words")
+
+
+def test_a_rules_page_has_the_language_menu_and_its_picture_is_plainly_a_picture(server, chromium):
+    page = page_in(chromium, server)
+    page.goto(server + "/rules/samarkand?lang=en")
+    assert page.locator("#lang").input_value() == "en"
+    page.select_option("#lang", "fr")
+    page.wait_for_url(re.compile(r"lang=fr"))
+    assert page.evaluate("document.documentElement.lang") == "fr"
+    assert page.evaluate("localStorage.getItem('merchantry:lang')") == "fr"  # the lobby follows
+    picture = page.locator(".rules-picture img").first
+    assert picture.evaluate("img => getComputedStyle(img).pointerEvents") == "none"
+    label = page.locator(".rules-picture").first.evaluate("f => getComputedStyle(f, '::before').content")
+    assert "non cliquable" in label
+    shot(page, "43-rules-language-menu")
+    page.click("nav#bar a.brand")
+    page.wait_for_selector("h1:has-text('Nouvelle table')")
+
+
+def test_a_closed_grand_bazaar_trade_says_why_on_its_button(server, chromium):
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]
+    for _ in range(8):  # a deal with a gem dearer than the 10 grands a seat starts with
+        created = create(server, "grand_bazaar", seats, {"start_cash": 10})
+        view = httpx.get(
+            f"{server}/api/tables/{created['id']}", headers={"X-Seat-Token": created["token"]}
+        ).json()
+        if max(view["view"]["prices"]) > 10:
+            break
+    else:
+        pytest.fail("no deal priced a gem above 10")
+    page = page_in(chromium, server, size=(390, 844))
+    seat_at(page, server, created)
+    page.wait_for_selector(".gb-prompt:has-text('buy at least one gem')")
+    for g, gem in enumerate(view["view"]["gems"]):
+        price = view["view"]["prices"][g]
+        button = page.locator(f"[data-move='buy {gem}']")
+        if price > 10:
+            short = price - 10
+            said = f"need {short} more grand{'s' if short > 1 else ''} (costs {price})"
+            assert button.is_disabled() and said in button.inner_text()
+        sell = page.locator(f"[data-move='sell {gem}']")
+        assert sell.is_disabled() and f"you hold no {gem}" in sell.inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(page, "44-grand-bazaar-why-on-the-button")
