@@ -122,7 +122,7 @@ def test_a_hint_reads_in_words_in_german_with_its_notation_beneath_and_bots_by_t
     assert any(text != step for text, step in zip(steps.all_inner_texts(), notation, strict=True))  # words
     assert page.locator(".hint-box .notation code").all_inner_texts() == notation  # to type, beneath
     text = page.inner_text("#table")
-    assert "P2 Bot: leicht" in text and "P3 Bot: schwer" in text
+    assert "P2 Leichter Bot" in text and "P3 Schwerer Bot" in text
     assert "(bot)" not in text and "easy" not in text, "an English bot name"
     page.wait_for_selector("#table-ratings:has-text('Bot, fest')")  # the bots' fixed ratings too
     assert "(bot)" not in page.inner_text("#table-ratings")
