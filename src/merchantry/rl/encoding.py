@@ -20,7 +20,7 @@ for every game.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import Any, Protocol
 
@@ -117,6 +117,49 @@ class ActionSpace:
     def action(self, state: State, seat: int, action_id: int) -> Any:
         """The game's action for an id (parsed from its notation)."""
         return self.game.parse_action(state, seat, self.texts[action_id])
+
+
+class Counts:
+    """A part of an observation that counts indices (cards by code, ...), each count / `divisor`: rewritten
+    from a new list of indices, touching only the numbers that the old list and the new one name."""
+
+    __slots__ = ("numbers", "start", "divisor", "last")
+
+    def __init__(self, numbers: memoryview, start: int, divisor: float):
+        self.numbers, self.start, self.divisor = numbers, start, divisor
+        self.last: tuple[int, ...] = ()
+
+    def write(self, indices: Iterable[int]) -> None:
+        numbers, start = self.numbers, self.start
+        for index in self.last:
+            numbers[start + index] = 0.0
+        counts: dict[int, int] = {}
+        for index in indices:
+            counts[index] = counts.get(index, 0) + 1
+        for index, count in counts.items():
+            numbers[start + index] = count / self.divisor
+        self.last = tuple(counts)
+
+
+class OneHot:
+    """A one-hot part of an observation, rewritten by moving its 1 (None or out of range: all 0)."""
+
+    __slots__ = ("numbers", "start", "size", "last")
+
+    def __init__(self, numbers: memoryview, start: int, size: int):
+        self.numbers, self.start, self.size = numbers, start, size
+        self.last: int | None = None
+
+    def write(self, index: int | None) -> None:
+        if index is not None and not 0 <= index < self.size:
+            index = None
+        if index == self.last:
+            return
+        if self.last is not None:
+            self.numbers[self.start + self.last] = 0.0
+        if index is not None:
+            self.numbers[self.start + index] = 1.0
+        self.last = index
 
 
 def one_hot(index: int | None, size: int) -> list[float]:
