@@ -141,6 +141,27 @@ class Counts:
         self.last = tuple(counts)
 
 
+class Scaled:
+    """A part of an observation holding a tuple of numbers (counts per code, ...), each / `divisor`:
+    rewritten by the numbers that differ from the tuple written last."""
+
+    __slots__ = ("numbers", "start", "divisor", "last")
+
+    def __init__(self, numbers: memoryview, start: int, divisor: float):
+        self.numbers, self.start, self.divisor = numbers, start, divisor
+        self.last: tuple[int, ...] | None = None
+
+    def write(self, values: tuple[int, ...]) -> None:
+        last = self.last
+        if values is last:
+            return
+        numbers, start, divisor = self.numbers, self.start, self.divisor
+        for index, value in enumerate(values):
+            if last is None or value != last[index]:
+                numbers[start + index] = value / divisor
+        self.last = values
+
+
 class OneHot:
     """A one-hot part of an observation, rewritten by moving its 1 (None or out of range: all 0)."""
 
