@@ -52,12 +52,16 @@ def test_every_observer_gives_its_encodings_numbers_on_every_position(setup):
             expected = reference(name, state, seat, players)
             seen = following[seat].observe(state)
             assert seen.dtype == np.float32 and seen.shape == (size,)
-            assert np.array_equal(seen, expected), f"seat {seat}, step {step}: {np.flatnonzero(seen != expected)}"
+            assert np.array_equal(seen, expected), (
+                f"seat {seat}, step {step}: {np.flatnonzero(seen != expected)}"
+            )
             assert np.abs(seen).max(initial=0.0) <= BOUND
         if step % WORLD_EVERY == 0:
             seat = step % players
             fresh = observer_of(encoding, players, seat).observe(state)
-            assert np.array_equal(fresh, following[seat].observe(state)), f"step {step}: a fresh observer differs"
+            assert np.array_equal(fresh, following[seat].observe(state)), (
+                f"step {step}: a fresh observer differs"
+            )
 
 
 @pytest.mark.parametrize("setup", SETUPS, ids=lambda setup: f"{setup[0]}-{setup[1]}p")

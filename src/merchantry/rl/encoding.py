@@ -22,7 +22,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterable, Sequence
 from functools import cache
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import numpy as np
 
@@ -30,6 +30,7 @@ from merchantry import games
 from merchantry.engine import State
 
 BOUND = 10.0
+MASKS = 10_000  # masks kept per action space (each len(actions) bytes: 9 MB at most for 926 actions)
 
 
 class Encoding(Protocol):
@@ -80,6 +81,7 @@ class ActionSpace:
         self.texts: tuple[str, ...] = tuple(encoding_of(game).actions(players))
         self.ids = {text: i for i, text in enumerate(self.texts)}
         self.by_action: dict[Any, int] = {}
+        self.masks: dict[tuple[int, ...], np.ndarray] = {}
         if len(self.ids) != len(self.texts):
             raise ValueError(f"{game}'s action list names an action twice")
 
@@ -103,6 +105,20 @@ class ActionSpace:
         except TypeError:  # an unhashable action
             return self.ids[str(action)]
 
+    def mask_of(self, ids: list[int]) -> np.ndarray:
+        """The mask (int8, read-only) of these legal ids, increasing: one array per set of ids met, shared
+        (a game meets few sets again and again; the cache is emptied when it grows past MASKS)."""
+        key = tuple(ids)
+        mask = self.masks.get(key)
+        if mask is None:
+            if len(self.masks) >= MASKS:
+                self.masks.clear()
+            mask = np.zeros(len(self.texts), np.int8)
+            mask[ids] = 1
+            mask.flags.writeable = False
+            self.masks[key] = mask
+        return mask
+
     def legal_ids(self, state: State, seat: int) -> list[int]:
         """The legal action ids of `seat`, in increasing order."""
         return sorted(self.id_of_action(action) for action in state.legal_actions(seat))
@@ -119,13 +135,27 @@ class ActionSpace:
         return self.game.parse_action(state, seat, self.texts[action_id])
 
 
+class Numbers(Protocol):
+    """An observation's numbers, written one at a time (a float32 memoryview: a number written costs a
+    tenth of numpy's item write, and an observer writes only the few that changed)."""
+
+    def __setitem__(self, index: int, value: float, /) -> None: ...
+
+    def __getitem__(self, index: int, /) -> float: ...
+
+
+def numbers_of(out: np.ndarray) -> Numbers:
+    """`out`'s numbers to write one by one (typeshed types a memoryview's items as ints: hence the cast)."""
+    return cast(Numbers, memoryview(out))  # type: ignore[arg-type]
+
+
 class Counts:
     """A part of an observation that counts indices (cards by code, ...), each count / `divisor`: rewritten
     from a new list of indices, touching only the numbers that the old list and the new one name."""
 
     __slots__ = ("numbers", "start", "divisor", "last")
 
-    def __init__(self, numbers: memoryview, start: int, divisor: float):
+    def __init__(self, numbers: Numbers, start: int, divisor: float):
         self.numbers, self.start, self.divisor = numbers, start, divisor
         self.last: tuple[int, ...] = ()
 
@@ -147,7 +177,7 @@ class Scaled:
 
     __slots__ = ("numbers", "start", "divisor", "last")
 
-    def __init__(self, numbers: memoryview, start: int, divisor: float):
+    def __init__(self, numbers: Numbers, start: int, divisor: float):
         self.numbers, self.start, self.divisor = numbers, start, divisor
         self.last: tuple[int, ...] | None = None
 
@@ -167,7 +197,7 @@ class OneHot:
 
     __slots__ = ("numbers", "start", "size", "last")
 
-    def __init__(self, numbers: memoryview, start: int, size: int):
+    def __init__(self, numbers: Numbers, start: int, size: int):
         self.numbers, self.start, self.size = numbers, start, size
         self.last: int | None = None
 

@@ -93,10 +93,11 @@ class Episode:
         self.own[seat].append(action_id)
         self.move[seat].append(action_id)
         self.move_steps[seat] += 1
-        acting = set(state.to_act())
+        acting = state.to_act()
+        move_steps = self.move_steps
         for other in range(self.players):
-            if other not in acting:  # its move is over (or it has none): the count starts again
-                self.move_steps[other] = 0
+            if move_steps[other] and other not in acting:  # its move is over: the count starts again
+                move_steps[other] = 0
                 self.move[other] = []
         if self.move_steps[seat] > MOVE_STEPS and self.stalled is None:
             self.stalled = seat

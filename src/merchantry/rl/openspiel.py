@@ -199,7 +199,7 @@ class MerchantryState(pyspiel.State):  # type: ignore[misc]
         return json.dumps(view, sort_keys=True)
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
-        """The encoding of the player's view, as pyspiel gives it (a list), without its observer round trip."""
+        """The encoding of the player's view, as pyspiel gives it (a list), without pyspiel's round trip."""
         return self.view_numbers(self.current_player() if player is None else player).tolist()  # type: ignore[no-any-return]
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:

@@ -97,14 +97,15 @@ class Table:
             return known
         assert self.state is not None
         space = self.action_ids
-        by_id = {space.id_of_action(action): action for action in self.state.legal_actions(seat)}
+        by_action, id_of = space.by_action, space.id_of_action
+        by_id = {}
+        for action in self.state.legal_actions(seat):
+            try:
+                by_id[by_action[action]] = action
+            except (KeyError, TypeError):  # met for the first time, or unhashable
+                by_id[id_of(action)] = action
         ids = sorted(by_id)
-        if ids:
-            mask = np.zeros(len(space), np.int8)
-            mask[ids] = 1
-        else:
-            mask = self.no_actions
-        legal = self.legal_now[seat] = Legal(ids, mask, by_id)
+        legal = self.legal_now[seat] = Legal(ids, space.mask_of(ids), by_id)
         return legal
 
     def mask(self, seat: int, may_act: bool = True) -> np.ndarray:
@@ -113,9 +114,7 @@ class Table:
         assert self.state is not None
         if not may_act or self.state.is_over():
             return self.no_actions
-        mask = self.legal(seat).mask
-        mask.flags.writeable = False
-        return mask
+        return self.legal(seat).mask
 
     def play(self, seat: int, action: int) -> None:
         """Apply `seat`'s action id (IllegalAction, a ValueError, if it is not legal now)."""

@@ -32,7 +32,7 @@ from merchantry.errors import IllegalAction
 from merchantry.games.byzanz.actions import ADD, BID, DISCARD, DONE, PASS, TAKE, TO_MARKET, sell
 from merchantry.games.byzanz.components import CODE_TYPE, CODES, MERCHANT
 from merchantry.games.byzanz.rules import AUCTION, LOT_CHOICE, MARKET, PHASE_NAMES, ByzanzState
-from merchantry.rl.encoding import Counts, OneHot, Scaled, one_hot, padded, relative
+from merchantry.rl.encoding import Counts, Numbers, OneHot, Scaled, numbers_of, one_hot, padded, relative
 
 SLOTS = 6
 PER_SEAT = 2 + 3 * len(CODES) + 1 + len(CODES) + 2
@@ -131,7 +131,6 @@ class ByzanzEncoding:
         out += [x for s in slots for x in s]
         return out
 
-
     def observer(self, players: int, seat: int) -> ByzanzObserver:
         return ByzanzObserver(players, seat)
 
@@ -139,7 +138,7 @@ class ByzanzEncoding:
 class ByzanzSeat:
     """One seat's slot of a Byzanz observation and what it was last written from."""
 
-    def __init__(self, numbers: memoryview, start: int):
+    def __init__(self, numbers: Numbers, start: int):
         self.start = start
         self.scalars: tuple[int, ...] | None = None
         self.known = Scaled(numbers, start + KNOWN, 4)
@@ -160,7 +159,7 @@ class ByzanzObserver:
     def __init__(self, players: int, seat: int):
         self.players, self.seat = players, seat
         self.out = np.zeros(SIZE, np.float32)
-        self.numbers = numbers = memoryview(self.out)
+        self.numbers = numbers = numbers_of(self.out)
         self.slot_of = [(p - seat) % players for p in range(players)]
         self.phase = OneHot(numbers, 0, len(PHASE_NAMES))
         self.slots = {
@@ -176,12 +175,14 @@ class ByzanzObserver:
             )
         }
         self.offers: tuple[Any, ...] | None = None
-        self.lot, self.lot_from = Counts(numbers, LOT, 4), None
+        self.lot = Counts(numbers, LOT, 4)
+        self.lot_from: tuple[int, ...] | None = None
         self.market = Scaled(numbers, MARKET_CARDS, 4)
         self.auction: tuple[Any, ...] | None = None
         self.order: tuple[int, ...] | None = None
         self.hand = Scaled(numbers, HAND, 4)
-        self.discards, self.discards_from = Counts(numbers, DISCARDS, 4), None
+        self.discards = Counts(numbers, DISCARDS, 4)
+        self.discards_from: tuple[int, ...] | None = None
         self.seats = [ByzanzSeat(numbers, SEATS + self.slot_of[p] * PER_SEAT) for p in range(players)]
         for part in self.seats:
             numbers[part.start] = 1.0  # present

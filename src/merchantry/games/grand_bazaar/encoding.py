@@ -23,7 +23,7 @@ import numpy as np
 from merchantry.games.grand_bazaar.actions import BUY, DONE, SELL
 from merchantry.games.grand_bazaar.components import GEMS, PRICE_CARDS, ROUNDS
 from merchantry.games.grand_bazaar.rules import BazaarState
-from merchantry.rl.encoding import one_hot, relative
+from merchantry.rl.encoding import numbers_of, one_hot, relative
 
 SLOTS = 7  # the most players
 PER_SLOT = 2 + len(GEMS)
@@ -67,7 +67,6 @@ class GrandBazaarEncoding:
         out += [1.0 if gem in view["turn"]["sold"] else 0.0 for gem in GEMS]
         return out
 
-
     def observer(self, players: int, seat: int) -> BazaarObserver:
         return BazaarObserver(players, seat)
 
@@ -81,7 +80,7 @@ class BazaarObserver:
     def __init__(self, players: int, seat: int):
         self.players, self.seat = players, seat
         self.out = np.zeros(SIZE, np.float32)
-        self.numbers = memoryview(self.out)  # one number written costs a tenth of numpy's item write
+        self.numbers = numbers_of(self.out)  # one number written costs a tenth of numpy's item write
         self.slot_of = [(p - seat) % players for p in range(players)]
         for slot in range(players):
             self.numbers[HOLDINGS + slot * PER_SLOT] = 1.0  # present

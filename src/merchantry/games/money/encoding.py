@@ -26,7 +26,7 @@ from merchantry.engine import seat_label
 from merchantry.games.money.actions import ADD, KEEP, REMOVE, SEAL, TAKE_GROUP
 from merchantry.games.money.components import ALL_CODES, BLUFF, CARD_CODES, CARD_VALUES, CURRENCIES
 from merchantry.games.money.rules import BIDDING, EXCHANGE, PHASE_NAMES, MoneyState
-from merchantry.rl.encoding import Counts, OneHot, one_hot, relative
+from merchantry.rl.encoding import Counts, Numbers, OneHot, numbers_of, one_hot, relative
 
 SLOTS = 5
 CODES = (*ALL_CODES, BLUFF)
@@ -90,7 +90,6 @@ class MoneyEncoding:
         out += [x for slot in slots for x in slot]
         return out
 
-
     def observer(self, players: int, seat: int) -> MoneyObserver:
         return MoneyObserver(players, seat)
 
@@ -98,7 +97,7 @@ class MoneyEncoding:
 class SeatPart:
     """One seat's slot of a Money observation and what it was last written from."""
 
-    def __init__(self, numbers: memoryview, start: int):
+    def __init__(self, numbers: Numbers, start: int):
         self.start = start
         self.scalars: tuple[Any, ...] | None = None
         self.bid: tuple[int, ...] | None = None
@@ -116,7 +115,7 @@ class MoneyObserver:
     def __init__(self, players: int, seat: int):
         self.players, self.seat = players, seat
         self.out = np.zeros(SIZE, np.float32)
-        self.numbers = numbers = memoryview(self.out)
+        self.numbers = numbers = numbers_of(self.out)
         numbers[SEAT + seat] = 1.0
         self.phase = OneHot(numbers, 0, len(PHASE_NAMES))
         self.header: tuple[Any, ...] | None = None
@@ -137,7 +136,11 @@ class MoneyObserver:
         if header != self.header:
             self.header = header
             self.phase.write(phase)
-            numbers[3], numbers[4], numbers[5] = state.round / 20, float(state.final_round), len(state.deck) / 50
+            numbers[3], numbers[4], numbers[5] = (
+                state.round / 20,
+                float(state.final_round),
+                len(state.deck) / 50,
+            )
         if state.removed is not self.removed:
             self.removed = state.removed
             for index, currency in enumerate(CURRENCIES):

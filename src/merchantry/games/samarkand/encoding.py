@@ -30,7 +30,7 @@ import numpy as np
 from merchantry.games.samarkand.actions import CAMEL, DISCARD, DONE, EXPAND, KEEP, MARRY, PASS, SELL
 from merchantry.games.samarkand.components import MAP, NUM_GOODS
 from merchantry.games.samarkand.rules import PHASES, SamarkandState
-from merchantry.rl.encoding import OneHot, one_hot, relative
+from merchantry.rl.encoding import OneHot, numbers_of, one_hot, relative
 
 SLOTS = 5  # the most players
 FAMILY_INDEX = {family.name: family.index for family in MAP.families}
@@ -122,7 +122,7 @@ class SamarkandObserver:
     def __init__(self, players: int, seat: int):
         self.players, self.seat = players, seat
         self.out = np.zeros(SIZE, np.float32)
-        self.numbers = numbers = memoryview(self.out)
+        self.numbers = numbers = numbers_of(self.out)
         self.slot_of = [(p - seat) % players for p in range(players)]
         for p in range(players):
             numbers[SEATS + self.slot_of[p] * PER_SEAT] = 1.0  # present
@@ -164,7 +164,11 @@ class SamarkandObserver:
         self._families(state)
         self._seats(state)
         mine, camels = state.hands[me], state.camels  # a card's worth: the camels and the observer's tiles
-        if self._changed("hand", mine) | self._changed("worth", camels) | self._changed("own", state.tiles_held[me]):
+        if (
+            self._changed("hand", mine)
+            | self._changed("worth", camels)
+            | self._changed("own", state.tiles_held[me])
+        ):
             self._hand(state)
         numbers[COUNTS + 2] = len(state.deck) / NUM_GOODS
         numbers[COUNTS + 3] = len(state.discards) / NUM_GOODS
@@ -214,7 +218,7 @@ class SamarkandObserver:
             for p in range(self.players):
                 numbers[SEATS + slot_of[p] * PER_SEAT + 2] = len(state.hands[p]) / 10
         if self._changed("sold", state.sold):
-            sold = set()
+            sold: set[int] = set()
             for p in range(self.players):
                 numbers[SEATS + slot_of[p] * PER_SEAT + 3] = len(state.sold[p]) / 10
                 sold.update(state.sold[p])
