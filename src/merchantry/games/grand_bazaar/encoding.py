@@ -16,6 +16,7 @@ clockwise, ...; slots past the player count are 0):
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -71,6 +72,13 @@ class GrandBazaarEncoding:
         return BazaarObserver(players, seat)
 
 
+@lru_cache(maxsize=64)
+def expected_moves(deck: tuple[int, ...]) -> tuple[float, ...]:
+    """Each gem's mean price change over the cards left (as `observe` works it out), for every seat's
+    observer of the round at once."""
+    return tuple(sum(PRICE_CARDS[c][gem] for c in deck) / len(deck) if deck else 0.0 for gem in GEM_RANGE)
+
+
 class BazaarObserver:
     """`observe(view(seat))` from the state: every part of Grand Bazaar is public but the deck's order
     (GB-I1), and the deck is read only as the set of cards left. A part is rewritten, number by number,
@@ -113,8 +121,8 @@ class BazaarObserver:
                 numbers[STOCK + gem] = stock[gem] / 20
         if self.deck is not state.deck:
             self.deck = deck = state.deck
-            for gem in GEM_RANGE:
-                numbers[MOVES + gem] = sum(PRICE_CARDS[c][gem] for c in deck) / len(deck) if deck else 0.0
+            for gem, move in enumerate(expected_moves(deck)):
+                numbers[MOVES + gem] = move
             numbers[LEFT] = len(deck) / ROUNDS
         if self.bought is not state.bought or self.sold is not state.sold:
             self.bought, self.sold = state.bought, state.sold
