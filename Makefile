@@ -65,8 +65,8 @@ typecheck: setup
 ## steps/s on each build. Long: several minutes.
 bench: extras
 	nice -n 10 $(BIN)/python benchmarks/bench_engine.py
-	nice -n 10 $(BIN)/python benchmarks/bench_rl.py
-	MERCHANTRY_PURE=1 nice -n 10 $(BIN)/python benchmarks/bench_rl.py
+	nice -n 10 $(BIN)/python benchmarks/bench_rl.py --seconds 1
+	MERCHANTRY_PURE=1 nice -n 10 $(BIN)/python benchmarks/bench_rl.py --seconds 1
 
 simulate: setup
 	$(BIN)/merchantry simulate money --players 4 --games 1000 --bots greedy,random,random,random --seed 1

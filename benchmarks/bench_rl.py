@@ -1,15 +1,21 @@
-"""Environment steps per second for each RL adapter beside the raw engine, per game (4 players; 2 for
-nothing: every game takes 4). Uniformly random legal actions, one core, CPU time; on the build in use
-(`merchantry.build`: `make bench` runs it on the compiled build, and with MERCHANTRY_PURE=1).
+"""Environment steps per second for each RL adapter beside the raw engine, per game and player count.
+Uniformly random legal actions, one core, CPU time; on the build in use (`merchantry.build`: `make bench`
+runs it on the compiled build, and with MERCHANTRY_PURE=1).
 
-    .venv/bin/python benchmarks/bench_rl.py [--seconds 3]
+    .venv/bin/python benchmarks/bench_rl.py [--seconds 3] [--game NAME] [--players N]
 
 - engine: `state.apply(seat, random legal action)` on the real state (the ceiling);
 - pettingzoo: `env.step(random legal id)` with `env.last()` (observation + mask) before every step;
 - pettingzoo parallel: `env.step({agent: random legal id})` for every seat that acts (counted per seat);
-- gymnasium: `env.step(random legal id)` for the learning seat, bots (`random`) moving the other seats inside
-  the step (so one step covers several game actions: the table counts learner steps);
+- gymnasium: `env.step(random legal id)` for the learning seat, the other seats played inside the step by
+  a policy that picks a random legal id from its own observation and mask (self-play's opponents); the
+  table counts every seat's actions, as the other columns do (a bot as opponent would add its own cost:
+  `sample_hidden` and its choice, for every action);
 - openspiel: `state.apply_action(random legal id)` with `observation_tensor()` before every action.
+
+The agents pick from the mask as cheaply as Python allows (`mask.nonzero()`, then `random.Random`), about a
+microsecond: numpy's `Generator.choice` costs some 10 µs a call, more than a whole engine step, and would
+measure the agent rather than the environment.
 """
 
 from __future__ import annotations
@@ -25,7 +31,11 @@ from rich.table import Table
 import merchantry
 from merchantry import games
 
-PLAYERS = 4
+
+def pick(mask: np.ndarray, rng: random.Random) -> int:
+    """A uniformly random legal id of `mask`: what an agent does, at the least cost."""
+    legal = mask.nonzero()[0]
+    return int(legal[rng.randrange(len(legal))])
 
 
 def timed(step: object, seconds: float) -> float:
@@ -37,11 +47,11 @@ def timed(step: object, seconds: float) -> float:
     return count / (clock() - start)
 
 
-def engine(name: str, seconds: float) -> float:
+def engine(name: str, players: int, seconds: float) -> float:
     rng = random.Random(1)
 
     def game() -> int:
-        state = games.get(name).new_game(players=PLAYERS, seed=rng.getrandbits(32))
+        state = games.get(name).new_game(players=players, seed=rng.getrandbits(32))
         steps = 0
         while not state.is_over():
             seat = state.to_act()[0]
@@ -52,37 +62,37 @@ def engine(name: str, seconds: float) -> float:
     return timed(game, seconds)
 
 
-def pettingzoo(name: str, seconds: float) -> float:
+def pettingzoo(name: str, players: int, seconds: float) -> float:
     from merchantry.rl import pettingzoo as pz
 
-    env, rng = pz.env(name, players=PLAYERS), np.random.default_rng(1)
+    env, rng = pz.env(name, players=players), random.Random(1)
 
     def game() -> int:
-        env.reset(seed=int(rng.integers(2**31)))
+        env.reset(seed=rng.getrandbits(31))
         steps = 0
         for _agent in env.agent_iter():
             observation, _, termination, truncation, _ = env.last()
             if termination or truncation:
                 env.step(None)
                 continue
-            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+            env.step(pick(observation["action_mask"], rng))
             steps += 1
         return steps
 
     return timed(game, seconds)
 
 
-def parallel(name: str, seconds: float) -> float:
+def parallel(name: str, players: int, seconds: float) -> float:
     from merchantry.rl import pettingzoo as pz
 
-    env, rng = pz.parallel_env(name, players=PLAYERS), np.random.default_rng(1)
+    env, rng = pz.parallel_env(name, players=players), random.Random(1)
 
     def game() -> int:
-        observations, _ = env.reset(seed=int(rng.integers(2**31)))
+        observations, _ = env.reset(seed=rng.getrandbits(31))
         steps = 0
         while env.agents:
             actions = {
-                agent: int(rng.choice(np.flatnonzero(seen["action_mask"])))
+                agent: pick(seen["action_mask"], rng)
                 for agent, seen in observations.items()
                 if seen["action_mask"].any()
             }
@@ -93,31 +103,35 @@ def parallel(name: str, seconds: float) -> float:
     return timed(game, seconds)
 
 
-def gymnasium(name: str, seconds: float) -> float:
+def gymnasium(name: str, players: int, seconds: float) -> float:
     import gymnasium as gym
 
     from merchantry.rl import gymnasium as mg
 
-    env, rng = gym.make(mg.env_id(name), players=PLAYERS, opponents="random"), np.random.default_rng(1)
+    rng = random.Random(1)
+
+    def opponent(observation: np.ndarray, mask: np.ndarray) -> int:
+        return pick(mask, rng)
+
+    env = gym.make(mg.env_id(name), players=players, opponents=opponent)
 
     def game() -> int:
-        _, info = env.reset(seed=int(rng.integers(2**31)))
-        steps, done = 0, False
+        _, info = env.reset(seed=rng.getrandbits(31))
+        done = False
         while not done:
-            _, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
-            steps += 1
-        return steps
+            _, _, done, _, info = env.step(pick(info["action_mask"], rng))
+        return int(env.unwrapped.table.episode.steps)
 
     return timed(game, seconds)
 
 
-def openspiel(name: str, seconds: float) -> float:
+def openspiel(name: str, players: int, seconds: float) -> float:
     import pyspiel
 
     from merchantry.rl import openspiel as osp
 
     osp.register()
-    game, rng = pyspiel.load_game(osp.short_name(name), {"players": PLAYERS}), random.Random(1)
+    game, rng = pyspiel.load_game(osp.short_name(name), {"players": players}), random.Random(1)
 
     def play() -> int:
         state, steps = game.new_initial_state(), 0
@@ -133,18 +147,33 @@ def openspiel(name: str, seconds: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--game", action="append", help="only these games")
+    parser.add_argument("--players", type=int, action="append", help="only these player counts")
     args = parser.parse_args()
     table = Table(
-        title=f"Steps per second, {PLAYERS} players, random legal actions, one core, CPU time, "
-        f"{merchantry.build}; (n%): of the engine's"
+        title=f"Steps per second, random legal actions, one core, CPU time, {merchantry.build}; "
+        "(n%): of the engine's"
     )
-    columns = ("game", "engine", "pettingzoo", "parallel", "gymnasium (learner steps)", "openspiel")
+    columns = (
+        "game",
+        "players",
+        "engine",
+        "pettingzoo",
+        "parallel",
+        "gymnasium",
+        "openspiel",
+    )
     for column in columns:
         table.add_column(column, justify="right")
-    for name in games.names():
-        rates = [run(name, args.seconds) for run in (engine, pettingzoo, parallel, gymnasium, openspiel)]
-        shares = [f"{rate:,.0f} ({rate / rates[0]:.0%})" for rate in rates[1:]]
-        table.add_row(name, f"{rates[0]:,.0f}", *shares)
+    for name in args.game or games.names():
+        game = games.get(name)
+        for players in range(game.min_players, game.max_players + 1):
+            if args.players and players not in args.players:
+                continue
+            runs = (engine, pettingzoo, parallel, gymnasium, openspiel)
+            rates = [run(name, players, args.seconds) for run in runs]
+            shares = [f"{rate:,.0f} ({rate / rates[0]:.0%})" for rate in rates[1:]]
+            table.add_row(name, str(players), f"{rates[0]:,.0f}", *shares)
     Console(width=160).print(table)
 
 

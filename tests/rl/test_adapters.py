@@ -238,3 +238,26 @@ def test_the_history_option_holds_the_observations_at_the_start_of_past_moves():
                 break
     assert np.allclose(observation[size : 2 * size], starts[-1])
     assert np.allclose(observation[2 * size :], starts[-2])
+
+
+@pytest.mark.parametrize("name", sorted({name for name, _ in SETUPS}))
+def test_an_illegal_or_unknown_id_is_refused_and_changes_nothing(name):
+    """The step takes the chosen action from the position's legal actions (asked once); an id that is not
+    among them is refused with the engine's reason (IllegalAction), one out of range says so, and neither
+    changes the state, the episode or the mask."""
+    from merchantry.errors import IllegalAction
+
+    env = pettingzoo.env(name, players=3)
+    env.reset(seed=5)
+    observation = env.observe(env.agent_selection)
+    mask = observation["action_mask"]
+    before, steps = env.game_state.to_dict(), env.table.episode.steps
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    for bad in (illegal, len(mask), -1):
+        with pytest.raises(IllegalAction):
+            env.step(bad)
+    assert env.game_state.to_dict() == before and env.table.episode.steps == steps
+    assert np.array_equal(env.observe(env.agent_selection)["action_mask"], mask)
+    assert not mask.flags.writeable  # shared by every position with these legal ids: copy to change it
+    env.step(int(np.flatnonzero(mask)[0]))
+    assert env.table.episode.steps == steps + 1

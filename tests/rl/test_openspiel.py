@@ -198,3 +198,19 @@ def test_the_old_resampler_callback_still_works():
         action = bot.step(state)
         assert action in state.legal_actions()
         state.apply_action(action)
+
+
+def test_legal_actions_answered_in_python_agree_with_pyspiels_own():
+    """The state answers `legal_actions` itself (pyspiel's round trip through C++ is slow): the same ids,
+    none for a player not to move, and the mask pyspiel builds from them."""
+    game = pyspiel.load_game(openspiel.short_name("money"), {"players": 3, "seed": 4})
+    state, rng = game.new_initial_state(), random.Random(4)
+    while not state.is_terminal():
+        player = state.current_player()
+        legal = state.legal_actions()
+        assert legal == state.legal_actions(player) == pyspiel.State.legal_actions(state, player)
+        assert all(state.legal_actions(other) == [] for other in range(3) if other != player)
+        assert [i for i, legal_id in enumerate(state.legal_actions_mask(player)) if legal_id] == legal
+        assert state.observation_tensor(player) == pyspiel.State.observation_tensor(state, player)
+        state.apply_action(rng.choice(legal))
+    assert state.legal_actions() == []

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from merchantry.engine import State
 
 MOVE_STEPS = 1_000  # actions of one seat in one move (it stays in to_act() throughout)
@@ -65,7 +67,7 @@ class Episode:
         self.move_steps = [0] * players
         self.own: list[list[int]] = [[] for _ in range(players)]
         self.move: list[list[int]] = [[] for _ in range(players)]
-        self.past: list[list[list[float]]] = [[] for _ in range(players)]
+        self.past: list[list[Any]] = [[] for _ in range(players)]  # observations (arrays), newest first
         self.stalled: int | None = None  # the seat that ran over MOVE_STEPS
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Episode:
@@ -80,7 +82,7 @@ class Episode:
         copy.stalled = self.stalled
         return copy
 
-    def before(self, seat: int, observation: list[float]) -> None:
+    def before(self, seat: int, observation: Any) -> None:
         """Called before the first action of a move of `seat` (`move[seat]` empty) with the observation it
         acts on, for the history option."""
         self.past[seat] = [observation, *self.past[seat]][: self.history]
@@ -91,10 +93,11 @@ class Episode:
         self.own[seat].append(action_id)
         self.move[seat].append(action_id)
         self.move_steps[seat] += 1
-        acting = set(state.to_act())
+        acting = state.to_act()
+        move_steps = self.move_steps
         for other in range(self.players):
-            if other not in acting:  # its move is over (or it has none): the count starts again
-                self.move_steps[other] = 0
+            if move_steps[other] and other not in acting:  # its move is over: the count starts again
+                move_steps[other] = 0
                 self.move[other] = []
         if self.move_steps[seat] > MOVE_STEPS and self.stalled is None:
             self.stalled = seat
@@ -106,10 +109,10 @@ class Episode:
         """A truncated game has no winner: -1 for the seat that stalled, 0 for everyone else."""
         return [-1.0 if seat == self.stalled else 0.0 for seat in range(self.players)]
 
-    def history_features(self, seat: int, size: int) -> list[float]:
+    def history_features(self, seat: int, size: int) -> list[Any]:
         """The seat's observations at the start of its last `history` moves, newest first, zeros where
-        there were fewer: each `size` numbers."""
-        out: list[float] = []
-        for index in range(self.history):
-            out += self.past[seat][index] if index < len(self.past[seat]) else [0.0] * size
-        return out
+        there were fewer: each `size` numbers (a float32 array each; the adapters concatenate them)."""
+        past = self.past[seat]
+        return [
+            past[index] if index < len(past) else np.zeros(size, np.float32) for index in range(self.history)
+        ]

@@ -39,7 +39,7 @@ from gymnasium.envs.registration import WrapperSpec
 from merchantry import bots, games
 from merchantry.engine import State
 from merchantry.rl.encoding import BOUND
-from merchantry.rl.pettingzoo import Table
+from merchantry.rl.table import Table
 
 Policy = Callable[[np.ndarray, np.ndarray], int]
 
@@ -134,23 +134,23 @@ class SeatEnv(gymnasium.Env[np.ndarray, np.int64]):
         return self._observation(), self._info()
 
     def step(self, action: np.int64 | int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        state = self.table.state
+        table, state = self.table, self.table.state
         assert state is not None, "call reset() first"
-        mask = self.action_masks()
-        if not mask[int(action)]:
+        action_id = int(action)
+        if self._ended() or action_id not in table.legal(self.seat).by_id:
             return self._observation(), -1.0, True, False, {**self._info(), "illegal": True}
-        self.table.play(self.seat, int(action))
+        table.play(self.seat, action_id)
         self._opponents_move()
-        rewards = self.table.end_rewards()
+        rewards = table.end_rewards()
         reward = 0.0 if rewards is None else rewards[self.seat]
         over = state.is_over()
         return self._observation(), reward, over, rewards is not None and not over, self._info()
 
     def _opponents_move(self) -> None:
         """Let the opponents act until the learner must act, or the episode has ended."""
-        state = self.table.state
+        table, state = self.table, self.table.state
         assert state is not None
-        while not state.is_over() and not self.table.episode.truncated():
+        while not state.is_over() and not table.episode.truncated():
             waiting = [s for s in state.to_act() if s != self.seat]
             if not waiting:
                 return
@@ -160,20 +160,23 @@ class SeatEnv(gymnasium.Env[np.ndarray, np.int64]):
                 action = bots.play_turn(state, seat, self.opponents[seat], self.bot_rng)
                 action_id = self.action_ids.id_of(action)
             else:
-                seen = self.table.observe(seat, may_act=True)
+                seen = table.observe(seat, may_act=True)
                 action_id = int(policy(seen["observation"], seen["action_mask"].astype(bool)))
-            self.table.play(seat, action_id)
+            table.play(seat, action_id)
+
+    def _ended(self) -> bool:
+        state = self.table.state
+        assert state is not None
+        return state.is_over() or self.table.episode.truncated()
 
     def action_masks(self) -> np.ndarray:
         """The legal action ids of the learner (all False once the episode has ended)."""
-        state = self.table.state
-        assert state is not None
-        if state.is_over() or self.table.episode.truncated():
+        if self._ended():
             return np.zeros(len(self.action_ids), bool)
-        return np.asarray(self.action_ids.mask(state, self.seat), bool)
+        return self.table.mask(self.seat).astype(bool)
 
     def _observation(self) -> np.ndarray:
-        return self.table.observe(self.seat, may_act=False)["observation"]
+        return self.table.observation(self.seat)
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks()}

@@ -44,6 +44,7 @@ from merchantry import games
 from merchantry.engine import State
 from merchantry.rl.encoding import action_space, encoding_of
 from merchantry.rl.episode import EPISODE_STEPS, MOVE_STEPS, Episode, final_rewards
+from merchantry.rl.table import Table
 
 MOVE_SLOTS = 32  # the current move's actions in the information state tensor
 UNKNOWN = -1  # in a world: "this seat's actions before the world was sampled are not known"
@@ -106,36 +107,49 @@ class MerchantryGame(pyspiel.Game):  # type: ignore[misc]
     def information_state_size(self) -> int:
         return self.view_size * (1 + self.history) + MOVE_SLOTS + 1
 
+    # pyspiel works a Python game's tensor shapes out by building a new initial state, and does so on every
+    # `observation_tensor()` call (some 600 µs); the sizes are known.
+    def observation_tensor_shape(self) -> list[int]:
+        return [self.view_size]
 
-class Numbers:
-    """The game's encoding and sizes, shared by every clone (OpenSpiel clones Python states with
-    copy.deepcopy)."""
+    def observation_tensor_size(self) -> int:
+        return self.view_size
 
-    def __init__(self, game: MerchantryGame):
-        self.encoding = game.encoding
-        self.players = game.players
-        self.view_size = game.view_size
+    def information_state_tensor_shape(self) -> list[int]:
+        return [self.information_state_size()]
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> Numbers:
-        return self
-
-    def observe(self, state: State, seat: int) -> list[float]:
-        return self.encoding.observe(state.view(seat), self.players)
+    def information_state_tensor_size(self) -> int:
+        return self.information_state_size()
 
 
 class MerchantryState(pyspiel.State):  # type: ignore[misc]
-    """Holds the engine state and plain data only: OpenSpiel clones a Python state with copy.deepcopy."""
+    """Holds the adapters' shared table (the engine state, the episode, the observers) and plain data only:
+    OpenSpiel clones a Python state with copy.deepcopy, which clones the engine state (`Table`)."""
 
     def __init__(self, game: MerchantryGame, state: State, search_rng: random.Random):
         super().__init__(game)
-        self.state = state
+        self.table = Table(game.merchantry_game.name, game.players, history=game.history)
+        self.table.set_state(state)
         self.action_ids = game.action_ids
-        self.numbers = Numbers(game)
-        self.episode = Episode(state.num_players, game.history)
         self.search_rng = search_rng
         # A world's first mover is the player it was sampled for: in a simultaneous step whose answers
         # nobody sees (an offer answered in silence) the world may draw others as still to answer before it.
         self.pinned: int | None = None
+
+    @property
+    def state(self) -> State:
+        """The engine state (the real one, with every seat's secrets)."""
+        state = self.table.state
+        assert state is not None
+        return state
+
+    @state.setter
+    def state(self, state: State) -> None:
+        self.table.set_state(state)
+
+    @property
+    def episode(self) -> Episode:
+        return self.table.episode
 
     def current_player(self) -> int:
         if self.is_terminal():
@@ -144,15 +158,19 @@ class MerchantryState(pyspiel.State):  # type: ignore[misc]
         return self.pinned if self.pinned in acting else acting[0]
 
     def _legal_actions(self, player: int) -> list[int]:
-        return self.action_ids.legal_ids(self.state, player)
+        return list(self.table.legal(player).ids)
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """pyspiel's `legal_actions`, answered here: through pyspiel's C++ and back it costs some 30 µs."""
+        current = self.current_player()  # pyspiel: no legal action for another player, nor once over
+        if self.is_terminal() or player not in (None, current):
+            return []
+        return list(self.table.legal(current).ids)
 
     def _apply_action(self, action: int) -> None:
         seat = self.current_player()
         self.pinned = None
-        if self.episode.history and not self.episode.move[seat]:
-            self.episode.before(seat, self.view_numbers(seat))
-        self.state.apply(seat, self.action_ids.action(self.state, seat, int(action)))
-        self.episode.after(self.state, seat, int(action))
+        self.table.play(seat, int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         return self.action_ids.texts[action]
@@ -167,8 +185,8 @@ class MerchantryState(pyspiel.State):  # type: ignore[misc]
             return self.episode.truncation_rewards()
         return [0.0] * self.state.num_players
 
-    def view_numbers(self, seat: int) -> list[float]:
-        return self.numbers.observe(self.state, seat)
+    def view_numbers(self, seat: int) -> np.ndarray:
+        return self.table.view_numbers(seat)
 
     def information_state_string(self, player: int | None = None) -> str:
         seat = self.current_player() if player is None else player
@@ -180,16 +198,20 @@ class MerchantryState(pyspiel.State):  # type: ignore[misc]
         view.pop("log", None)
         return json.dumps(view, sort_keys=True)
 
-    def information_state_numbers(self, seat: int) -> list[float]:
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """The encoding of the player's view, as pyspiel gives it (a list), without pyspiel's round trip."""
+        return self.view_numbers(self.current_player() if player is None else player).tolist()  # type: ignore[no-any-return]
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        seat = self.current_player() if player is None else player
+        return self.information_state_numbers(seat).tolist()  # type: ignore[no-any-return]
+
+    def information_state_numbers(self, seat: int) -> np.ndarray:
         move = self.episode.move[seat][-MOVE_SLOTS:]
-        slots = [(action + 1) / len(self.action_ids) for action in move]
-        return [
-            *self.view_numbers(seat),
-            *self.episode.history_features(seat, self.numbers.view_size),
-            *slots,
-            *[0.0] * (MOVE_SLOTS - len(slots)),
-            min(len(self.episode.move[seat]), MOVE_STEPS) / MOVE_STEPS,
-        ]
+        slots = np.zeros(MOVE_SLOTS + 1, np.float32)
+        slots[: len(move)] = [(action + 1) / len(self.action_ids) for action in move]
+        slots[MOVE_SLOTS] = min(len(self.episode.move[seat]), MOVE_STEPS) / MOVE_STEPS
+        return np.concatenate([self.table.observation(seat), slots])
 
     def resample_from_infostate(self, player: int, sampler: Any = None) -> MerchantryState:
         """A world for `player`: the hidden parts drawn with `sample_hidden` from the state's search stream;

@@ -26,14 +26,31 @@ from functools import cache
 from itertools import combinations_with_replacement
 from typing import Any
 
+import numpy as np
+
 from merchantry.errors import IllegalAction
 from merchantry.games.byzanz.actions import ADD, BID, DISCARD, DONE, PASS, TAKE, TO_MARKET, sell
 from merchantry.games.byzanz.components import CODE_TYPE, CODES, MERCHANT
-from merchantry.games.byzanz.rules import PHASE_NAMES
-from merchantry.rl.encoding import one_hot, padded, relative
+from merchantry.games.byzanz.rules import AUCTION, LOT_CHOICE, MARKET, PHASE_NAMES, ByzanzState
+from merchantry.rl.encoding import Counts, Numbers, OneHot, Scaled, numbers_of, one_hot, padded, relative
 
 SLOTS = 6
 PER_SEAT = 2 + 3 * len(CODES) + 1 + len(CODES) + 2
+OFFERS = 6  # offer cards shown, and offer stack
+# Where each part of the observation starts (the order of `observe` below)
+DEALER = len(PHASE_NAMES) + 2
+OPENER, FIRST, OFFER_CARDS = DEALER + SLOTS, DEALER + 2 * SLOTS, DEALER + 3 * SLOTS
+STACK, LOT = OFFER_CARDS + OFFERS, OFFER_CARDS + 2 * OFFERS
+MARKET_CARDS, HIGH = LOT + len(CODES), LOT + 2 * len(CODES)
+HIGH_BIDDER, BID_TURN, INSIDE = HIGH + 1, HIGH + 1 + SLOTS, HIGH + 1 + 2 * SLOTS
+CHOOSER, LIMIT, ORDER = INSIDE + SLOTS, INSIDE + 2 * SLOTS, INSIDE + 3 * SLOTS
+HAND, DISCARDS = ORDER + SLOTS, ORDER + SLOTS + len(CODES)
+SEATS = DISCARDS + len(CODES)
+SIZE = SEATS + SLOTS * PER_SEAT
+# within a seat's slot
+KNOWN, MAYBE, BIDS = 2, 2 + len(CODES), 2 + 2 * len(CODES)
+OFFER, PROFITS = 2 + 3 * len(CODES), 3 + 3 * len(CODES)
+SCORE, DISCARDED = PROFITS + len(CODES), PROFITS + len(CODES) + 1
 
 
 @cache
@@ -113,6 +130,136 @@ class ByzanzEncoding:
             ]
         out += [x for s in slots for x in s]
         return out
+
+    def observer(self, players: int, seat: int) -> ByzanzObserver:
+        return ByzanzObserver(players, seat)
+
+
+class ByzanzSeat:
+    """One seat's slot of a Byzanz observation and what it was last written from."""
+
+    def __init__(self, numbers: Numbers, start: int):
+        self.start = start
+        self.scalars: tuple[int, ...] | None = None
+        self.known = Scaled(numbers, start + KNOWN, 4)
+        self.maybe = Counts(numbers, start + MAYBE, 4)
+        self.maybe_from: object = None
+        self.bid = Counts(numbers, start + BIDS, 4)
+        self.bid_from: object = None
+        self.profits = Counts(numbers, start + PROFITS, 4)
+        self.profits_from: object = None
+
+
+class ByzanzObserver:
+    """`observe(view(seat))` from the state, reading only what the seat's view shows: its own hand and
+    discards, every seat's cards known to all and bids (BZ-I1), hand sizes, the lot, the market and the
+    auction. Each part is rewritten, number by number, only when what it comes from changed (the state
+    replaces a tuple that changes)."""
+
+    def __init__(self, players: int, seat: int):
+        self.players, self.seat = players, seat
+        self.out = np.zeros(SIZE, np.float32)
+        self.numbers = numbers = numbers_of(self.out)
+        self.slot_of = [(p - seat) % players for p in range(players)]
+        self.phase = OneHot(numbers, 0, len(PHASE_NAMES))
+        self.slots = {
+            name: OneHot(numbers, start, SLOTS)
+            for name, start in (
+                ("dealer", DEALER),
+                ("opener", OPENER),
+                ("first", FIRST),
+                ("high_bidder", HIGH_BIDDER),
+                ("turn", BID_TURN),
+                ("chooser", CHOOSER),
+                ("limit", LIMIT),
+            )
+        }
+        self.offers: tuple[Any, ...] | None = None
+        self.lot = Counts(numbers, LOT, 4)
+        self.lot_from: tuple[int, ...] | None = None
+        self.market = Scaled(numbers, MARKET_CARDS, 4)
+        self.auction: tuple[Any, ...] | None = None
+        self.order: tuple[int, ...] | None = None
+        self.hand = Scaled(numbers, HAND, 4)
+        self.discards = Counts(numbers, DISCARDS, 4)
+        self.discards_from: tuple[int, ...] | None = None
+        self.seats = [ByzanzSeat(numbers, SEATS + self.slot_of[p] * PER_SEAT) for p in range(players)]
+        for part in self.seats:
+            numbers[part.start] = 1.0  # present
+
+    def _slot(self, seat: int) -> int | None:
+        return None if seat < 0 else self.slot_of[seat]
+
+    def observe(self, state: ByzanzState) -> np.ndarray:
+        numbers, me, phase, slots = self.numbers, self.seat, state.phase, self.slots
+        self.phase.write(phase)
+        numbers[len(PHASE_NAMES)] = state.round / state.rounds
+        numbers[len(PHASE_NAMES) + 1] = len(state.deck) / 100
+        slots["dealer"].write(self.slot_of[state.dealer])
+        slots["opener"].write(self.slot_of[state.round_opener])
+        slots["first"].write(self.slot_of[(state.dealer + 1) % self.players])
+        if (state.offers, state.offer_stack) != self.offers:
+            self.offers = (state.offers, state.offer_stack)
+            for start, values in ((OFFER_CARDS, state.offers), (STACK, state.offer_stack)):
+                for index in range(OFFERS):
+                    numbers[start + index] = values[index] / 10 if index < len(values) else 0.0
+        if state.lot is not self.lot_from:
+            self.lot_from = state.lot
+            self.lot.write(state.lot)
+        self.market.write(state.market)
+        self._auction(state, phase)
+        slots["chooser"].write(self.slot_of[state.chooser] if phase == LOT_CHOICE else None)
+        slots["limit"].write(self._slot(state.limit_player))
+        order = state.market_order if phase == MARKET else ()
+        if order != self.order:
+            self.order = order
+            for index in range(SLOTS):
+                numbers[ORDER + index] = 0.0
+            for place, seat in enumerate(order):
+                numbers[ORDER + self.slot_of[seat]] = (place + 1) / SLOTS
+        self.hand.write(state.hands[me])
+        if state.discards[me] is not self.discards_from:
+            self.discards_from = state.discards[me]
+            self.discards.write(state.discards[me])
+        for p in range(self.players):
+            self._seat(state, p)
+        return self.out.copy()
+
+    def _auction(self, state: ByzanzState, phase: int) -> None:
+        """The auction's part: only while one runs (the view shows none otherwise)."""
+        if phase == AUCTION:
+            auction = (state.high, state.high_bidder, state.bid_turn, state.in_auction)
+        else:
+            auction = (0, -1, -1, ())
+        if auction == self.auction:
+            return
+        self.auction = auction
+        high, high_bidder, turn, inside = auction
+        self.numbers[HIGH] = high / 50
+        self.slots["high_bidder"].write(self._slot(high_bidder))
+        self.slots["turn"].write(self._slot(turn))
+        for p in range(self.players):
+            self.numbers[INSIDE + self.slot_of[p]] = 1.0 if inside and inside[p] else 0.0
+
+    def _seat(self, state: ByzanzState, p: int) -> None:
+        part, numbers = self.seats[p], self.numbers
+        scalars = (sum(state.hands[p]), state.offer_held[p], len(state.discards[p]))
+        if scalars != part.scalars:
+            part.scalars = scalars
+            numbers[part.start + 1] = scalars[0] / 15
+            numbers[part.start + OFFER] = scalars[1] / 10
+            numbers[part.start + DISCARDED] = scalars[2] / 10
+        part.known.write(state.known[p])
+        if state.maybe[p] is not part.maybe_from:
+            part.maybe_from = state.maybe[p]
+            part.maybe.write([code for _, code in state.maybe[p]])
+        if state.bids[p] is not part.bid_from:
+            part.bid_from = state.bids[p]
+            part.bid.write(state.bids[p])
+        if state.profits[p] is not part.profits_from:
+            part.profits_from = profits = state.profits[p]
+            part.profits.write(profits)
+            numbers[part.start + SCORE] = sum(state.points(code) for code in profits) / 50
 
 
 ENCODING = ByzanzEncoding()

@@ -20,15 +20,28 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+import numpy as np
+
 from merchantry.engine import seat_label
 from merchantry.games.money.actions import ADD, KEEP, REMOVE, SEAL, TAKE_GROUP
-from merchantry.games.money.components import ALL_CODES, BLUFF, CURRENCIES
-from merchantry.games.money.rules import PHASE_NAMES
-from merchantry.rl.encoding import one_hot, relative
+from merchantry.games.money.components import ALL_CODES, BLUFF, CARD_CODES, CARD_VALUES, CURRENCIES
+from merchantry.games.money.rules import BIDDING, EXCHANGE, PHASE_NAMES, MoneyState
+from merchantry.rl.encoding import Counts, Numbers, OneHot, numbers_of, one_hot, relative
 
 SLOTS = 5
 CODES = (*ALL_CODES, BLUFF)
 PER_SEAT = 6 + len(CODES) + 1 + len(CODES)
+CODE_OF_CARD = tuple(CODES.index(code) for code in CARD_CODES)  # card id -> index in a card vector
+BLUFF_CODE = CODES.index(BLUFF)
+# Where each part of the observation starts (the order of `observe` below)
+REMOVED = len(PHASE_NAMES) + 3
+SEAT = REMOVED + len(CURRENCIES)
+HAND = SEAT + SLOTS
+MY_BID = HAND + len(CODES)
+MARKET = MY_BID + len(CODES)  # right, then left
+SEATS = MARKET + 2 * len(CODES)
+SIZE = SEATS + SLOTS * PER_SEAT
+BID, BID_VALUE, KNOWN = 6, 6 + len(CODES), 7 + len(CODES)  # within a seat's slot
 
 
 def cards(codes: list[str] | None) -> list[float]:
@@ -76,6 +89,106 @@ class MoneyEncoding:
             ]
         out += [x for slot in slots for x in slot]
         return out
+
+    def observer(self, players: int, seat: int) -> MoneyObserver:
+        return MoneyObserver(players, seat)
+
+
+class SeatPart:
+    """One seat's slot of a Money observation and what it was last written from."""
+
+    def __init__(self, numbers: Numbers, start: int):
+        self.start = start
+        self.scalars: tuple[Any, ...] | None = None
+        self.bid: tuple[int, ...] | None = None
+        self.bid_cards = Counts(numbers, start + BID, 4)
+        self.known: tuple[int, ...] | None = None
+        self.known_cards = Counts(numbers, start + KNOWN, 4)
+
+
+class MoneyObserver:
+    """`observe(view(seat))` from the state, reading only what the seat's view shows: its own hand and
+    bid, the market, every seat's public cards (MO-I1), hand size and, once revealed, bid (MO-R1). Each part
+    is rewritten only when the state's value it comes from changed (its card tuples are replaced when
+    they change), number by number: a card added to a bid changes a handful of numbers."""
+
+    def __init__(self, players: int, seat: int):
+        self.players, self.seat = players, seat
+        self.out = np.zeros(SIZE, np.float32)
+        self.numbers = numbers = numbers_of(self.out)
+        numbers[SEAT + seat] = 1.0
+        self.phase = OneHot(numbers, 0, len(PHASE_NAMES))
+        self.header: tuple[Any, ...] | None = None
+        self.removed: tuple[str, ...] | None = None
+        self.hand: tuple[int, ...] | None = None
+        self.hand_cards = Counts(numbers, HAND, 4)
+        self.my_bid: tuple[Any, ...] | None = None
+        self.my_bid_cards = Counts(numbers, MY_BID, 4)
+        self.market: list[tuple[int, ...] | None] = [None, None]
+        self.market_cards = [Counts(numbers, MARKET + side * len(CODES), 4) for side in range(2)]
+        self.parts = [SeatPart(numbers, SEATS + (p - seat) % players * PER_SEAT) for p in range(players)]
+        for part in self.parts:
+            numbers[part.start] = 1.0  # present
+
+    def observe(self, state: MoneyState) -> np.ndarray:
+        numbers, me, phase = self.numbers, self.seat, state.phase
+        header = (phase, state.round, state.final_round, len(state.deck))
+        if header != self.header:
+            self.header = header
+            self.phase.write(phase)
+            numbers[3], numbers[4], numbers[5] = (
+                state.round / 20,
+                float(state.final_round),
+                len(state.deck) / 50,
+            )
+        if state.removed is not self.removed:
+            self.removed = state.removed
+            for index, currency in enumerate(CURRENCIES):
+                numbers[REMOVED + index] = 1.0 if currency in state.removed else 0.0
+        if state.hands[me] is not self.hand:
+            self.hand = state.hands[me]
+            self.hand_cards.write([*(CODE_OF_CARD[c] for c in self.hand), BLUFF_CODE])
+        my_bid = (state.bids[me], state.bluff_bid[me]) if phase == BIDDING else None
+        if my_bid != self.my_bid:
+            self.my_bid = my_bid
+            bluff = [BLUFF_CODE] if my_bid and my_bid[1] else []
+            self.my_bid_cards.write([*(CODE_OF_CARD[c] for c in my_bid[0]), *bluff] if my_bid else [])
+        for side in range(2):
+            if state.market[side] is not self.market[side]:
+                self.market[side] = state.market[side]
+                self.market_cards[side].write([CODE_OF_CARD[c] for c in state.market[side]])
+        for p in range(self.players):
+            self._seat(state, p, phase)
+        return self.out.copy()
+
+    def _seat(self, state: MoneyState, p: int, phase: int) -> None:
+        """A seat's slot: what the view's `seats[p]` shows."""
+        part, numbers = self.parts[p], self.numbers
+        bids = state.bids[p]
+        order = state.order
+        scalars = (
+            len(state.hands[p]) + (len(bids) if phase == BIDDING else 0) + 1,
+            phase == BIDDING and state.committed[p],
+            phase == EXCHANGE and state.acted[p],
+            phase == EXCHANGE and state.current == p,
+            order.index(p) + 1 if p in order else 0,
+        )
+        if scalars != part.scalars:
+            part.scalars = scalars
+            start = part.start
+            numbers[start + 1] = scalars[0] / 15
+            numbers[start + 2] = float(bool(scalars[1]))
+            numbers[start + 3] = float(bool(scalars[2]))
+            numbers[start + 4] = float(bool(scalars[3]))
+            numbers[start + 5] = scalars[4] / SLOTS
+        shown = bids if phase == EXCHANGE else ()  # MO-R1: a bid is seen once all are revealed
+        if shown is not part.bid:
+            part.bid = shown
+            part.bid_cards.write([CODE_OF_CARD[c] for c in shown])
+            numbers[part.start + BID_VALUE] = sum(CARD_VALUES[c] for c in shown) / 500
+        if state.known[p] is not part.known:
+            part.known = state.known[p]
+            part.known_cards.write([CODE_OF_CARD[c] for c in part.known])
 
 
 ENCODING = MoneyEncoding()

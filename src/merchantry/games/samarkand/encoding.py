@@ -25,20 +25,36 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from merchantry.games.samarkand.actions import CAMEL, DISCARD, DONE, EXPAND, KEEP, MARRY, PASS, SELL
 from merchantry.games.samarkand.components import MAP, NUM_GOODS
-from merchantry.games.samarkand.rules import PHASES
-from merchantry.rl.encoding import one_hot, relative
+from merchantry.games.samarkand.rules import PHASES, SamarkandState
+from merchantry.rl.encoding import OneHot, numbers_of, one_hot, relative
 
 SLOTS = 5  # the most players
 FAMILY_INDEX = {family.name: family.index for family in MAP.families}
 FAMILIES, SPACES = len(MAP.families), len(MAP.spaces)
+PER_SEAT = 6 + FAMILIES
+PER_FAMILY = 7
+# Where each part of the observation starts (the order of `observe` below)
+FIRST, CURRENT, TURN, CAMELS = 7, 7 + SLOTS, 7 + 2 * SLOTS, 8 + 2 * SLOTS
+FAMILY_ROWS = CAMELS + SPACES * FAMILIES
+SEATS = FAMILY_ROWS + FAMILIES * PER_FAMILY
+HELD = SEATS + SLOTS * PER_SEAT
+WORTH, SOLD, OFFER = HELD + NUM_GOODS, HELD + 2 * NUM_GOODS, HELD + 3 * NUM_GOODS
+EXPANDING = OFFER + NUM_GOODS
+COUNTS = EXPANDING + FAMILIES
+SIZE = COUNTS + 5
 
 
 class SamarkandEncoding:
     def actions(self, players: int) -> list[str]:
         every = [*MARRY, *(a for row in EXPAND for a in row), *CAMEL, *DISCARD.values(), *SELL.values()]
         return [str(a) for a in (*every, DONE, KEEP, PASS)]
+
+    def observer(self, players: int, seat: int) -> SamarkandObserver:
+        return SamarkandObserver(players, seat)
 
     def observation_size(self, players: int) -> int:
         return len(self.observe(_empty_view(), SLOTS))
@@ -95,6 +111,135 @@ class SamarkandEncoding:
         out += [view["camels_placed"] / 2, view["discarded"] / 2]
         out += [view["deck_size"] / NUM_GOODS, view["discard_size"] / NUM_GOODS, view["bag_size"] / 10]
         return out
+
+
+class SamarkandObserver:
+    """`observe(view(seat))` from the state, reading only what the seat's view shows: the map, the
+    families, every seat's money, tiles, sold cards and hand size, its own hand (SK-I1). Each part is
+    rewritten, number by number, only when the state's tuple it comes from is another object (the state
+    replaces a tuple that changes): a camel placed rewrites one space of the map, not the map."""
+
+    def __init__(self, players: int, seat: int):
+        self.players, self.seat = players, seat
+        self.out = np.zeros(SIZE, np.float32)
+        self.numbers = numbers = numbers_of(self.out)
+        self.slot_of = [(p - seat) % players for p in range(players)]
+        for p in range(players):
+            numbers[SEATS + self.slot_of[p] * PER_SEAT] = 1.0  # present
+        for family in range(FAMILIES):
+            numbers[FAMILY_ROWS + family * PER_FAMILY] = MAP.families[family].cost / 6
+        self.phase, self.first = OneHot(numbers, 0, len(PHASES)), OneHot(numbers, FIRST, SLOTS)
+        self.current = OneHot(numbers, CURRENT, SLOTS)
+        self.offer, self.expanding = OneHot(numbers, OFFER, NUM_GOODS), OneHot(numbers, EXPANDING, FAMILIES)
+        self.header: tuple[Any, ...] | None = None
+        self.camels: tuple[int, ...] = (0,) * SPACES
+        self.seen: dict[str, Any] = {}  # per part of the state read: the object last written from
+        self.held: tuple[int, ...] = ()
+        self.sold: set[int] = set()
+
+    def _changed(self, name: str, value: object) -> bool:
+        """Whether the state's `name` is another object than the one last written from."""
+        if self.seen.get(name) is value:
+            return False
+        self.seen[name] = value
+        return True
+
+    def observe(self, state: SamarkandState) -> np.ndarray:
+        numbers, me = self.numbers, self.seat
+        over = state.over
+        header = (state.phase, state.current, state.first_player, state.turns, over, state.offer_good)
+        if header != self.header:
+            self.header = header
+            self.phase.write(PHASES.index(state.phase))
+            numbers[5] = float(not over and state.current == me)
+            self.first.write(self.slot_of[state.first_player])
+            self.current.write(None if over else self.slot_of[state.current])
+            numbers[TURN] = (state.turns + (0 if over else 1)) / 100
+            self.offer.write(state.offer_good - 1 if state.offer_good else None)
+        numbers[6] = float(bool(state.offer_good) and state.offer_waiting[me])  # only its own answer
+        self.expanding.write(state.family if state.family >= 0 else None)
+        numbers[COUNTS], numbers[COUNTS + 1] = state.camels_placed / 2, state.discarded / 2
+        if self._changed("camels", state.camels):
+            self._map(state.camels)
+        self._families(state)
+        self._seats(state)
+        mine, camels = state.hands[me], state.camels  # a card's worth: the camels and the observer's tiles
+        if (
+            self._changed("hand", mine)
+            | self._changed("worth", camels)
+            | self._changed("own", state.tiles_held[me])
+        ):
+            self._hand(state)
+        numbers[COUNTS + 2] = len(state.deck) / NUM_GOODS
+        numbers[COUNTS + 3] = len(state.discards) / NUM_GOODS
+        numbers[COUNTS + 4] = len(state.bag) / 10
+        return self.out.copy()
+
+    def _map(self, camels: tuple[int, ...]) -> None:
+        numbers = self.numbers
+        for space, (now, before) in enumerate(zip(camels, self.camels, strict=True)):
+            if now != before:
+                start = CAMELS + space * FAMILIES
+                for family in range(FAMILIES):
+                    numbers[start + family] = 1.0 if now & (1 << family) else 0.0
+        self.camels = camels
+
+    def _families(self, state: SamarkandState) -> None:
+        numbers = self.numbers
+        columns = (
+            (1, state.treasury, 10),
+            (2, state.camels_left, 11),
+            (3, state.domain_tiles, 2),
+            (4, state.stack, 5),
+            (6, state.tiles_held[self.seat], 2),  # the observer's own tiles of each family
+        )
+        for column, values, divisor in columns:
+            if self._changed(f"family{column}", values):
+                for family in range(FAMILIES):
+                    numbers[FAMILY_ROWS + family * PER_FAMILY + column] = values[family] / divisor
+        if self._changed("met", state.met):
+            every = (1 << FAMILIES) - 1
+            for family in range(FAMILIES):
+                met = bin(state.met[family] & every).count("1")
+                numbers[FAMILY_ROWS + family * PER_FAMILY + 5] = met / 9
+
+    def _seats(self, state: SamarkandState) -> None:
+        numbers, slot_of = self.numbers, self.slot_of
+        columns = (
+            (1, state.money, 50),
+            (4, state.goods_markers, 10),
+            (5, state.relation_markers, 10),
+        )
+        for column, values, divisor in columns:
+            if self._changed(f"seat{column}", values):
+                for p in range(self.players):
+                    numbers[SEATS + slot_of[p] * PER_SEAT + column] = values[p] / divisor
+        if self._changed("hands", state.hands):
+            for p in range(self.players):
+                numbers[SEATS + slot_of[p] * PER_SEAT + 2] = len(state.hands[p]) / 10
+        if self._changed("sold", state.sold):
+            sold: set[int] = set()
+            for p in range(self.players):
+                numbers[SEATS + slot_of[p] * PER_SEAT + 3] = len(state.sold[p]) / 10
+                sold.update(state.sold[p])
+            for good in sold ^ self.sold:
+                numbers[SOLD + good - 1] = 1.0 if good in sold else 0.0
+            self.sold = sold
+        if self._changed("tiles", state.tiles_held):
+            for p in range(self.players):
+                start = SEATS + slot_of[p] * PER_SEAT + 6
+                for family in range(FAMILIES):
+                    numbers[start + family] = float(state.tiles_held[p][family])
+
+    def _hand(self, state: SamarkandState) -> None:
+        """The observer's cards, each with its worth now (SK-E2): it changes with the camels."""
+        numbers, hand = self.numbers, state.hands[self.seat]
+        for good in self.held:
+            numbers[HELD + good - 1] = numbers[WORTH + good - 1] = 0.0
+        for good in hand:
+            numbers[HELD + good - 1] = 1.0
+            numbers[WORTH + good - 1] = state.goods_card_points(self.seat, good) / 8
+        self.held = hand
 
 
 def _empty_view() -> dict[str, Any]:
