@@ -181,7 +181,7 @@ class Search:
         root: Node | None = None,
     ) -> SearchResult:
         """Search `world` for `seat` until `iterations` or the `deadline` (on `search_clock()`; default: now
-        plus `seconds`), whichever comes first, at least one iteration unless `root` has some already.
+        plus `seconds`), whichever comes first, always until the tree holds a move of the seat's own.
         `root`: a subtree of an earlier search of the same seat to go on from (SearchBot's next step of a
         move); its reward's baseline is then kept, so that old and new iterations are judged alike."""
         config = self.config
@@ -191,13 +191,22 @@ class Search:
         if root is None or not root.visits:
             root = Node()
             self.base = self.judge(world) if config.reward == "gain" else []
-        while root.visits < config.iterations and (root.visits == 0 or clock() < deadline):
+        acting = seat in world.to_act() and bool(world.legal_actions(seat))
+        while not self.has_answer(root, seat, acting) or (
+            root.visits < config.iterations and clock() < deadline
+        ):
             self.iterate(root, world.sample_hidden(seat, rng), seat, rng)
         anchored = None
         # an anchor only where the seat has a choice (an analysis also searches a seat that waits)
         if self.anchor is not None and config.anchor_margin is not None and world.legal_actions(seat):
             anchored = self.anchor(world.clone(), seat, random.Random(rng.random()))
         return self.result(root, seat, root.visits, root.chance(), anchored)
+
+    @staticmethod
+    def has_answer(root: Node, seat: int, acting: bool) -> bool:
+        """The tree has iterations and, if `seat` is `acting`, a move of its own (a subtree gone on from may
+        have neither: an iteration that expanded it ended there). The first iteration gives both."""
+        return root.visits > 0 and (not acting or any(actor == seat for actor, _ in root.children))
 
     def iterate(self, root: Node, world: State, seat: int, rng: random.Random) -> float:
         """Select and expand in `world`, roll out, back the reward up; returns the searching seat's reward."""
