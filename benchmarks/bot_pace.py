@@ -9,7 +9,11 @@ sampled for the seat), its thinking timed in wall and CPU time; the turn a perso
 thinking and the publishing pause (`tables.publishing_pause` with the server's default bot delay, the
 table's longest budget per move and its latest thinking times), as `server/app.py` waits. Games are played
 until `--moves` bot moves are measured per game and level. Prints medians (with a 95% interval, from the
-order statistics) and p99s (with fewer than 100 moves, the largest), and the steps per move.
+order statistics) and p99s (with fewer than 100 moves, the largest), the mean steps per move and the median
+tree-search iterations per move (what the budget let the search do on this machine).
+
+Run from a checkout before issue 32 (`PYTHONPATH=/path/to/it/src`), it times that checkout's bots with its
+publishing rule (bot delay 0.8 s plus twice the longest cap of one search, stretched by [1, 1.5]).
 
 The machine is shared: the load average is printed with the table, and wall time on a busy machine runs into
 the budgets (which are wall time, what a person waits), while CPU time shows what the search itself spent.
@@ -31,7 +35,20 @@ from rich.console import Console
 from rich.table import Table
 
 from merchantry import bots, games
-from merchantry.server.tables import BOT_DELAY, THINKING_KEPT, BotTurn, publishing_pause
+from merchantry.bots.ismcts import Search
+from merchantry.server.tables import THINKING_KEPT, BotTurn
+
+try:
+    from merchantry.server.tables import BOT_DELAY, publishing_pause
+except ImportError:  # a checkout from before issue 32 (PYTHONPATH=its src): its rule, per step
+    BOT_DELAY = 0.8
+
+    def publishing_pause(
+        bot_delay: float, longest_budget: float, recent: float, stretch: float | None = None
+    ) -> float:
+        """LiveTable.publishing_pause before issue 32: twice the longest cap of one search."""
+        return max(bot_delay + 2 * longest_budget, 1.5 * recent) * random.uniform(1.0, 1.5)
+
 
 LEVELS = ("easy", "medium", "hard", "greedy")
 PLAYERS = 4
@@ -44,6 +61,28 @@ class Pace:
     wall: list[float] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)
     steps: list[int] = field(default_factory=list)
+    iterations: list[int] = field(default_factory=list)  # tree-search iterations run per move
+
+
+class CountedIterations:
+    """Counts the iterations every tree search runs (Search.iterate), while in a `with`."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __enter__(self) -> CountedIterations:
+        self.original = Search.iterate
+        counter = self
+
+        def counting(search: Search, *args: object) -> float:
+            counter.count += 1
+            return counter.original(search, *args)  # type: ignore[arg-type]
+
+        Search.iterate = counting  # type: ignore[method-assign, assignment]
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        Search.iterate = self.original  # type: ignore[method-assign]
 
 
 def measure(game_name: str, level: str, moves: int, seed: int, bot_delay: float) -> Pace:
@@ -59,9 +98,10 @@ def measure(game_name: str, level: str, moves: int, seed: int, bot_delay: float)
         while not state.is_over() and len(pace.seen) < moves:
             seat = state.to_act()[0]
             turn = BotTurn(seat, 0, None, state.clone(), players[seat], random.Random(rng.random()))
-            wall, cpu = time.perf_counter(), time.process_time()
-            steps = turn.think()
-            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+            with CountedIterations() as iterations:
+                wall, cpu = time.perf_counter(), time.process_time()
+                steps = turn.think()
+                wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
             for action in steps:
                 state.apply(seat, action)
             if seat == PERSON:
@@ -72,6 +112,7 @@ def measure(game_name: str, level: str, moves: int, seed: int, bot_delay: float)
             pace.wall.append(wall)
             pace.cpu.append(cpu)
             pace.steps.append(len(steps))
+            pace.iterations.append(iterations.count)
         table += 1
     return pace
 
@@ -111,6 +152,7 @@ def main() -> None:
         "level",
         "moves",
         "steps/move",
+        "iterations",
         "turn seen",
         "p99",
         "think wall",
@@ -127,6 +169,7 @@ def main() -> None:
                 level,
                 str(len(pace.seen)),
                 f"{statistics.fmean(pace.steps):.1f}",
+                f"{statistics.median(pace.iterations):.0f}",
                 median_interval(pace.seen),
                 p99(pace.seen),
                 median_interval(pace.wall),

@@ -52,6 +52,14 @@ CLOCK_ENV = "MERCHANTRY_SEARCH_CLOCK"
 STEP_SHARE = 0.7
 
 
+def time_for_another(now: float, begun: float, done: int, deadline: float) -> bool:
+    """Whether one more iteration, taking as long as the `done` ones since `begun` took on average, ends by
+    the `deadline`: a search ends close to its deadline, not one long iteration past it (the server's pause
+    before publishing a move must outlast its thinking; docs/web.md, "Timing")."""
+    mean = (now - begun) / done if done else 0.0
+    return now + mean <= deadline
+
+
 def search_clock() -> Callable[[], float]:
     """The clock search budgets are counted on (CLOCK_ENV)."""
     return time.process_time if os.environ.get(CLOCK_ENV) == "cpu" else time.perf_counter
@@ -192,14 +200,17 @@ class Search:
             root = Node()
             self.base = self.judge(world) if config.reward == "gain" else []
         acting = seat in world.to_act() and bool(world.legal_actions(seat))
+        anchored = None
+        # an anchor only where the seat has a choice (an analysis also searches a seat that waits); chosen
+        # first, so that its time counts within the budget
+        if self.anchor is not None and config.anchor_margin is not None and acting:
+            anchored = self.anchor(world.clone(), seat, random.Random(rng.random()))
+        begun, done = clock(), 0
         while not self.has_answer(root, seat, acting) or (
-            root.visits < config.iterations and clock() < deadline
+            root.visits < config.iterations and time_for_another(clock(), begun, done, deadline)
         ):
             self.iterate(root, world.sample_hidden(seat, rng), seat, rng)
-        anchored = None
-        # an anchor only where the seat has a choice (an analysis also searches a seat that waits)
-        if self.anchor is not None and config.anchor_margin is not None and world.legal_actions(seat):
-            anchored = self.anchor(world.clone(), seat, random.Random(rng.random()))
+            done += 1
         return self.result(root, seat, root.visits, root.chance(), anchored)
 
     @staticmethod
@@ -355,8 +366,8 @@ class FlatSearch(Search):
         self.base = self.judge(world) if config.reward == "gain" else []
         rewards = [0.0] * len(legal)
         wins = [0.0] * len(legal)
-        done = 0
-        while done < config.iterations and (done == 0 or clock() < deadline):
+        begun, done = clock(), 0
+        while done < config.iterations and (done == 0 or time_for_another(clock(), begun, done, deadline)):
             sampled = world.sample_hidden(seat, rng)
             stream = rng.getrandbits(64)
             for i, action in enumerate(legal):

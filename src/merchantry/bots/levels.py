@@ -17,8 +17,9 @@ MEDIUM_SECONDS = 0.25
 HARD_SECONDS = 1.0
 
 GENERIC = {
-    # a glance: 15 random playouts per decision; loses to greedy, beats random
-    "easy": SearchConfig(iterations=15, rollout="random"),
+    # a glance: 15 random playouts per decision; loses to greedy, beats random (capped like medium: a random
+    # playout of a long game is slow on a busy machine, and the table's pace follows its slowest moves)
+    "easy": SearchConfig(iterations=15, seconds=MEDIUM_SECONDS, rollout="random"),
     # a short search that keeps the greedy move unless it finds one clearly better; within 0.3 s
     "medium": SearchConfig(iterations=150, seconds=MEDIUM_SECONDS, rollout="random", anchor_margin=0.05),
     # the strength of a recipe is its iterations (the same on any machine); the wall-time budget keeps a
