@@ -30,6 +30,7 @@ import statistics
 import time
 from collections import deque
 from dataclasses import dataclass, field
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -85,7 +86,16 @@ class CountedIterations:
         Search.iterate = self.original  # type: ignore[method-assign]
 
 
-def measure(game_name: str, level: str, moves: int, seed: int, bot_delay: float) -> Pace:
+def uncapped(bot: Any) -> Any:
+    """The bot with no time budget: its recipe's iterations alone end its searches (what it needs)."""
+    if hasattr(bot, "move"):
+        bot.move.seconds = None
+    return bot
+
+
+def measure(
+    game_name: str, level: str, moves: int, seed: int, bot_delay: float, no_cap: bool = False
+) -> Pace:
     pace = Pace()
     game = games.get(game_name)
     table = 0
@@ -93,6 +103,8 @@ def measure(game_name: str, level: str, moves: int, seed: int, bot_delay: float)
         rng = random.Random(f"{seed}:{game_name}:{level}:{table}")
         state = game.new_game(players=PLAYERS, seed=rng.getrandbits(64))
         players = [bots.get("greedy" if seat == PERSON else level, game_name) for seat in range(PLAYERS)]
+        if no_cap:
+            players = [uncapped(player) for player in players]
         budget = max((getattr(getattr(p, "config", None), "seconds", None) or 0.0) for p in players[1:])
         thinking: deque[float] = deque(maxlen=THINKING_KEPT)
         while not state.is_over() and len(pace.seen) < moves:
@@ -139,12 +151,15 @@ def main() -> None:
     parser.add_argument("--level", choices=LEVELS, action="append", help="levels (default: all)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--bot-delay", type=float, default=BOT_DELAY)
+    parser.add_argument(
+        "--no-cap", action="store_true", help="no time budget: what the recipes' iterations take (CPU column)"
+    )
     args = parser.parse_args()
     console = Console(width=160)
     console.print(
         f"{platform.node()} · {os.cpu_count()} cores · Python {platform.python_version()} · "
         f"load average at start {os.getloadavg()[0]:.1f} · {args.moves} bot moves per game and level · "
-        f"bot delay {args.bot_delay} s · seed {args.seed}"
+        f"bot delay {args.bot_delay} s · seed {args.seed}{' · no time budget' if args.no_cap else ''}"
     )
     table = Table(title="A whole bot move: seconds, median [95% interval] and p99 (4 players, 3 bots)")
     for column in (
@@ -163,7 +178,7 @@ def main() -> None:
         table.add_column(column, justify="left" if column in ("game", "level") else "right")
     for name in args.game or games.names():
         for level in args.level or LEVELS:
-            pace = measure(name, level, args.moves, args.seed, args.bot_delay)
+            pace = measure(name, level, args.moves, args.seed, args.bot_delay, args.no_cap)
             table.add_row(
                 name,
                 level,
