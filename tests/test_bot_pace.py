@@ -159,13 +159,14 @@ def test_a_later_step_goes_on_from_the_tree_of_the_step_before_with_legal_own_co
 
 def test_a_new_move_never_goes_on_from_an_old_tree(clock, monkeypatch):
     """The first step of a move starts a fresh tree: a tree from an earlier move was searched in worlds
-    the seat has since learnt more about."""
+    the seat has since learnt more about; and a finished move keeps none."""
     searches = spy_searches(monkeypatch)
     config = SearchConfig(iterations=40, seconds=None, rollout="random", rollout_depth=4, plan_visits=10**9)
     bot = SearchBot("test", "grand_bazaar", config)
     play_moves("grand_bazaar", bot, clock, moves=5)
     firsts = [s for s in searches if not s["world"].in_decision(s["seat"])]
     assert firsts and all(s["root"] is None for s in firsts)
+    assert bot._tree is None and not bot._plan, "a finished move's tree is dropped (a server ships the bot)"
 
 
 def test_every_level_s_budget_keeps_a_whole_hard_turn_within_two_seconds():

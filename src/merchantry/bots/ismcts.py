@@ -319,10 +319,8 @@ class Search:
             kept = root.children.get((seat, anchored))
             if kept is None:  # the search never tried it (a step left a few iterations): nothing beat it
                 ranked.insert(0, (anchored, Node(mover=seat)))  # (not in the tree: unvisited)
-            elif ranked[0][1].mean() < kept.mean() + margin:
-                ranked.sort(
-                    key=lambda item: item[0] != anchored
-                )  # not clearly better: keep the anchor's move
+            elif ranked[0][1].mean() < kept.mean() + margin:  # not clearly better: keep the anchor's move
+                ranked.sort(key=lambda item: item[0] != anchored)
         actions = [ActionValue(action, child.visits, child.chance()) for action, child in ranked]
         plan: list[Action] = [ranked[0][0]]
         node = ranked[0][1]
@@ -438,7 +436,11 @@ def continues_the_move(world: State, seat: int, action: Action) -> bool:
     """Whether `seat` goes on with the same move after `action` (ENGINE principle 5)."""
     after = world.clone()
     after.apply(seat, action)
-    return not after.is_over() and seat in after.to_act() and after.in_decision(seat)
+    return still_in_the_move(after, seat)
+
+
+def still_in_the_move(world: State, seat: int) -> bool:
+    return not world.is_over() and seat in world.to_act() and world.in_decision(seat)
 
 
 class SearchBot:
@@ -471,11 +473,13 @@ class SearchBot:
         else:
             result = self.search.run(world, seat, rng, self.move.step_deadline(world, seat, legal), node)
             action, self._plan, node = result.plan[0], result.plan[1:], result.root
-        self._tree = node.children.get((seat, action)) if node is not None else None
-        if self._plan or self._tree is not None:
-            after = world.clone()
-            after.apply(seat, action)
-            self._expected = private_picture(after, seat)
+        after = world.clone()
+        after.apply(seat, action)
+        if still_in_the_move(after, seat):
+            self._tree = node.children.get((seat, action)) if node is not None else None
+            self._expected = private_picture(after, seat) if self._plan or self._tree else None
+        else:  # nothing of a finished move is kept (nor shipped with the bot to a server's worker process)
+            self._plan, self._tree, self._expected = [], None, None
         return action
 
     def _start_move(self, seat: int) -> None:
