@@ -182,3 +182,13 @@ def test_every_level_s_budget_keeps_a_whole_hard_turn_within_two_seconds():
     median_stretch = (1 + PAUSE_STRETCH) / 2
     assert publishing_pause(BOT_DELAY, HARD_SECONDS, HARD_SECONDS, median_stretch) < 2.0
     assert THINKING_MARGIN * HARD_SECONDS * median_stretch < 2.0
+
+
+def test_budgets_count_cpu_time_where_a_benchmark_asks(monkeypatch):
+    """MERCHANTRY_SEARCH_CLOCK=cpu: a shared machine's benchmark counts budgets in CPU time; else wall."""
+    import time
+
+    assert ismcts.search_clock() is time.perf_counter
+    monkeypatch.setenv(ismcts.CLOCK_ENV, "cpu")
+    assert ismcts.search_clock() is time.process_time
+    assert MoveClock(1.0).clock is time.process_time
