@@ -65,7 +65,9 @@ def start_server(repo: Path, delay: float, folder: str) -> tuple[subprocess.Pope
     command = [sys.executable, "-m", "uvicorn", "timing_probe:probe_app", "--factory", "--port", str(port)]
     server = subprocess.Popen([*command, "--log-level", "warning"], env=env, cwd=folder)
     base = f"127.0.0.1:{port}"
-    for _ in range(200):
+    for _ in range(1200):  # up to a minute: a busy machine imports slowly
+        if server.poll() is not None:
+            break
         with socket.socket() as s:
             if s.connect_ex(("127.0.0.1", port)) == 0:
                 return server, base

@@ -221,8 +221,8 @@ def test_a_multi_step_move_is_searched_once_and_played_step_by_step(monkeypatch)
     searches = []
     original = Search.run
 
-    def counting(self: Search, world: State, seat: int, rng: random.Random) -> ismcts.SearchResult:
-        result = original(self, world, seat, rng)
+    def counting(self: Search, world: State, seat: int, rng: random.Random, *more) -> ismcts.SearchResult:
+        result = original(self, world, seat, rng, *more)
         searches.append(result.plan)
         return result
 

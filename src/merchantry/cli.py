@@ -636,7 +636,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--database-url", default="sqlite:///merchantry.db", help="SQLAlchemy URL (PostgreSQL too)"
     )
-    serve.add_argument("--bot-delay", type=float, default=0.8, help="seconds a bot waits before each move")
+    serve.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.4,
+        help="seconds a bot's move waits at least, beyond its bots' thinking budget (docs/web.md, Timing)",
+    )
     serve.add_argument(
         "--workers", type=int, default=1, help="server processes sharing the port (PostgreSQL only)"
     )

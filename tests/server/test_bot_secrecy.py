@@ -11,22 +11,31 @@ import pytest
 from fastapi.testclient import TestClient
 
 from merchantry import records
+from merchantry.bots.levels import HARD_SECONDS, MEDIUM_SECONDS
 from merchantry.server.app import create_app
 from merchantry.server.db import open_database
-from merchantry.server.tables import PLAYING, LiveTable, SeatInfo, TableService
+from merchantry.server.tables import (
+    BOT_DELAY,
+    PAUSE_STRETCH,
+    PLAYING,
+    THINKING_MARGIN,
+    LiveTable,
+    SeatInfo,
+    TableService,
+)
 from tests.server.conftest import join_all, new_table
 from tests.server.test_api import headers
 
 BOTS = [{"kind": "bot", "bot": "greedy"}]
 
 
-def live_table(secret: str, seed: int = 5) -> LiveTable:
+def live_table(secret: str, seed: int = 5, bots: tuple[str, ...] = ("greedy",) * 3) -> LiveTable:
     """A Money table of three bots after a few moves, its bots' secret given."""
     session = records.Session("money", 3, seed=seed)
     for _ in range(4):
         seat = session.state.to_act()[0]
         session.apply(seat, session.state.legal_actions(seat)[0])
-    seats = [SeatInfo(s, "bot", "greedy", None, True) for s in range(3)]
+    seats = [SeatInfo(s, "bot", bot, None, True) for s, bot in enumerate(bots)]
     return LiveTable("same-id", "money", PLAYING, seats, session, bot_secret=secret)
 
 
@@ -41,6 +50,28 @@ def test_tables_with_the_same_public_history_get_unrelated_bot_streams():
         public = random.Random(f"same-id:{len(first.session.moves)}").getrandbits(64)
         assert draws[0] != public
     assert first.bot_stream(0).getrandbits(64) != first.bot_stream(1).getrandbits(64)
+
+
+@pytest.mark.parametrize(
+    ("bots", "budget"),
+    [(("greedy", "hard", "medium"), HARD_SECONDS), (("medium", "greedy", "medium"), MEDIUM_SECONDS)],
+)
+def test_the_pause_before_a_move_depends_on_who_sits_and_moves_published_never_on_this_move(bots, budget):
+    """A move is published the bot delay plus the longest budget per whole move at the table after its
+    thinking began, stretched by at most PAUSE_STRETCH, whatever its own thinking took (a quick one-card bid
+    or a turn thought out to the end of its budget) and whichever bot made it; only the thinking of moves
+    already published raises it (a loaded machine)."""
+    floor = BOT_DELAY + budget
+    for thought in (0.001, budget / 2, budget):
+        pauses = [live_table("33" * 32, bots=bots).publishing_pause(BOT_DELAY, thought) for _ in range(40)]
+        assert all(floor <= pause <= floor * PAUSE_STRETCH + 1e-9 for pause in pauses)
+        assert max(pauses) - min(pauses) > 0.01 * floor, "stretched at random"
+    table = live_table("33" * 32, bots=bots)
+    slow = 2 * floor  # a move that took twice the floor to think out, on a loaded machine
+    table.publishing_pause(BOT_DELAY, slow)
+    later = table.publishing_pause(BOT_DELAY, 0.001)
+    assert THINKING_MARGIN * slow <= later <= THINKING_MARGIN * slow * PAUSE_STRETCH + 1e-9
+    assert live_table("33" * 32, bots=bots).publishing_pause(0, budget) == 0.0, "no bot delay: no pause"
 
 
 def test_the_bots_secret_is_stored_never_sent_and_survives_a_restart(tmp_path):

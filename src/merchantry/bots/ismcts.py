@@ -17,17 +17,23 @@ term counted against how often it was available (not how often its parent was vi
 - Anchor: optionally, the greedy move is kept unless the search finds one better by `anchor_margin`.
 - Own policy: optionally, a better bot of the game than greedy plays the searching seat's own steps in
   rollouts and gives the anchor's move (a search that improves on that bot rather than on greedy).
-- Budget: `iterations`, or `seconds` of wall time, whichever ends first.
+- Budget: `iterations`, or `seconds` of wall time, whichever ends first. For a `SearchBot`, `seconds` is the
+  budget of a whole move (ENGINE principle 5: a decision as a person makes it); the steps of one move share
+  it (`MoveClock`), so a bot's turn takes as long whatever its number of steps.
 
 `Search.run()` returns the statistics of the root (for hints and analysis); `SearchBot` plays by them, and
 plays a multi-step move (building a bid card by card, a whole market turn) from one search: the most
 visited line of its own consecutive steps, re-searched when the world turns out different than planned.
+A step searched again within the same move starts from the subtree below the step just played, when the
+seat has learnt nothing since (its view is the one that step was planned for): every iteration below that
+node was played in a world consistent with what the seat knows now, so its statistics still hold.
 docs/bots.md has the parameters and the runs that chose them.
 """
 
 from __future__ import annotations
 
 import math
+import os
 import random
 import time
 from collections.abc import Callable
@@ -38,13 +44,35 @@ from merchantry.engine import Action, State
 
 Evaluation = Callable[[State], list[float]]
 
+# "cpu": search budgets count this process's CPU time, not wall time (benchmarks on a shared machine, where
+# wall time measures the neighbours' load; a server keeps wall time, which is what a person waits)
+CLOCK_ENV = "MERCHANTRY_SEARCH_CLOCK"
+# a step of a move that may go on takes this share of the move's time left: the first choice of a move is the
+# one that shapes it, and later steps start from its tree (docs/bots.md, "Pace")
+STEP_SHARE = 0.7
+
+
+def time_for_another(now: float, begun: float, done: int, deadline: float) -> bool:
+    """Whether one more iteration, taking as long as the `done` ones since `begun` took on average, ends by
+    the `deadline`: a search ends close to its deadline, not one long iteration past it (the server's pause
+    before publishing a move must outlast its thinking; docs/web.md, "Timing")."""
+    mean = (now - begun) / done if done else 0.0
+    return now + mean <= deadline
+
+
+def search_clock() -> Callable[[], float]:
+    """The clock search budgets are counted on (CLOCK_ENV)."""
+    return time.process_time if os.environ.get(CLOCK_ENV) == "cpu" else time.perf_counter
+
 
 @dataclass(frozen=True)
 class SearchConfig:
     """A search recipe; see docs/bots.md for the runs that chose each default."""
 
-    iterations: int = 1000  # iterations per search, at most
-    seconds: float | None = None  # wall-time budget per search (None: iterations only)
+    # iterations per search, at most (a search continued from a subtree counts the visits it starts with)
+    iterations: int = 1000
+    # wall-time budget per search; a SearchBot's whole move shares it, step by step (None: iterations only)
+    seconds: float | None = None
     exploration: float = 0.7  # UCB's constant c in mean + c * sqrt(ln(available) / visits)
     rollout: str = "random"  # "random" or "greedy": the policy that plays a rollout out
     rollout_depth: int | None = (
@@ -105,6 +133,7 @@ class SearchResult:
     value: float  # the searching seat's estimated chance to win (mean win share over all iterations)
     actions: list[ActionValue]  # every root action tried, most visited first
     plan: list[Action]  # the most visited line of the seat's own consecutive steps, first step included
+    root: Node | None = field(default=None, repr=False, compare=False)  # the tree searched (None: flat)
 
     @property
     def best(self) -> Action:
@@ -151,21 +180,44 @@ class Search:
             raise ValueError(f"unknown opponents {config.opponents!r}: search or policy")
         self.modelled = config.opponents == "policy"
 
-    def run(self, world: State, seat: int, rng: random.Random) -> SearchResult:
+    def run(
+        self,
+        world: State,
+        seat: int,
+        rng: random.Random,
+        deadline: float | None = None,
+        root: Node | None = None,
+    ) -> SearchResult:
+        """Search `world` for `seat` until `iterations` or the `deadline` (on `search_clock()`; default: now
+        plus `seconds`), whichever comes first, always until the tree holds a move of the seat's own.
+        `root`: a subtree of an earlier search of the same seat to go on from (SearchBot's next step of a
+        move); its reward's baseline is then kept, so that old and new iterations are judged alike."""
         config = self.config
-        root = Node()
-        deadline = time.perf_counter() + config.seconds if config.seconds else math.inf
-        total = 0.0
-        done = 0
-        self.base = self.judge(world) if config.reward == "gain" else []
-        while done < config.iterations and (done == 0 or time.perf_counter() < deadline):
-            total += self.iterate(root, world.sample_hidden(seat, rng), seat, rng)
-            done += 1
+        clock = search_clock()
+        if deadline is None:
+            deadline = clock() + config.seconds if config.seconds else math.inf
+        if root is None or not root.visits:
+            root = Node()
+            self.base = self.judge(world) if config.reward == "gain" else []
+        acting = seat in world.to_act() and bool(world.legal_actions(seat))
         anchored = None
-        # an anchor only where the seat has a choice (an analysis also searches a seat that waits)
-        if self.anchor is not None and config.anchor_margin is not None and world.legal_actions(seat):
+        # an anchor only where the seat has a choice (an analysis also searches a seat that waits); chosen
+        # first, so that its time counts within the budget
+        if self.anchor is not None and config.anchor_margin is not None and acting:
             anchored = self.anchor(world.clone(), seat, random.Random(rng.random()))
-        return self.result(root, seat, done, total / max(done, 1), anchored)
+        begun, done = clock(), 0
+        while not self.has_answer(root, seat, acting) or (
+            root.visits < config.iterations and time_for_another(clock(), begun, done, deadline)
+        ):
+            self.iterate(root, world.sample_hidden(seat, rng), seat, rng)
+            done += 1
+        return self.result(root, seat, root.visits, root.chance(), anchored)
+
+    @staticmethod
+    def has_answer(root: Node, seat: int, acting: bool) -> bool:
+        """The tree has iterations and, if `seat` is `acting`, a move of its own (a subtree gone on from may
+        have neither: an iteration that expanded it ended there). The first iteration gives both."""
+        return root.visits > 0 and (not acting or any(actor == seat for actor, _ in root.children))
 
     def iterate(self, root: Node, world: State, seat: int, rng: random.Random) -> float:
         """Select and expand in `world`, roll out, back the reward up; returns the searching seat's reward."""
@@ -193,6 +245,7 @@ class Search:
             child.reward += rewards[child.mover]
             child.won += won[seat]
         root.visits += 1
+        root.won += won[seat]
         return won[seat]
 
     def select(self, node: Node, actor: int, legal: list[Action], rng: random.Random) -> Action:
@@ -262,9 +315,12 @@ class Search:
         if not ranked:  # the seat does not act here (a search for its chances only, as the analysis makes)
             return SearchResult(seat, iterations, value, [], [])
         margin = self.config.anchor_margin
-        kept = root.children.get((seat, anchored)) if anchored is not None else None
-        if kept is not None and margin is not None and ranked[0][1].mean() < kept.mean() + margin:
-            ranked.sort(key=lambda item: item[0] != anchored)  # not clearly better: keep the anchor's move
+        if anchored is not None and margin is not None:
+            kept = root.children.get((seat, anchored))
+            if kept is None:  # the search never tried it (a step left a few iterations): nothing beat it
+                ranked.insert(0, (anchored, Node(mover=seat)))  # (not in the tree: unvisited)
+            elif ranked[0][1].mean() < kept.mean() + margin:  # not clearly better: keep the anchor's move
+                ranked.sort(key=lambda item: item[0] != anchored)
         actions = [ActionValue(action, child.visits, child.chance()) for action, child in ranked]
         plan: list[Action] = [ranked[0][0]]
         node = ranked[0][1]
@@ -274,7 +330,7 @@ class Search:
                 break
             plan.append(action)
             node = child
-        return SearchResult(seat, iterations, value, actions, plan)
+        return SearchResult(seat, iterations, value, actions, plan, root)
 
 
 def _bot_policy(game_name: str, name: str) -> Callable[[State, int, random.Random], Action]:
@@ -289,17 +345,27 @@ class FlatSearch(Search):
     Where the game's greedy bot is already good, this is policy improvement over it (the rollout policy)
     that a tree search, with every world different, cannot measure within its budget (docs/bots.md)."""
 
-    def run(self, world: State, seat: int, rng: random.Random) -> SearchResult:
+    def run(
+        self,
+        world: State,
+        seat: int,
+        rng: random.Random,
+        deadline: float | None = None,
+        root: Node | None = None,
+    ) -> SearchResult:
+        """As `Search.run`; there is no tree to go on from (`root` is ignored)."""
         legal = world.legal_actions(seat)
         if seat not in world.to_act() or not legal:
-            return super().run(world, seat, rng)  # nothing to choose here: the tree search's estimate
+            return super().run(world, seat, rng, deadline)  # nothing to choose: the tree search's estimate
         config = self.config
-        deadline = time.perf_counter() + config.seconds if config.seconds else math.inf
+        clock = search_clock()
+        if deadline is None:
+            deadline = clock() + config.seconds if config.seconds else math.inf
         self.base = self.judge(world) if config.reward == "gain" else []
         rewards = [0.0] * len(legal)
         wins = [0.0] * len(legal)
-        done = 0
-        while done < config.iterations and (done == 0 or time.perf_counter() < deadline):
+        begun, done = clock(), 0
+        while done < config.iterations and (done == 0 or time_for_another(clock(), begun, done, deadline)):
             sampled = world.sample_hidden(seat, rng)
             stream = rng.getrandbits(64)
             for i, action in enumerate(legal):
@@ -343,29 +409,80 @@ def private_picture(world: State, seat: int) -> Any:
     return view
 
 
+class MoveClock:
+    """The time budget of one whole move, shared by its steps: the move's deadline is its first step's start
+    plus the budget. A step after which the move may go on takes `STEP_SHARE` of what is left (the first
+    choice shapes the move, and later steps start from its tree); a step that surely ends the move (no legal
+    action continues it: a move of one step, say) takes all that is left."""
+
+    def __init__(self, seconds: float | None) -> None:
+        self.seconds = seconds
+        self.clock = search_clock()
+        self.deadline = math.inf
+
+    def start(self) -> None:
+        self.deadline = self.clock() + self.seconds if self.seconds else math.inf
+
+    def step_deadline(self, world: State, seat: int, legal: list[Action]) -> float:
+        """When the search of the step about to be chosen in `world` must end."""
+        if self.deadline == math.inf:
+            return math.inf
+        share = STEP_SHARE if any(continues_the_move(world, seat, action) for action in legal) else 1.0
+        now = self.clock()
+        return now + max(0.0, self.deadline - now) * share
+
+
+def continues_the_move(world: State, seat: int, action: Action) -> bool:
+    """Whether `seat` goes on with the same move after `action` (ENGINE principle 5)."""
+    after = world.clone()
+    after.apply(seat, action)
+    return still_in_the_move(after, seat)
+
+
+def still_in_the_move(world: State, seat: int) -> bool:
+    return not world.is_over() and seat in world.to_act() and world.in_decision(seat)
+
+
 class SearchBot:
-    """A bot that plays by ISMCTS: one search per decision, or per multi-step move while its plan holds."""
+    """A bot that plays by ISMCTS: one search per decision, or per multi-step move while its plan holds; the
+    steps of a move share the recipe's `seconds` (MoveClock), and a step searched again in the same move
+    goes on from the tree below the step before it while the seat has learnt nothing new."""
 
     def __init__(self, name: str, game_name: str, config: SearchConfig) -> None:
         self.name = name
         self.config = config
         self.search = searcher(game_name, config)
+        self.move = MoveClock(config.seconds)
         self._plan: list[Action] = []
-        self._expected: Any = None  # the picture the next planned step was planned for
+        self._expected: Any = None  # the picture the seat's next step was planned for
+        self._tree: Node | None = None  # the searched tree below the step just played (this move's)
+        self._seat: int | None = None  # the seat whose move is under way (None: none)
 
     def choose(self, world: State, seat: int, rng: random.Random) -> Action:
+        if not (self._seat == seat and world.in_decision(seat)):
+            self._start_move(seat)  # a new move (ENGINE principle 5): a new budget, no plan, no tree
         legal = world.legal_actions(seat)
+        picture = private_picture(world, seat) if self._plan or self._tree else None
+        as_planned = picture is not None and picture == self._expected
+        node = self._tree if as_planned else None
         if len(legal) == 1:
             self._plan = []
-            return legal[0]  # nothing to think about
-        picture = private_picture(world, seat)
-        if self._plan and picture == self._expected and self._plan[0] in legal:
+            action = legal[0]  # nothing to think about
+        elif self._plan and as_planned and self._plan[0] in legal:
             action = self._plan.pop(0)
         else:
-            result = self.search.run(world, seat, rng)
-            action, self._plan = result.plan[0], result.plan[1:]
-        if self._plan:
-            after = world.clone()
-            after.apply(seat, action)
-            self._expected = private_picture(after, seat)
+            result = self.search.run(world, seat, rng, self.move.step_deadline(world, seat, legal), node)
+            action, self._plan, node = result.plan[0], result.plan[1:], result.root
+        after = world.clone()
+        after.apply(seat, action)
+        if still_in_the_move(after, seat):
+            self._tree = node.children.get((seat, action)) if node is not None else None
+            self._expected = private_picture(after, seat) if self._plan or self._tree else None
+        else:  # nothing of a finished move is kept (nor shipped with the bot to a server's worker process)
+            self._plan, self._tree, self._expected = [], None, None
         return action
+
+    def _start_move(self, seat: int) -> None:
+        self._seat = seat
+        self._plan, self._tree, self._expected = [], None, None
+        self.move.start()

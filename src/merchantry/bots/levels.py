@@ -10,15 +10,21 @@ from __future__ import annotations
 from merchantry.bots.ismcts import SearchBot, SearchConfig
 
 LEVELS = ("easy", "medium", "hard")
+# wall-time budgets per whole move (its steps share it: ismcts.MoveClock); a server publishes a bot's move
+# its bot delay plus the longest budget at the table after it began thinking (docs/web.md, "Timing"), so
+# these set the pace of a table: a whole hard turn within 2 s (benchmarks/bot_pace.py)
+MEDIUM_SECONDS = 0.25
+HARD_SECONDS = 1.0
 
 GENERIC = {
-    # a glance: 15 random playouts per decision; loses to greedy, beats random
-    "easy": SearchConfig(iterations=15, rollout="random"),
+    # a glance: 15 random playouts per decision; loses to greedy, beats random (capped like medium: a random
+    # playout of a long game is slow on a busy machine, and the table's pace follows its slowest moves)
+    "easy": SearchConfig(iterations=15, seconds=MEDIUM_SECONDS, rollout="random"),
     # a short search that keeps the greedy move unless it finds one clearly better; within 0.3 s
-    "medium": SearchConfig(iterations=150, seconds=0.25, rollout="random", anchor_margin=0.05),
-    # the strength of a recipe is its iterations (the same on any machine); the wall-time cap keeps a
-    # decision within 2 s on a slow or busy one
-    "hard": SearchConfig(iterations=600, seconds=1.5, rollout="random"),
+    "medium": SearchConfig(iterations=150, seconds=MEDIUM_SECONDS, rollout="random", anchor_margin=0.05),
+    # the strength of a recipe is its iterations (the same on any machine); the wall-time budget keeps a
+    # whole move within it on a slow or busy one
+    "hard": SearchConfig(iterations=600, seconds=HARD_SECONDS, rollout="random"),
 }
 
 

@@ -56,6 +56,7 @@ from merchantry.server.limits import Limits, RateWindow, TokenBucket
 from merchantry.server.lobby import Lobby
 from merchantry.server.ratings import Ratings, bot_ratings, rate_finished_game
 from merchantry.server.tables import (
+    BOT_DELAY,
     SEATS_CHANGED,
     UNSEEN_ANSWER_SECONDS,
     UNSEEN_WINDOW_SECONDS,
@@ -414,7 +415,7 @@ def bot_pool(threads: int, priority: Priority | None) -> FairPool:
 
 def create_app(
     database_url: str = "sqlite:///merchantry.db",
-    bot_delay: float = 0.8,
+    bot_delay: float = BOT_DELAY,
     hint_search: SearchConfig | None = None,
     analysis_search: SearchConfig | None = None,
     limits: Limits = DEFAULT_LIMITS,
@@ -1334,6 +1335,6 @@ def app_from_environment() -> FastAPI:
 
     return create_app(
         os.environ["MERCHANTRY_DATABASE_URL"],
-        bot_delay=float(os.environ.get("MERCHANTRY_BOT_DELAY", "0.8")),
+        bot_delay=float(os.environ.get("MERCHANTRY_BOT_DELAY", str(BOT_DELAY))),
         tune_process=True,
     )

@@ -51,7 +51,10 @@ UNSEEN_ANSWER_SECONDS = 30.0
 # factor in [1, 5/3]) before the server's answers close it: a person who holds the card and answers within it
 # is not told apart from nobody holding it (docs/web.md, "Timing")
 UNSEEN_WINDOW_SECONDS = 3.0
+BOT_DELAY = 0.4  # seconds a bot's move waits at least, so people can follow (the server's default)
 THINKING_KEPT = 30  # the pause before publishing keeps above the longest of this many latest thinking times
+THINKING_MARGIN = 1.5  # ... times this margin
+PAUSE_STRETCH = 1.15  # the pause is stretched by a random factor in [1, PAUSE_STRETCH]
 # a table whose people all play on a turn clock shorter than this plays at the bots' pace, not theirs: it
 # costs what a table of bots only does (limits.py)
 SHORT_CLOCK_SECONDS = 30
@@ -168,11 +171,12 @@ class LiveTable:
 
     def publishing_pause(self, bot_delay: float, thought: float) -> float:
         """How long after the server began thinking its moves are published, once they took `thought`
-        seconds to think out: `bot_delay` so people can follow, plus twice the longest a bot at this table
-        may think for one search (its recipe's time cap), and at least 1.5 times the longest of the latest
-        thinking times (a loaded machine thinks slowly), stretched by a random factor. It does not depend on
-        what this move holds, so the time a move arrives tells nothing unless its thinking outlasts all that
-        (docs/web.md, "Timing"); 0 when `bot_delay` is 0 (tests)."""
+        seconds to think out: `bot_delay` so people can follow, plus the longest a bot at this table may
+        think for a whole move (its recipe's budget, which the steps of a move share), and at least
+        THINKING_MARGIN times the longest of the latest thinking times (a loaded machine thinks slowly),
+        stretched by a random factor. It does not depend on what this move holds, so the time a move arrives
+        tells nothing unless its thinking outlasts all that (docs/web.md, "Timing"); 0 when `bot_delay` is 0
+        (tests)."""
         recent = max(self.thinking, default=0.0)
         self.thinking.append(thought)
         if bot_delay <= 0:
@@ -180,13 +184,17 @@ class LiveTable:
         if self.tutorial and all(s.kind == "bot" for s in self.seats):
             # a guided first game the person left to a bot: nobody follows it, and its deal is no secret
             return min(bot_delay, TUTORIAL_FINISH_PAUSE)
-        caps = [
+        return publishing_pause(bot_delay, self.longest_budget(), recent)
+
+    def longest_budget(self) -> float:
+        """The longest time budget per whole move of a bot at this table (0 for bots without one): public,
+        since who sits at the table is."""
+        budgets = [
             getattr(getattr(self.bot_for(s.seat, s.bot or "random"), "config", None), "seconds", None) or 0.0
             for s in self.seats
             if s.kind == "bot"
         ]
-        floor = max(bot_delay + 2 * max(caps, default=0.0), 1.5 * recent)
-        return floor * random.SystemRandom().uniform(1.0, 1.5)
+        return max(budgets, default=0.0)
 
     def bot_stream(self, seat: int) -> random.Random:
         """The random stream of the bot deciding for `seat` now: from the table's secret and the moves played
@@ -230,6 +238,17 @@ class BotTurn:
             if position.is_over() or seat not in position.to_act() or not position.in_decision(seat):
                 break
         return steps
+
+
+def publishing_pause(
+    bot_delay: float, longest_budget: float, recent: float, stretch: float | None = None
+) -> float:
+    """The pause before a bot's move is published (LiveTable.publishing_pause): `bot_delay` plus the longest
+    budget per move at the table, at least THINKING_MARGIN times the `recent` longest thinking time, times
+    `stretch` (default: drawn from [1, PAUSE_STRETCH] by the system's generator, which nobody can predict)."""
+    if stretch is None:
+        stretch = random.SystemRandom().uniform(1.0, PAUSE_STRETCH)
+    return max(bot_delay + longest_budget, THINKING_MARGIN * recent) * stretch
 
 
 def all_seated(rows: list[SeatRow]) -> bool:

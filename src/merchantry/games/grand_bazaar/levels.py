@@ -8,11 +8,12 @@ while behind wins more often than any search over greedy's moves found (docs/bot
 """
 
 from merchantry.bots.ismcts import SearchConfig
+from merchantry.bots.levels import HARD_SECONDS, MEDIUM_SECONDS
 
 LEVELS = {
     "medium": SearchConfig(
         iterations=40,
-        seconds=0.25,
+        seconds=MEDIUM_SECONDS,
         rollout="greedy",
         rollout_depth=30,
         anchor_margin=0.15,
@@ -22,7 +23,7 @@ LEVELS = {
     # margin of 0.15 and the search's own plan for the rest of a turn lost to the trader alone: 26.7% / 38%)
     "hard": SearchConfig(
         iterations=150,
-        seconds=1.5,
+        seconds=HARD_SECONDS,
         rollout="greedy",
         anchor_margin=0.3,
         own_policy="speculator",

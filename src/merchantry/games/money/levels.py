@@ -11,15 +11,21 @@ won 12.5%).
 from dataclasses import replace
 
 from merchantry.bots.ismcts import SearchConfig
+from merchantry.bots.levels import HARD_SECONDS, MEDIUM_SECONDS
 
 # a short search whose overrules of the collector are mostly noise (with a margin of 1.0, never overruling,
 # it won 56%): medium on purpose
 MEDIUM = SearchConfig(
-    iterations=30, seconds=0.25, rollout="greedy", rollout_depth=15, own_policy="collector", anchor_margin=0.3
+    iterations=30,
+    seconds=MEDIUM_SECONDS,
+    rollout="greedy",
+    rollout_depth=15,
+    own_policy="collector",
+    anchor_margin=0.3,
 )
 
 LEVELS = {
     "medium": MEDIUM,
     # four times the iterations, rollouts four times as long, and overruled only by a surer search
-    "hard": replace(MEDIUM, iterations=120, seconds=1.5, rollout_depth=60, anchor_margin=0.5),
+    "hard": replace(MEDIUM, iterations=120, seconds=HARD_SECONDS, rollout_depth=60, anchor_margin=0.5),
 }

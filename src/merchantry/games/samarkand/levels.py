@@ -9,18 +9,24 @@ inside the tree (an opponent model).
 """
 
 from merchantry.bots.ismcts import SearchConfig
+from merchantry.bots.levels import HARD_SECONDS, MEDIUM_SECONDS
 
 LEVELS = {
     # a short search anchored on greedy's move, judged by the investor's evaluation
     "medium": SearchConfig(
-        iterations=150, seconds=0.25, rollout="random", rollout_depth=8, reward="gain", anchor_margin=0.05
+        iterations=150,
+        seconds=MEDIUM_SECONDS,
+        rollout="random",
+        rollout_depth=8,
+        reward="gain",
+        anchor_margin=0.05,
     ),
     # the other seats play as the greedy bot inside the tree too (an opponent model): their moves are not
     # searched, so every iteration goes to the bot's own choices; its own steps in rollouts and the move it
     # keeps are the investor's
     "hard": SearchConfig(
         iterations=300,
-        seconds=1.5,
+        seconds=HARD_SECONDS,
         rollout="greedy",
         rollout_depth=8,
         reward="gain",

@@ -384,7 +384,7 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   else if (table.status === "closed") banner = t("closedBanner");
   else if (seat === null) banner = t("spectator");
   else if ((view.to_act || []).includes(seat)) banner = t("yourTurn");
-  else banner = t("waitingFor", { who: view.to_act.map(seatLabel).join(", ") });
+  else banner = waitingBanner(table, view.to_act || []);
 
   const moveInput = h("input", { id: "move", placeholder: t("typeMove"), maxlength: 200, "aria-label": t("typeMove") });
   const moveForm = h("form", { class: "move-form", onsubmit: (e) => { e.preventDefault(); if (moveInput.value.trim()) send(moveInput.value.trim()); } },
@@ -431,6 +431,17 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   if (focused) refocus(area, focused);
   document.title = `${myTurn ? `● ${t("yourTurn")} — ` : ""}${table.title} — Merchantry`;
   startCountdown(area, clockShown(table, view, seat, myTurn));
+}
+
+// Who the table waits for: people by their seat, bots as thinking ("P3 is thinking…") while their turn
+// lasts; it says only who is to act, which every seat sees anyway
+function waitingBanner(table, toAct) {
+  const bots = toAct.filter((s) => table.seats[s]?.kind === "bot").map(seatLabel);
+  const people = toAct.filter((s) => table.seats[s]?.kind !== "bot").map(seatLabel);
+  const parts = [];
+  if (people.length) parts.push(t("waitingFor", { who: people.join(", ") }));
+  if (bots.length) parts.push(h("span", { class: "bot-thinking" }, t("botThinking", { who: bots.join(", ") })));
+  return parts.length > 1 ? [parts[0], " · ", parts[1]] : parts[0] || "";
 }
 
 // The turn clock every seat and spectator sees: one's own on one's turn, else that of the seat on turn
