@@ -180,7 +180,7 @@ def test_two_people_and_a_bot_play_money_to_the_end_in_the_browser(live_server, 
     shot(host, "05-host-final")
     assert host.locator("table.scores").count() > 0
     final_text = host.inner_text("table.scores")
-    assert "Ann" in final_text and "Bob" in final_text and "greedy" in final_text
+    assert "Ann" in final_text and "Bob" in final_text and "Simple bot" in final_text
 
 
 def test_the_lobby_lists_finished_games_and_replays_step_through_them(live_server, browser):
