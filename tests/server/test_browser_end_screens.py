@@ -84,6 +84,9 @@ def test_money_end_table_is_the_engines_scores_and_every_hand_is_shown(live_serv
             shown = page.locator(f".money .seat[data-seat='{s}'] .final-hand [data-card]")
             codes = shown.evaluate_all("nodes => nodes.map(n => n.dataset.card)")
             assert Counter(codes) == Counter(final[s]["hand"]), f"P{s + 1}'s whole hand is shown"
+            count = page.inner_text(f".money .seat[data-seat='{s}'] [title]:has-text('cards')")
+            counted = state.view(None)["seats"][s]["hand_size"]
+            assert int(count.split()[0]) == len(codes) == counted, "the count is the cards shown, bluff too"
         fits(page, width)
         shot(page, f"20-money-end-{width}")
 
