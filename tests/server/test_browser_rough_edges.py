@@ -40,6 +40,9 @@ def test_a_byzanz_bid_card_is_taken_back_before_bid_and_the_bid_sends_the_rest(l
     page = browser.new_page(viewport={"width": 1100, "height": 900})
     create_table(page, live_server, "Ann", ["human", "bot:greedy", "bot:greedy"], game="byzanz")
     assert my_turn_to_bid_in_byzanz(page), "no turn to bid came"
+    on_block = int(re.search(r"offer (\d)", page.inner_text(".bz-prompt")).group(1))
+    to_come = re.search(r"offer cards to come: ([\d ]+)", page.inner_text(".byzanz .status-line"))
+    assert not to_come or all(int(v) < on_block for v in to_come.group(1).split()), "the offer on the block"
     hand = page.locator(".byzanz .mine .bz-groups [data-card]")
     cards_before = hand.count()
     first = page.locator(".byzanz .mine [data-move^='add ']").first

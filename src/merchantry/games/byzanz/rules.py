@@ -637,6 +637,7 @@ class ByzanzState(State):
             "deck": len(self.deck),
             "offers": list(self.offers),
             "offer_stack": list(self.offer_stack),
+            "offers_to_come": self.offers_to_come(),
             "lot": card_names(self.lot),
             "market": card_names(expand(self.market)),
             "to_act": self.to_act(),
@@ -672,6 +673,15 @@ class ByzanzState(State):
             view["hand"] = self._hand_codes(player)
             view["my_discards"] = [CODES[c] for c in self.discards[player]]
         return view
+
+    def offers_to_come(self) -> list[int]:
+        """The offer cards still to be auctioned this round, highest (next) first: not the one on the block
+        while its lot is out (BZ-A2), and none once the last round's market is over (BZ-E1)."""
+        if self.phase in (FINAL, OVER):
+            return []
+        on_block = self.phase in (AUCTION, LOT_CHOICE) and bool(self.lot)
+        stack = self.offer_stack[:-1] if on_block else self.offer_stack
+        return list(reversed(stack))
 
     def _hand_codes(self, player: int) -> list[JSON]:
         return [CODES[c] for c in sorted(expand(self.hands[player]), key=_hand_order)]

@@ -201,7 +201,8 @@ export function render(payload, act, t, tr = { term: (w) => w }) {
   root = h("section", { class: "byzanz" },
     h("div", { class: "banner bz-prompt", role: "status" }, prompt(view, seat, table, can, t)),
     h("div", { class: "status-line" }, `${t("round")} ${view.round} / ${view.rounds} · ${t(`phase_${view.phase}`)}`
-      + (over ? "" : ` · ${t("deck")} ${view.deck} · ${t("offersLeft")}: ${view.offer_stack.slice().reverse().join(" ") || "—"}`)),
+      + (over ? "" : ` · ${t("deck")} ${view.deck}`)
+      + (view.offers_to_come.length ? ` · ${t("offersLeft")}: ${view.offers_to_come.join(" ")}` : "")),
     main.length || takes.length ? h("div", { class: "bz-actions" },
       main.map((m) => h("button", { class: "primary", "data-move": m, onclick: () => act(m) }, t(`move_${m}`))),
       takes.map((m) => h("button", { class: "primary", "data-move": m, onclick: () => act(m) },
