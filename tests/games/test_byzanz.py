@@ -183,6 +183,27 @@ def test_bz_a2_offers_to_come_leave_out_the_offer_on_the_block_and_end_with_the_
     assert ended.view(None)["offers_to_come"] == []
 
 
+@pytest.mark.parametrize(
+    ("language", "one", "two"),
+    [
+        ("en", "; wine1 goes to the market", "wine1 go to the market"),
+        ("de", "kommt auf den Markt", "kommen auf den Markt"),
+        ("fr", "va au marché", "vont au marché"),
+        ("pt", "vai para o mercado", "vão para o mercado"),
+    ],
+)
+def test_bz_a7_the_log_says_one_bid_card_goes_and_two_go_to_the_market(language, one, two):
+    alone = arrange(4, [["wine1"], [], [], []], ["cloth1"] * 5)
+    act(alone, 0, "add wine1", "bid")
+    pair = arrange(4, [["wine1", "wine2"], [], [], []], ["cloth1"] * 5)
+    act(pair, 0, "add wine1", "add wine2", "bid")
+    for state, said in ((alone, one), (pair, two)):
+        for seat in (1, 2, 3):
+            act(state, seat, "pass")
+        won = [line for line in log_lines(state.view(None), language) if said in line]
+        assert won, (said, log_lines(state.view(None), language)[-3:])
+
+
 def test_bz_a3_who_opens_each_auction():
     state = arrange(4, [["wine1"], ["wine2"], ["wine3"], []], ["cloth1"] * 5, opener=1)
     act(state, 1, "add wine2", "bid")

@@ -229,3 +229,65 @@ def test_the_clock_notice_says_whose_time_ran_out_and_counts_no_moves(live_serve
     page.click("#create button[type=submit]")
     notice = page.wait_for_selector(".log .notices li", timeout=30_000).inner_text()
     assert notice == "⏱ P1 Ann's time ran out: a bot played that turn"
+
+
+# The Byzanz drawing shown an engine state arranged for the case (tests/games/test_byzanz.py's helpers),
+# as the table page draws it: the real module, the real translations, moves collected instead of sent.
+DRAW_BYZANZ = """async ([payload]) => {
+  const { render } = await import("/games/byzanz/static/drawing.js");
+  const { gameTranslator, loadLanguage } = await import("/static/i18n.js");
+  await loadLanguage();
+  const tr = await gameTranslator("byzanz");
+  window.sent = [];
+  const box = document.createElement("div");
+  box.id = "drawn";
+  document.body.replaceChildren(box);
+  box.append(render(payload, (move) => window.sent.push(move), tr.ui, tr));
+}"""
+
+
+def draw_byzanz(page, base: str, state, seat):
+    seats = [{"kind": "human", "name": "Ann"}] + [{"kind": "bot", "bot": "greedy"}] * (state.num_players - 1)
+    legal = [str(a) for a in state.legal_actions(seat)] if seat is not None else []
+    payload = {"view": state.view(seat), "legal": legal, "seat": seat, "table": {"id": "t", "seats": seats}}
+    page.goto(f"{base}/rules/byzanz")
+    page.evaluate(DRAW_BYZANZ, [payload])
+
+
+def test_byzanz_market_line_merchant_profit_and_discards_chosen_on_the_page(live_server, browser):
+    from merchantry.games.byzanz.components import CODE_INDEX
+    from tests.games.test_byzanz import act, lot_of_four_won_by_p1, market_round
+
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    # item 4: after a pick the line under the market tells the pick, not the lot card put in before it
+    picked = market_round()
+    act(picked, 1, "take wood")
+    draw_byzanz(page, live_server, picked, None)
+    assert page.inner_text(".bz-last-lot") == "P2 takes wood2 wood1 wood1 from the market"
+    # item 3: a merchant kept as profit shows its 5 points (BZ-V2, BZ-E2): the profits add up to the score
+    picked.profits[2] = (CODE_INDEX["merchant"], CODE_INDEX["cloth3"])
+    draw_byzanz(page, live_server, picked, None)
+    profits = page.locator(".byzanz .seats .seat").nth(2).locator(".bz-profits")
+    values = profits.locator(".card-value").all_inner_texts()
+    assert sum(int(v.strip("★ ")) for v in values) == picked.scores()[2] == 8, values
+    assert "★ = 5 points" in profits.inner_text()
+    shot(page, "25-byzanz-merchant-profit-phone")
+    # item 5: over the hand limit the cards are chosen on the page, one goes back, one press discards them
+    dialogs = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    over = lot_of_four_won_by_p1(["wine1", "wine2", "olive1", "grain1", "grain2"])  # 9 cards, 2 to go
+    draw_byzanz(page, live_server, over, 0)
+    assert "choose 2 cards" in page.inner_text(".bz-discard")
+    page.click("[data-stage-discard='wine1']")
+    page.click("[data-stage-discard='wine2']")
+    assert page.locator("[data-stage-discard='olive1'][disabled]").count() == 1
+    assert page.locator("[data-unstage-discard]").count() == 2  # two chosen: no more can be
+    page.click("[data-unstage-discard='wine2']")  # put back
+    page.click("[data-stage-discard='olive1']")
+    assert page.evaluate("window.sent") == []  # nothing sent before Discard
+    page.click("#bz-discard-go")
+    assert page.evaluate("window.sent") == ["discard wine1", "discard olive1"]
+    for move in page.evaluate("window.sent"):
+        act(over, 0, move)
+    assert over.hand_size(0) == 7 and over.limit_player == -1
+    assert dialogs == [], "no dialog per card"

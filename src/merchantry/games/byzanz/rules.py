@@ -512,7 +512,8 @@ class ByzanzState(State):
         """BZ-A7: the bid goes next to the market; the winner then puts one lot card into it."""
         for code in self.bids[winner]:
             self.market = add_at(self.market, code, 1)
-        self.log = self.log.add("won_lot", seat=winner, value=self.high, cards=card_names(self.bids[winner]))
+        bid = card_names(self.bids[winner])  # counted: "wine3 goes" or "wine3, wood2 go" in the log
+        self.log = self.log.add("won_lot", seat=winner, value=self.high, cards=bid, count=len(bid))
         self.bids[winner] = ()
         self.phase = LOT_CHOICE
         self.chooser = winner
@@ -574,7 +575,7 @@ class ByzanzState(State):
         """BZ-M2: leftovers leave the game and the offer cards are stacked again; BZ-M3: next round or end."""
         leftovers = expand(self.market)
         if leftovers:
-            self.log = self.log.add("leftovers_removed", cards=card_names(leftovers))
+            self.log = self.log.add("leftovers_removed", cards=card_names(leftovers), count=len(leftovers))
         self.boxed = tuple(boxed + market for boxed, market in zip(self.boxed, self.market, strict=True))
         self.market = _NO_CARDS
         lowest = min(range(self.num_players), key=lambda p: self.offer_held[p])
@@ -638,6 +639,8 @@ class ByzanzState(State):
             "offers": list(self.offers),
             "offer_stack": list(self.offer_stack),
             "offers_to_come": self.offers_to_come(),
+            "merchant_profit": self.points(MERCHANT),  # BZ-E2: a merchant kept as profit (or the variant's)
+            "hand_limit": self.hand_limit(),  # BZ-H1
             "lot": card_names(self.lot),
             "market": card_names(expand(self.market)),
             "to_act": self.to_act(),
