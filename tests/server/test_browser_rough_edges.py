@@ -189,6 +189,9 @@ def test_the_lobby_names_the_winning_seat_and_the_replay_log_follows_the_move(li
     assert re.search(r"P\d · greedy \(bot\) \(\d+\)", page.inner_text("table.tables"))
     page.set_viewport_size({"width": 390, "height": 844})
     assert page.evaluate("document.documentElement.scrollWidth") <= 391, "the lobby fits a phone"
+    links = page.locator("table.tables td.links a").evaluate_all("ns => ns.map(n => n.getBoundingClientRect().right)")
+    assert links and max(links) <= 390, f"Watch/Open cut at {max(links)} px on a 390 px phone"
+    shot(page, "26-lobby-tables-phone")
     page.goto(f"{live_server}/replay/{created['id']}")
     page.wait_for_selector("#replay-at")
     page.click("#replay-last")

@@ -198,9 +198,9 @@ async function lobby() {
     rulesLinks,
     openSeatsSection(games, { api, toast, save, open: (path) => { history.pushState({}, "", path); route(); } }),
     h("h2", {}, t("tables")),
-    h("div", { class: "table-scroll" }, h("table", { class: "tables" },  // a phone scrolls it, not the page
+    h("div", { class: "table-scroll" }, stackable(h("table", { class: "tables" },  // a phone stacks each row
       h("thead", {}, h("tr", {}, [t("game"), t("players"), t("started"), t("status"), t("winner"), ""].map((c) => h("th", {}, c)))),
-      h("tbody", {}, rows.length ? rows : h("tr", { class: "empty" }, h("td", { colspan: 6 }, t("noTables")))))),
+      h("tbody", {}, rows.length ? rows : h("tr", { class: "empty" }, h("td", { colspan: 6 }, t("noTables"))))))),
   );
 }
 
@@ -242,6 +242,17 @@ function optionsLine(table, tr) {
     changed.flatMap(([name, value], i) => [i ? t("listSeparator") : "", h("span", { "data-option": name },
       `${tr.option(name)}: ${value === "" ? t("optionEmpty") : value}`,
       name in (table.defaults || {}) ? h("small", { class: "muted" }, ` (${t("optionDefault", { value: table.defaults[name] === "" ? t("optionEmpty") : table.defaults[name] })})`) : null)]));
+}
+
+// A table whose rows stack on a phone, each cell under its column's name (style.css, table.stacked): six
+// columns do not fit 390 px, and a table scrolled sideways hides its last columns without a sign
+function stackable(table) {
+  const names = [...table.querySelectorAll("thead th")].map((th) => th.textContent);
+  for (const row of table.querySelectorAll("tbody tr")) {
+    [...row.children].forEach((cell, i) => { if (names[i] && cell.colSpan === 1) cell.dataset.label = names[i]; });
+  }
+  table.classList.add("stacked");
+  return table;
 }
 
 // "Learn to play": each game's guided first game (a fixed deal against bots, taught step by step)
@@ -671,8 +682,8 @@ function analysisPanel(analysis, table, start, show, tr, rounds = []) {
     moments.length ? h("div", { class: "key-moments" }, h("h3", {}, t("keyMoments")), h("ul", {}, moments)) : null,
     chanceChart(analysis, table, tr, rounds),
     h("div", { class: "table-scroll" }, h("table", { class: "scores analysis-summary" }, h("thead", {}, h("tr", {}, ["seat", "decisions", "inaccuracies", "mistakes", "blunders", "meanLoss"].map((k) => h("th", {}, t(k))))), h("tbody", {}, totals))),
-    marked.length ? h("div", { class: "table-scroll" }, h("table", { class: "scores analysis-marks" },
-      h("thead", {}, h("tr", {}, ["move", "seat", "played", "preferred", "chance", "mark"].map((k) => h("th", {}, t(k))))), h("tbody", {}, rows)))
+    marked.length ? h("div", { class: "table-scroll" }, stackable(h("table", { class: "scores analysis-marks" },
+      h("thead", {}, h("tr", {}, ["move", "seat", "played", "preferred", "chance", "mark"].map((k) => h("th", {}, t(k))))), h("tbody", {}, rows))))
       : h("p", {}, t("noMarks")));
 }
 

@@ -182,13 +182,19 @@ function handPanel(view, seat, can, act, t, redraw) {
         t("sellSet", { cards: m.slice(5), count: setPoints(m.slice(5).split(" "), view.merchant_profit) })))) : null);
 }
 
+// a heading's "(tie-break)" stays whole on a phone: a line may break before it, never at its hyphen
+function unbroken(heading) {
+  const at = heading.indexOf(" (");
+  return at < 0 ? heading : [heading.slice(0, at), " ", h("span", { class: "nowrap" }, heading.slice(at + 1))];
+}
+
 function finalTable(view, table, t) {
   const order = view.seats.map((s) => s.seat).sort((a, b) => view.seats[b].score - view.seats[a].score || view.seats[b].hand_size - view.seats[a].hand_size);
   const rankOf = (s) => 1 + order.filter((o) => view.seats[o].score > view.seats[s].score
     || (view.seats[o].score === view.seats[s].score && view.seats[o].hand_size > view.seats[s].hand_size)).length;
   return h("table", { class: "scores bz-final" },
     h("caption", {}, t("finalTitle")),
-    h("thead", {}, h("tr", {}, [t("rank"), t("seat"), t("profitPoints"), t("cardsInHand")].map((c) => h("th", {}, c)))),
+    h("thead", {}, h("tr", {}, [t("rank"), t("seat"), t("profitPoints"), t("cardsInHand")].map((c) => h("th", {}, unbroken(c))))),
     h("tbody", {}, order.map((s) => h("tr", { class: view.winners.includes(s) ? "current-row" : "" },
       h("td", { class: "num" }, String(rankOf(s))), h("td", {}, seatName(table, s)),
       h("td", { class: "num" }, String(view.seats[s].score)), h("td", { class: "num" }, String(view.seats[s].hand_size))))));
