@@ -489,7 +489,9 @@ def test_a_hinted_move_played_to_the_letter_is_not_marked_by_the_analysis(live_s
         viewer.locator("#analysis").screenshot(path=str(ARTIFACTS / f"{name}-panel.png"))
         shot(viewer, name)
         # every column of the marks, "Chance before → after" and "Mark" too, within the screen's width
-        rights = viewer.locator(".analysis-marks td").evaluate_all("ns => ns.map(n => n.getBoundingClientRect().right)")
+        rights = viewer.locator(".analysis-marks td").evaluate_all(
+            "ns => ns.map(n => n.getBoundingClientRect().right)"
+        )
         assert not rights or max(rights) <= size["width"], f"a column is cut at {max(rights)} px"
         width = viewer.evaluate("document.documentElement.scrollWidth")
         assert width <= size["width"], f"the page is {width} px wide on a {size['width']} px screen"

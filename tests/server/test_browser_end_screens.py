@@ -117,7 +117,9 @@ def test_byzanz_end_table_is_the_engines_scores_every_hand_shows_and_no_offers_a
         )
         assert apart and max(apart) < 8
         # "(tie-break)" is never cut at its hyphen: its opening and closing bracket sit on one line
-        bracket = page.locator("table.bz-final th .nowrap").evaluate_all("ns => ns.map(n => n.getClientRects().length)")
+        bracket = page.locator("table.bz-final th .nowrap").evaluate_all(
+            "ns => ns.map(n => n.getClientRects().length)"
+        )
         assert bracket == [1], bracket
         fits(page, width)
         shot(page, f"21-byzanz-end-{width}")

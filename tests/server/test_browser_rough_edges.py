@@ -189,7 +189,9 @@ def test_the_lobby_names_the_winning_seat_and_the_replay_log_follows_the_move(li
     assert re.search(r"P\d · greedy \(bot\) \(\d+\)", page.inner_text("table.tables"))
     page.set_viewport_size({"width": 390, "height": 844})
     assert page.evaluate("document.documentElement.scrollWidth") <= 391, "the lobby fits a phone"
-    links = page.locator("table.tables td.links a").evaluate_all("ns => ns.map(n => n.getBoundingClientRect().right)")
+    links = page.locator("table.tables td.links a").evaluate_all(
+        "ns => ns.map(n => n.getBoundingClientRect().right)"
+    )
     assert links and max(links) <= 390, f"Watch/Open cut at {max(links)} px on a 390 px phone"
     shot(page, "26-lobby-tables-phone")
     page.goto(f"{live_server}/replay/{created['id']}")
@@ -294,3 +296,33 @@ def test_byzanz_market_line_merchant_profit_and_discards_chosen_on_the_page(live
         act(over, 0, move)
     assert over.hand_size(0) == 7 and over.limit_player == -1
     assert dialogs == [], "no dialog per card"
+
+
+def test_the_lobby_resumes_ones_own_tables_keeps_guided_games_to_their_person_and_rates_only_rated(
+    live_server, browser
+):
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    create_table(page, live_server, "Cy", ["human", "bot:greedy", "bot:greedy"])
+    page.wait_for_selector(".money")
+    mine = page.url.rstrip("/").rsplit("/", 1)[1]
+    with page.expect_response(lambda answer: answer.url.endswith(f"/api/tables/{mine}/ratings")):
+        page.reload()
+    page.wait_for_selector(".money")
+    assert page.inner_text("#table-ratings") == "", "an unrated table shows no ratings"
+    assert page.locator("details.host").count() == 1  # a table to share: its invite links
+    # someone else's guided first game, and one this browser holds
+    theirs = httpx.post(f"{live_server}/api/tutorials/money", json={"name": "Dee"}).json()
+    own = httpx.post(f"{live_server}/api/tutorials/money", json={"name": "Cy"}).json()
+    held = {"seat": own["seat"], "token": own["token"], "host": own["host_token"], "invites": []}
+    page.evaluate(
+        "([key, held]) => localStorage.setItem(key, JSON.stringify(held))",
+        [f"merchantry:table:{own['id']}", held],
+    )
+    page.goto(f"{live_server}/table/{own['id']}")
+    page.wait_for_selector(".money")
+    assert page.locator("details.host").count() == 0, "no invite links in a guided first game"
+    page.goto(live_server + "/")
+    page.wait_for_selector("table.tables")
+    link = lambda tid: page.locator(f"table.tables a[href='/table/{tid}']")  # noqa: E731
+    assert link(mine).inner_text() == "Resume" and link(own["id"]).inner_text() == "Resume"
+    assert link(theirs["id"]).count() == 0, "another person's guided first game is theirs alone"

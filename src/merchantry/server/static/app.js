@@ -171,14 +171,19 @@ async function lobby() {
   }
 
   const who = (table, s) => seatHolderNoted(table.seats[s]);
-  const rows = tables.map((table) => h("tr", {},
+  // a seat this browser holds (its token): the person plays on there, not watches; a guided first game is
+  // listed to its person alone (left unfinished, it would sit as "playing" in everybody's lobby for good)
+  const seated = (table) => Boolean(saved(table.id).token);
+  const going = (table) => table.status === "waiting" || table.status === "playing";
+  const listed = tables.filter((table) => !table.tutorial || seated(table));
+  const rows = listed.map((table) => h("tr", {},
     h("td", {}, table.title, table.tutorial ? h("small", { class: "muted" }, ` · ${t("tutorialTitle")}`) : null),
     h("td", {}, table.seats.map((s) => who(table, s.seat)).join(", ")),
     h("td", {}, age(table.created_at)),
     h("td", {}, t(`status_${table.status}`)),
     // the winner by seat too: "P3 · medium (bot)" tells which of three medium bots
     h("td", {}, table.result ? table.result.winners.map((w) => `${seatLabel(w)} · ${who(table, w)} (${table.result.scores[w]})`).join(", ") : ""),
-    h("td", { class: "links" }, h("a", { href: `/table/${table.id}` }, table.status === "finished" ? t("open") : t("watch")),
+    h("td", { class: "links" }, h("a", { href: `/table/${table.id}` }, going(table) ? (seated(table) ? t("resume") : t("watch")) : t("open")),
       table.status === "finished" ? [" · ", h("a", { href: `/replay/${table.id}` }, t("replay"))] : []),
   ));
   main.replaceChildren(
@@ -418,7 +423,8 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   const board = renderer.render(payload, send, tr.ui, tr);
   // before every seat is taken nobody can act: the game's own prompt ("add cards... then Bid") would mislead
   if (table.status === "waiting") board.querySelectorAll("[role=status]").forEach((node) => node.remove());
-  const host = mine.host ? hostPanel(tableId, table, mine) : null;
+  // invite links and seat changes belong to a game still to be played with others: not a guided first game's
+  const host = mine.host && !table.tutorial && ["waiting", "playing"].includes(table.status) ? hostPanel(tableId, table, mine) : null;
   const position = `${tableId}:${(view.log || []).length}:${legal.join("|")}`;  // a hint holds until the position changes
   area.replaceChildren(...[
     h("div", { class: "table-head" }, h("h1", {}, table.title), h("div", { class: "banner", role: "status" }, banner),
