@@ -186,7 +186,7 @@ def test_the_lobby_names_the_winning_seat_and_the_replay_log_follows_the_move(li
     page = browser.new_page(viewport={"width": 1100, "height": 500})
     page.goto(live_server + "/")
     page.wait_for_selector("table.tables")
-    assert re.search(r"P\d · greedy \(bot\) \(\d+\)", page.inner_text("table.tables"))
+    assert re.search(r"P\d · Simple bot \(\d+\)", page.inner_text("table.tables"))  # greedy, named for people
     page.set_viewport_size({"width": 390, "height": 844})
     assert page.evaluate("document.documentElement.scrollWidth") <= 391, "the lobby fits a phone"
     links = page.locator("table.tables td.links a").evaluate_all(
