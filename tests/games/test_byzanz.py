@@ -166,6 +166,44 @@ def test_bz_a2_the_lot_has_as_many_cards_as_the_top_offer_card():
     assert CODES[state.lot[0]] == "spice1" and len(state.lot) == 4  # the next lot: offer card 4
 
 
+def test_bz_a2_offers_to_come_leave_out_the_offer_on_the_block_and_end_with_the_last_market():
+    state = arrange(4, [["wine1"], ["wine2"], [], []], ["cloth1"] * 5, deck_top=["spice1"] * 4)
+    assert state.view(None)["offers_to_come"] == [4, 3, 2]  # 5 is being auctioned
+    act(state, 0, "add wine1", "bid")
+    for seat in (1, 2, 3):
+        act(state, seat, "pass")
+    assert state.phase == LOT_CHOICE and state.view(0)["offers_to_come"] == [4, 3, 2]
+    act(state, 0, "market cloth1")
+    assert state.view(None)["offers_to_come"] == [3, 2]  # 4's lot is out now
+    ended = market_round()
+    ended.deck = []
+    for seat, pick in ((1, "take wood"), (0, "take spice"), (3, "take merchant"), (2, "take cloth")):
+        act(ended, seat, pick)
+    assert ended.phase == FINAL and ended.offer_stack  # stacked again (BZ-M2), yet no round is to come
+    assert ended.view(None)["offers_to_come"] == []
+
+
+@pytest.mark.parametrize(
+    ("language", "one", "two"),
+    [
+        ("en", "; wine1 goes to the market", "wine1 go to the market"),
+        ("de", "kommt auf den Markt", "kommen auf den Markt"),
+        ("fr", "va au marché", "vont au marché"),
+        ("pt", "vai para o mercado", "vão para o mercado"),
+    ],
+)
+def test_bz_a7_the_log_says_one_bid_card_goes_and_two_go_to_the_market(language, one, two):
+    alone = arrange(4, [["wine1"], [], [], []], ["cloth1"] * 5)
+    act(alone, 0, "add wine1", "bid")
+    pair = arrange(4, [["wine1", "wine2"], [], [], []], ["cloth1"] * 5)
+    act(pair, 0, "add wine1", "add wine2", "bid")
+    for state, said in ((alone, one), (pair, two)):
+        for seat in (1, 2, 3):
+            act(state, seat, "pass")
+        won = [line for line in log_lines(state.view(None), language) if said in line]
+        assert won, (said, log_lines(state.view(None), language)[-3:])
+
+
 def test_bz_a3_who_opens_each_auction():
     state = arrange(4, [["wine1"], ["wine2"], ["wine3"], []], ["cloth1"] * 5, opener=1)
     act(state, 1, "add wine2", "bid")

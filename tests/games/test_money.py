@@ -18,7 +18,7 @@ from merchantry.games.money.components import (
     CURRENCIES,
     NUM_CARDS,
 )
-from merchantry.games.money.rules import MoneyState
+from merchantry.games.money.rules import MoneyState, codes
 from merchantry.i18n import log_lines
 from tests.games.money_helpers import arrange, bid_round, hand_codes, seal
 
@@ -408,9 +408,21 @@ def test_mo_e6_a_match_of_three_games_adds_the_scores():
     assert state.is_over()
     assert state.scores() == [sum(g[p] for g in per_game) for p in range(3)]
     assert len(state.view(None)["results"]) == 3
-    assert state.view(None)["results"][0]["hands"][0]["hand"] == sorted(
-        (CARD_CODES[c] for c in first_hands[0]), key=money.components.display_key
-    )
+    assert state.view(None)["results"][0]["hands"][0]["hand"] == [
+        *sorted((CARD_CODES[c] for c in first_hands[0]), key=money.components.display_key),
+        "BLUFF",
+    ]
+
+
+def test_mo_i1_the_hands_shown_at_the_end_are_the_cards_counted_with_the_bluff_card():
+    state = GAME.new_game(players=4, seed=11, max_rounds=1)
+    bid_round(state, [[], [], [], []])
+    assert state.is_over()
+    view = state.view(None)
+    for info, result in zip(view["seats"], view["results"][-1]["hands"], strict=True):
+        assert len(result["hand"]) == info["hand_size"]  # the count shown is the cards shown
+        assert result["hand"].count("BLUFF") == 1
+        assert Counter(result["hand"]) == Counter([*codes(list(state.hands[info["seat"]])), "BLUFF"])
 
 
 # --- worked examples --------------------------------------------------------------------------------

@@ -242,7 +242,8 @@ SIMPLE_PLAY = {
         "[data-move^='market ']",  # the lot card the winner puts into the market
         "[data-move^='take ']",
         "[data-move='done']",
-        "[data-move^='discard ']",  # over the hand limit: the discard panel (confirmed in a dialog)
+        "#bz-discard-go",  # over the hand limit: the cards chosen to discard, sent at once
+        "[data-stage-discard]:not([disabled])",  # ... chosen on the page first
     ],
 }
 
@@ -251,7 +252,6 @@ SIMPLE_PLAY = {
 def test_a_person_plays_each_other_game_to_the_end_in_the_browser(live_server, browser, game):
     """On a desktop, then on a phone after a reload mid-game: the seat resumes and the game ends."""
     page = browser.new_page(viewport={"width": 1100, "height": 900})
-    page.on("dialog", lambda dialog: dialog.accept())  # "Discard wine3? It leaves the game."
     create_table(page, live_server, "Ann", ["human", "bot:greedy", "bot:random"], game=game)
     section = f"section.{game.replace('_', '-')}"
     page.wait_for_selector(section)
@@ -488,6 +488,11 @@ def test_a_hinted_move_played_to_the_letter_is_not_marked_by_the_analysis(live_s
         ARTIFACTS.mkdir(exist_ok=True)
         viewer.locator("#analysis").screenshot(path=str(ARTIFACTS / f"{name}-panel.png"))
         shot(viewer, name)
+        # every column of the marks, "Chance before → after" and "Mark" too, within the screen's width
+        rights = viewer.locator(".analysis-marks td").evaluate_all(
+            "ns => ns.map(n => n.getBoundingClientRect().right)"
+        )
+        assert not rights or max(rights) <= size["width"], f"a column is cut at {max(rights)} px"
         width = viewer.evaluate("document.documentElement.scrollWidth")
         assert width <= size["width"], f"the page is {width} px wide on a {size['width']} px screen"
     judged = httpx.get(f"{live_server}/api/tables/{tid}/analysis").json()

@@ -84,6 +84,9 @@ def test_money_end_table_is_the_engines_scores_and_every_hand_is_shown(live_serv
             shown = page.locator(f".money .seat[data-seat='{s}'] .final-hand [data-card]")
             codes = shown.evaluate_all("nodes => nodes.map(n => n.dataset.card)")
             assert Counter(codes) == Counter(final[s]["hand"]), f"P{s + 1}'s whole hand is shown"
+            count = page.inner_text(f".money .seat[data-seat='{s}'] [title]:has-text('cards')")
+            counted = state.view(None)["seats"][s]["hand_size"]
+            assert int(count.split()[0]) == len(codes) == counted, "the count is the cards shown, bluff too"
         fits(page, width)
         shot(page, f"20-money-end-{width}")
 
@@ -113,6 +116,11 @@ def test_byzanz_end_table_is_the_engines_scores_every_hand_shows_and_no_offers_a
             "ns => ns.map(n => n.getBoundingClientRect().top - n.parentElement.getBoundingClientRect().top)"
         )
         assert apart and max(apart) < 8
+        # "(tie-break)" is never cut at its hyphen: its opening and closing bracket sit on one line
+        bracket = page.locator("table.bz-final th .nowrap").evaluate_all(
+            "ns => ns.map(n => n.getClientRects().length)"
+        )
+        assert bracket == [1], bracket
         fits(page, width)
         shot(page, f"21-byzanz-end-{width}")
 

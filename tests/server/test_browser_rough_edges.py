@@ -40,6 +40,9 @@ def test_a_byzanz_bid_card_is_taken_back_before_bid_and_the_bid_sends_the_rest(l
     page = browser.new_page(viewport={"width": 1100, "height": 900})
     create_table(page, live_server, "Ann", ["human", "bot:greedy", "bot:greedy"], game="byzanz")
     assert my_turn_to_bid_in_byzanz(page), "no turn to bid came"
+    on_block = int(re.search(r"offer (\d)", page.inner_text(".bz-prompt")).group(1))
+    to_come = re.search(r"offer cards to come: ([\d ]+)", page.inner_text(".byzanz .status-line"))
+    assert not to_come or all(int(v) < on_block for v in to_come.group(1).split()), "the offer on the block"
     hand = page.locator(".byzanz .mine .bz-groups [data-card]")
     cards_before = hand.count()
     first = page.locator(".byzanz .mine [data-move^='add ']").first
@@ -183,9 +186,14 @@ def test_the_lobby_names_the_winning_seat_and_the_replay_log_follows_the_move(li
     page = browser.new_page(viewport={"width": 1100, "height": 500})
     page.goto(live_server + "/")
     page.wait_for_selector("table.tables")
-    assert re.search(r"P\d · greedy \(bot\) \(\d+\)", page.inner_text("table.tables"))
+    assert re.search(r"P\d · Simple bot \(\d+\)", page.inner_text("table.tables"))  # greedy, named for people
     page.set_viewport_size({"width": 390, "height": 844})
     assert page.evaluate("document.documentElement.scrollWidth") <= 391, "the lobby fits a phone"
+    links = page.locator("table.tables td.links a").evaluate_all(
+        "ns => ns.map(n => n.getBoundingClientRect().right)"
+    )
+    assert links and max(links) <= 390, f"Watch/Open cut at {max(links)} px on a 390 px phone"
+    shot(page, "26-lobby-tables-phone")
     page.goto(f"{live_server}/replay/{created['id']}")
     page.wait_for_selector("#replay-at")
     page.click("#replay-last")
@@ -226,3 +234,95 @@ def test_the_clock_notice_says_whose_time_ran_out_and_counts_no_moves(live_serve
     page.click("#create button[type=submit]")
     notice = page.wait_for_selector(".log .notices li", timeout=30_000).inner_text()
     assert notice == "⏱ P1 Ann's time ran out: a bot played that turn"
+
+
+# The Byzanz drawing shown an engine state arranged for the case (tests/games/test_byzanz.py's helpers),
+# as the table page draws it: the real module, the real translations, moves collected instead of sent.
+DRAW_BYZANZ = """async ([payload]) => {
+  const { render } = await import("/games/byzanz/static/drawing.js");
+  const { gameTranslator, loadLanguage } = await import("/static/i18n.js");
+  await loadLanguage();
+  const tr = await gameTranslator("byzanz");
+  window.sent = [];
+  const box = document.createElement("div");
+  box.id = "drawn";
+  document.body.replaceChildren(box);
+  box.append(render(payload, (move) => window.sent.push(move), tr.ui, tr));
+}"""
+
+
+def draw_byzanz(page, base: str, state, seat):
+    seats = [{"kind": "human", "name": "Ann"}] + [{"kind": "bot", "bot": "greedy"}] * (state.num_players - 1)
+    legal = [str(a) for a in state.legal_actions(seat)] if seat is not None else []
+    payload = {"view": state.view(seat), "legal": legal, "seat": seat, "table": {"id": "t", "seats": seats}}
+    page.goto(f"{base}/rules/byzanz")
+    page.evaluate(DRAW_BYZANZ, [payload])
+
+
+def test_byzanz_market_line_merchant_profit_and_discards_chosen_on_the_page(live_server, browser):
+    from merchantry.games.byzanz.components import CODE_INDEX
+    from tests.games.test_byzanz import act, lot_of_four_won_by_p1, market_round
+
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    # item 4: after a pick the line under the market tells the pick, not the lot card put in before it
+    picked = market_round()
+    act(picked, 1, "take wood")
+    draw_byzanz(page, live_server, picked, None)
+    assert page.inner_text(".bz-last-lot") == "P2 takes wood2 wood1 wood1 from the market"
+    # item 3: a merchant kept as profit shows its 5 points (BZ-V2, BZ-E2): the profits add up to the score
+    picked.profits[2] = (CODE_INDEX["merchant"], CODE_INDEX["cloth3"])
+    draw_byzanz(page, live_server, picked, None)
+    profits = page.locator(".byzanz .seats .seat").nth(2).locator(".bz-profits")
+    values = profits.locator(".card-value").all_inner_texts()
+    assert sum(int(v.strip("★ ")) for v in values) == picked.scores()[2] == 8, values
+    assert "★ = 5 points" in profits.inner_text()
+    shot(page, "25-byzanz-merchant-profit-phone")
+    # item 5: over the hand limit the cards are chosen on the page, one goes back, one press discards them
+    dialogs = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    over = lot_of_four_won_by_p1(["wine1", "wine2", "olive1", "grain1", "grain2"])  # 9 cards, 2 to go
+    draw_byzanz(page, live_server, over, 0)
+    assert "choose 2 cards" in page.inner_text(".bz-discard")
+    page.click("[data-stage-discard='wine1']")
+    page.click("[data-stage-discard='wine2']")
+    assert page.locator("[data-stage-discard='olive1'][disabled]").count() == 1
+    assert page.locator("[data-unstage-discard]").count() == 2  # two chosen: no more can be
+    page.click("[data-unstage-discard='wine2']")  # put back
+    page.click("[data-stage-discard='olive1']")
+    assert page.evaluate("window.sent") == []  # nothing sent before Discard
+    page.click("#bz-discard-go")
+    assert page.evaluate("window.sent") == ["discard wine1", "discard olive1"]
+    for move in page.evaluate("window.sent"):
+        act(over, 0, move)
+    assert over.hand_size(0) == 7 and over.limit_player == -1
+    assert dialogs == [], "no dialog per card"
+
+
+def test_the_lobby_resumes_ones_own_tables_keeps_guided_games_to_their_person_and_rates_only_rated(
+    live_server, browser
+):
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    create_table(page, live_server, "Cy", ["human", "bot:greedy", "bot:greedy"])
+    page.wait_for_selector(".money")
+    mine = page.url.rstrip("/").rsplit("/", 1)[1]
+    with page.expect_response(lambda answer: answer.url.endswith(f"/api/tables/{mine}/ratings")):
+        page.reload()
+    page.wait_for_selector(".money")
+    assert page.inner_text("#table-ratings") == "", "an unrated table shows no ratings"
+    assert page.locator("details.host").count() == 1  # a table to share: its invite links
+    # someone else's guided first game, and one this browser holds
+    theirs = httpx.post(f"{live_server}/api/tutorials/money", json={"name": "Dee"}).json()
+    own = httpx.post(f"{live_server}/api/tutorials/money", json={"name": "Cy"}).json()
+    held = {"seat": own["seat"], "token": own["token"], "host": own["host_token"], "invites": []}
+    page.evaluate(
+        "([key, held]) => localStorage.setItem(key, JSON.stringify(held))",
+        [f"merchantry:table:{own['id']}", held],
+    )
+    page.goto(f"{live_server}/table/{own['id']}")
+    page.wait_for_selector(".money")
+    assert page.locator("details.host").count() == 0, "no invite links in a guided first game"
+    page.goto(live_server + "/")
+    page.wait_for_selector("table.tables")
+    link = lambda tid: page.locator(f"table.tables a[href='/table/{tid}']")  # noqa: E731
+    assert link(mine).inner_text() == "Resume" and link(own["id"]).inner_text() == "Resume"
+    assert link(theirs["id"]).count() == 0, "another person's guided first game is theirs alone"

@@ -512,7 +512,8 @@ class ByzanzState(State):
         """BZ-A7: the bid goes next to the market; the winner then puts one lot card into it."""
         for code in self.bids[winner]:
             self.market = add_at(self.market, code, 1)
-        self.log = self.log.add("won_lot", seat=winner, value=self.high, cards=card_names(self.bids[winner]))
+        bid = card_names(self.bids[winner])  # counted: "wine3 goes" or "wine3, wood2 go" in the log
+        self.log = self.log.add("won_lot", seat=winner, value=self.high, cards=bid, count=len(bid))
         self.bids[winner] = ()
         self.phase = LOT_CHOICE
         self.chooser = winner
@@ -574,7 +575,7 @@ class ByzanzState(State):
         """BZ-M2: leftovers leave the game and the offer cards are stacked again; BZ-M3: next round or end."""
         leftovers = expand(self.market)
         if leftovers:
-            self.log = self.log.add("leftovers_removed", cards=card_names(leftovers))
+            self.log = self.log.add("leftovers_removed", cards=card_names(leftovers), count=len(leftovers))
         self.boxed = tuple(boxed + market for boxed, market in zip(self.boxed, self.market, strict=True))
         self.market = _NO_CARDS
         lowest = min(range(self.num_players), key=lambda p: self.offer_held[p])
@@ -637,6 +638,9 @@ class ByzanzState(State):
             "deck": len(self.deck),
             "offers": list(self.offers),
             "offer_stack": list(self.offer_stack),
+            "offers_to_come": self.offers_to_come(),
+            "merchant_profit": self.points(MERCHANT),  # BZ-E2: a merchant kept as profit (or the variant's)
+            "hand_limit": self.hand_limit(),  # BZ-H1
             "lot": card_names(self.lot),
             "market": card_names(expand(self.market)),
             "to_act": self.to_act(),
@@ -672,6 +676,15 @@ class ByzanzState(State):
             view["hand"] = self._hand_codes(player)
             view["my_discards"] = [CODES[c] for c in self.discards[player]]
         return view
+
+    def offers_to_come(self) -> list[int]:
+        """The offer cards still to be auctioned this round, highest (next) first: not the one on the block
+        while its lot is out (BZ-A2), and none once the last round's market is over (BZ-E1)."""
+        if self.phase in (FINAL, OVER):
+            return []
+        on_block = self.phase in (AUCTION, LOT_CHOICE) and bool(self.lot)
+        stack = self.offer_stack[:-1] if on_block else self.offer_stack
+        return list(reversed(stack))
 
     def _hand_codes(self, player: int) -> list[JSON]:
         return [CODES[c] for c in sorted(expand(self.hands[player]), key=_hand_order)]

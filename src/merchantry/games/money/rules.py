@@ -469,13 +469,14 @@ class MoneyState(State):
         return seat
 
     def _result_view(self, scores: tuple[int, ...], hands: tuple[tuple[int, ...], ...]) -> dict[str, JSON]:
-        """A finished game: hands are shown at the final scoring."""
+        """A finished game: hands are shown at the final scoring, each with its bluff card (every seat holds
+        one, MO-I1, and it scores 0), so that the cards shown are the cards counted."""
         breakdown = []
         for hand in hands:
             hs = self.breakdown(hand)
             breakdown.append(
                 {
-                    "hand": codes(list(hand)),
+                    "hand": [*codes(list(hand)), BLUFF],
                     "currencies": {
                         c.currency: {"total": c.total, "trios": c.trios, "score": c.score}
                         for c in hs.currencies

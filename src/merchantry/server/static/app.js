@@ -171,14 +171,19 @@ async function lobby() {
   }
 
   const who = (table, s) => seatHolderNoted(table.seats[s]);
-  const rows = tables.map((table) => h("tr", {},
+  // a seat this browser holds (its token): the person plays on there, not watches; a guided first game is
+  // listed to its person alone (left unfinished, it would sit as "playing" in everybody's lobby for good)
+  const seated = (table) => Boolean(saved(table.id).token);
+  const going = (table) => table.status === "waiting" || table.status === "playing";
+  const listed = tables.filter((table) => !table.tutorial || seated(table));
+  const rows = listed.map((table) => h("tr", {},
     h("td", {}, table.title, table.tutorial ? h("small", { class: "muted" }, ` · ${t("tutorialTitle")}`) : null),
     h("td", {}, table.seats.map((s) => who(table, s.seat)).join(", ")),
     h("td", {}, age(table.created_at)),
     h("td", {}, t(`status_${table.status}`)),
     // the winner by seat too: "P3 · medium (bot)" tells which of three medium bots
     h("td", {}, table.result ? table.result.winners.map((w) => `${seatLabel(w)} · ${who(table, w)} (${table.result.scores[w]})`).join(", ") : ""),
-    h("td", { class: "links" }, h("a", { href: `/table/${table.id}` }, table.status === "finished" ? t("open") : t("watch")),
+    h("td", { class: "links" }, h("a", { href: `/table/${table.id}` }, going(table) ? (seated(table) ? t("resume") : t("watch")) : t("open")),
       table.status === "finished" ? [" · ", h("a", { href: `/replay/${table.id}` }, t("replay"))] : []),
   ));
   main.replaceChildren(
@@ -198,9 +203,9 @@ async function lobby() {
     rulesLinks,
     openSeatsSection(games, { api, toast, save, open: (path) => { history.pushState({}, "", path); route(); } }),
     h("h2", {}, t("tables")),
-    h("div", { class: "table-scroll" }, h("table", { class: "tables" },  // a phone scrolls it, not the page
+    h("div", { class: "table-scroll" }, stackable(h("table", { class: "tables" },  // a phone stacks each row
       h("thead", {}, h("tr", {}, [t("game"), t("players"), t("started"), t("status"), t("winner"), ""].map((c) => h("th", {}, c)))),
-      h("tbody", {}, rows.length ? rows : h("tr", { class: "empty" }, h("td", { colspan: 6 }, t("noTables")))))),
+      h("tbody", {}, rows.length ? rows : h("tr", { class: "empty" }, h("td", { colspan: 6 }, t("noTables"))))))),
   );
 }
 
@@ -242,6 +247,17 @@ function optionsLine(table, tr) {
     changed.flatMap(([name, value], i) => [i ? t("listSeparator") : "", h("span", { "data-option": name },
       `${tr.option(name)}: ${value === "" ? t("optionEmpty") : value}`,
       name in (table.defaults || {}) ? h("small", { class: "muted" }, ` (${t("optionDefault", { value: table.defaults[name] === "" ? t("optionEmpty") : table.defaults[name] })})`) : null)]));
+}
+
+// A table whose rows stack on a phone, each cell under its column's name (style.css, table.stacked): six
+// columns do not fit 390 px, and a table scrolled sideways hides its last columns without a sign
+function stackable(table) {
+  const names = [...table.querySelectorAll("thead th")].map((th) => th.textContent);
+  for (const row of table.querySelectorAll("tbody tr")) {
+    [...row.children].forEach((cell, i) => { if (names[i] && cell.colSpan === 1) cell.dataset.label = names[i]; });
+  }
+  table.classList.add("stacked");
+  return table;
 }
 
 // "Learn to play": each game's guided first game (a fixed deal against bots, taught step by step)
@@ -407,7 +423,8 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   const board = renderer.render(payload, send, tr.ui, tr);
   // before every seat is taken nobody can act: the game's own prompt ("add cards... then Bid") would mislead
   if (table.status === "waiting") board.querySelectorAll("[role=status]").forEach((node) => node.remove());
-  const host = mine.host ? hostPanel(tableId, table, mine) : null;
+  // invite links and seat changes belong to a game still to be played with others: not a guided first game's
+  const host = mine.host && !table.tutorial && ["waiting", "playing"].includes(table.status) ? hostPanel(tableId, table, mine) : null;
   const position = `${tableId}:${(view.log || []).length}:${legal.join("|")}`;  // a hint holds until the position changes
   area.replaceChildren(...[
     h("div", { class: "table-head" }, h("h1", {}, table.title), h("div", { class: "banner", role: "status" }, banner),
@@ -682,8 +699,8 @@ function analysisPanel(analysis, table, start, show, tr, rounds = []) {
     moments.length ? h("div", { class: "key-moments" }, h("h3", {}, t("keyMoments")), h("ul", {}, moments)) : null,
     chanceChart(analysis, table, tr, rounds),
     h("div", { class: "table-scroll" }, h("table", { class: "scores analysis-summary" }, h("thead", {}, h("tr", {}, ["seat", "decisions", "inaccuracies", "mistakes", "blunders", "meanLoss"].map((k) => h("th", {}, t(k))))), h("tbody", {}, totals))),
-    marked.length ? h("div", { class: "table-scroll" }, h("table", { class: "scores analysis-marks" },
-      h("thead", {}, h("tr", {}, ["move", "seat", "played", "preferred", "chance", "mark"].map((k) => h("th", {}, t(k))))), h("tbody", {}, rows)))
+    marked.length ? h("div", { class: "table-scroll" }, stackable(h("table", { class: "scores analysis-marks" },
+      h("thead", {}, h("tr", {}, ["move", "seat", "played", "preferred", "chance", "mark"].map((k) => h("th", {}, t(k))))), h("tbody", {}, rows))))
       : h("p", {}, t("noMarks")));
 }
 

@@ -48,9 +48,11 @@ export function tableRatings(api, tableId) {
   const line = h("p", { id: "table-ratings", class: "chat-note" });
   api(`/api/tables/${tableId}/ratings`).then((answer) => {
     const seats = Object.entries(answer.seats);
-    if (!seats.length) return;
-    line.replaceChildren(`${t("rating")}${answer.rated ? ` (${t("rated")})` : ""}: `,
-      seats.map(([seat, r]) => `P${Number(seat) + 1} ${ratingText(r)}${r.fixed ? ` (${t("botFixed")})` : ""}`).join(" · "));
+    // an unrated table (a guided first game too) changes no rating: a bot's fixed figure there only puzzles
+    if (!seats.length || !answer.rated) return;
+    line.replaceChildren(`${t("rating")} (${t("rated")}): `,
+      seats.map(([seat, r]) => `P${Number(seat) + 1} ${ratingText(r)}${r.fixed ? ` (${t("botFixed")})` : ""}`).join(" · "),
+      h("small", { class: "muted" }, ` — ${t("ratingHelp")}`));
   }).catch(() => {});
   return line;
 }

@@ -31,6 +31,7 @@ function withoutCards(hand, cards) {
   for (const code of cards) left.splice(left.indexOf(code), 1);
   return left;
 }
+const MARKET_EVENTS = ["won_lot", "lot_card_to_market", "all_passed", "last_auction", "market_pick", "leftovers_removed", "round"];
 const TYPE_ORDER = ["cloth", "spice", "wine", "wood", "grain", "olive", "merchant"];
 
 function kindOf(code) {
@@ -41,9 +42,10 @@ function valueOf(code) {
   return code === "merchant" ? 0 : Number(code.slice(kindOf(code).length));
 }
 
-function goodsCard(code, attrs = {}) {
+// `worth`: what a merchant kept as profit scores (BZ-E2), printed beside its star so the points add up
+function goodsCard(code, attrs = {}, worth = null) {
   const kind = kindOf(code);
-  const value = code === "merchant" ? "★" : String(valueOf(code));
+  const value = code === "merchant" ? `★${worth === null ? "" : ` ${worth}`}` : String(valueOf(code));
   // an accessible name starts with what the card shows, then says what clicking does
   const named = attrs["aria-label"] ? { ...attrs, "aria-label": `${value} ${term(kind)} — ${attrs["aria-label"]}` } : attrs;
   return h(attrs.onclick ? "button" : "span", { class: `card g-${kind}`, title: `${term(kind)} ${value}`, "data-card": code, ...named },
@@ -61,10 +63,18 @@ function total(codes) {
   return codes.reduce((sum, code) => sum + valueOf(code), 0);
 }
 
-// BZ-V1/V2: a set keeps its highest good as profit; three merchants keep a merchant worth 5
-function setPoints(codes) {
+// BZ-V1/V2: a set keeps its highest good as profit; three merchants keep a merchant (worth 5, BZ-E2)
+function setPoints(codes, merchantWorth) {
   const goods = codes.filter((c) => c !== "merchant");
-  return goods.length ? Math.max(...goods.map(valueOf)) : 5;
+  return goods.length ? Math.max(...goods.map(valueOf)) : merchantWorth;
+}
+
+// profit cards with what each scores: a merchant's star carries its points, and a line says so
+function profitRow(view, codes, t) {
+  if (!codes.length) return "—";
+  const worth = view.merchant_profit;
+  return [h("span", { class: "cards" }, codes.map((code) => goodsCard(code, code === "merchant" ? { title: t("merchantWorth", { count: worth }) } : {}, code === "merchant" ? worth : null))),
+    codes.includes("merchant") ? h("small", { class: "muted bz-merchant-worth" }, ` ${t("merchantWorth", { count: worth })}`) : null];
 }
 
 function prompt(view, seat, table, can, t) {
@@ -98,7 +108,7 @@ function seatBox(view, info, seat, table, t) {
         : h("span", { class: "muted" }, "—")),
     // the points head the line: after a long row of cards they would wrap onto a line of their own
     h("div", { class: "bz-profits", title: t("profitHelp") }, `${t("profits")} `, h("span", { class: "bz-points" }, `(${t("points", { count: info.score })})`), ": ",
-      info.profits.length ? row(info.profits) : "—"),
+      profitRow(view, info.profits, t)),
     info.hand ? h("div", { class: "bz-final-hand" }, `${t("handAtEnd")}: `, row(info.hand)) : null);  // shown at the end (BZ-E3)
 }
 
@@ -125,6 +135,32 @@ function biddingPanel(view, seat, can, act, t, redraw) {
       } }, t("move_bid")), enough ? null : h("small", { class: "muted" }, ` ${t("mustBeat", { high })}`)) : null);
 }
 
+// Over the hand limit (BZ-H1), the cards to discard are chosen on the page (a click puts one back), then one
+// press of Discard sends them all: one decision, no dialog per card
+const discarding = { key: null, cards: [] };
+
+function discardPanel(view, can, act, t, redraw) {
+  const key = `${view.round}:${view.hand.join(" ")}`;  // a sale or a discard starts the choice afresh
+  if (discarding.key !== key) { discarding.key = key; discarding.cards = []; }
+  const need = view.hand.length - view.hand_limit;
+  const chosen = discarding.cards;
+  const left = withoutCards(view.hand, chosen);
+  const choices = [...new Set(left)].filter((code) => can.has(`discard ${code}`));
+  const full = chosen.length >= need;
+  return h("div", { class: "bz-discard", role: "group", "aria-label": t("discardTitle") },
+    h("strong", {}, t("discardTitle")), " ", h("small", { class: "muted" }, t("discardPick", { count: need })), " ",
+    h("div", { class: "cards", "data-focus-group": "discard" }, choices.map((code) => h("button", { class: "danger", "data-stage-discard": code,
+      disabled: full ? true : null, onclick: () => { discarding.cards.push(code); redraw(); } }, `${t("discard")} ${term(code)}`))),
+    chosen.length ? h("div", { class: "bz-discard-chosen" }, `${t("discardChosen")}: `,
+      h("span", { class: "cards" }, chosen.map((code, i) => goodsCard(code, { onclick: () => { discarding.cards.splice(i, 1); redraw(); },
+        "aria-label": t("takeBackCard"), title: t("takeBackCard"), "data-unstage-discard": code }))), " ",
+      h("button", { class: "danger", id: "bz-discard-go", onclick: () => {
+        const cards = [...chosen];
+        discarding.cards = [];
+        for (const code of cards) act(`discard ${code}`);
+      } }, t("discardGo", { count: chosen.length }))) : null);
+}
+
 function handPanel(view, seat, can, act, t, redraw) {
   if (seat === null || !view.hand || view.phase === "over") return null;  // once over, with every seat's hand
   const limit = view.hand_limit_player === seat;
@@ -140,14 +176,16 @@ function handPanel(view, seat, can, act, t, redraw) {
       h("small", { class: "muted" }, `${term(kind)} ×${cards.length}`),
       row(cards, limit ? null : (c) => `add ${c}`, can, hold)))),
     biddingPanel(view, seat, can, act, t, redraw),
-    limit ? h("div", { class: "bz-discard", role: "group", "aria-label": t("discardTitle") },
-      h("strong", {}, t("discardTitle")), " ",
-      [...can].filter((m) => m.startsWith("discard ")).map((m) => h("button", { class: "danger", "data-move": m,
-        onclick: () => { if (!window.confirm || window.confirm(t("discardConfirm", { card: term(m.slice(8)) }))) act(m); } },
-      `${t("discard")} ${m.slice(8)}`))) : null,
+    limit ? discardPanel(view, can, act, t, redraw) : null,
     sells.length ? h("div", { class: "bz-sells" }, h("small", { class: "muted" }, t("sellHelp")), " ",
       sells.map((m) => h("button", { class: "bz-sell", "data-move": m, onclick: () => act(m) },
-        t("sellSet", { cards: m.slice(5), count: setPoints(m.slice(5).split(" ")) })))) : null);
+        t("sellSet", { cards: m.slice(5), count: setPoints(m.slice(5).split(" "), view.merchant_profit) })))) : null);
+}
+
+// a heading's "(tie-break)" stays whole on a phone: a line may break before it, never at its hyphen
+function unbroken(heading) {
+  const at = heading.indexOf(" (");
+  return at < 0 ? heading : [heading.slice(0, at), " ", h("span", { class: "nowrap" }, heading.slice(at + 1))];
 }
 
 function finalTable(view, table, t) {
@@ -156,7 +194,7 @@ function finalTable(view, table, t) {
     || (view.seats[o].score === view.seats[s].score && view.seats[o].hand_size > view.seats[s].hand_size)).length;
   return h("table", { class: "scores bz-final" },
     h("caption", {}, t("finalTitle")),
-    h("thead", {}, h("tr", {}, [t("rank"), t("seat"), t("profitPoints"), t("cardsInHand")].map((c) => h("th", {}, c)))),
+    h("thead", {}, h("tr", {}, [t("rank"), t("seat"), t("profitPoints"), t("cardsInHand")].map((c) => h("th", {}, unbroken(c))))),
     h("tbody", {}, order.map((s) => h("tr", { class: view.winners.includes(s) ? "current-row" : "" },
       h("td", { class: "num" }, String(rankOf(s))), h("td", {}, seatName(table, s)),
       h("td", { class: "num" }, String(view.seats[s].score)), h("td", { class: "num" }, String(view.seats[s].hand_size))))));
@@ -194,14 +232,16 @@ export function render(payload, act, t, tr = { term: (w) => w }) {
   const main = ["bid", "pass", "done"].filter((m) => can.has(m) && !(m === "bid" && building.cards.length));
   const takes = legal.filter((m) => m.startsWith("take "));
   const pickOrder = view.market_order ? view.market_order.map((s) => seatName(table, s).split(" ")[0]).join(" → ") : "";
-  // what the last auction's winner did with the lot (put a card into the market, or took it all)
-  const lastLot = [...(view.log || [])].reverse().find((e) => ["lot_card_to_market", "all_passed", "last_auction", "round"].includes(e.type));
+  // the latest change to the market (a bid or a lot card put in, a pick, the leftovers removed), or what the
+  // last auction's winner did with the lot; nothing once a new round has begun
+  const lastLot = [...(view.log || [])].reverse().find((e) => MARKET_EVENTS.includes(e.type));
   const lastLotText = lastLot && lastLot.type !== "round" && tr.event ? tr.event(lastLot, (s) => seatName(table, s).split(" ")[0]) : null;
   const over = view.phase === "over";  // no offer cards are to come once the game is over
   root = h("section", { class: "byzanz" },
     h("div", { class: "banner bz-prompt", role: "status" }, prompt(view, seat, table, can, t)),
     h("div", { class: "status-line" }, `${t("round")} ${view.round} / ${view.rounds} · ${t(`phase_${view.phase}`)}`
-      + (over ? "" : ` · ${t("deck")} ${view.deck} · ${t("offersLeft")}: ${view.offer_stack.slice().reverse().join(" ") || "—"}`)),
+      + (over ? "" : ` · ${t("deck")} ${view.deck}`)
+      + (view.offers_to_come.length ? ` · ${t("offersLeft")}: ${view.offers_to_come.join(" ")}` : "")),
     main.length || takes.length ? h("div", { class: "bz-actions" },
       main.map((m) => h("button", { class: "primary", "data-move": m, onclick: () => act(m) }, t(`move_${m}`))),
       takes.map((m) => h("button", { class: "primary", "data-move": m, onclick: () => act(m) },
