@@ -234,8 +234,9 @@ def problem(error: dict[str, Any]) -> str:
 
 
 def without_clock(payload: dict[str, Any]) -> dict[str, Any]:
-    """A payload less what changes by itself with time (the turn clock's seconds left)."""
-    return {**payload, "table": {k: v for k, v in payload["table"].items() if k != "clock"}}
+    """A payload less what changes by itself with time (the turn clock's and the time banks' seconds left)."""
+    ticking = ("clock", "time_banks")
+    return {**payload, "table": {k: v for k, v in payload["table"].items() if k not in ticking}}
 
 
 def with_new_log_only(payload: dict[str, Any], before: dict[str, Any] | None) -> dict[str, Any]:

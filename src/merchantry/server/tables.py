@@ -955,6 +955,7 @@ class TableService:
                 "total_seconds": table.total_seconds,
                 "time_banks": self._banks_shown(table, time.monotonic()),
                 "out_of_time": [s.seat for s in table.seats if table.out_of_time(s.seat)],
+                "banks_running": sorted(table.clock_started or {}) if table.total_seconds else [],
                 "timeouts": [{"seat": s} for s in table.timeouts],  # no move count: it ticks with sealed ones
                 "hints": self.hints_allowed(table),
                 "tutorial": table.tutorial,
