@@ -3,7 +3,9 @@ made with the cookie, passwords kept only as argon2 hashes, login attempts limit
 
 from __future__ import annotations
 
+import contextlib
 import logging
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from argon2 import PasswordHasher
@@ -197,6 +199,32 @@ def test_login_attempts_are_limited_per_name_and_per_address(tmp_path):
         # 8 attempts from this address so far: the next is refused, whatever the name
         refused = log_in(client, "Bea")
         assert refused.status_code == 429 and "your address" in refused.json()["error"]
+
+
+def test_two_processes_on_one_database_together_allow_only_the_login_limits(tmp_path):
+    """Two server processes (PostgreSQL when CI provides one; else SQLite, the second without its start-up,
+    which SQLite's lock keeps to one process): the attempts through both count as one."""
+    settings = AccountSettings(failed_logins_per_name=4, logins_per_address=13, hasher=QUICK.hasher)
+    urls = postgres_database() if POSTGRES_URL else iter([f"sqlite:///{tmp_path / 'two.db'}"])
+    for url in urls:
+        with TestClient(app_on(url, settings)) as one:
+            second = TestClient(app_on(url, settings))
+            with second if POSTGRES_URL else contextlib.nullcontext():
+                sign_up(one, "Ann")
+                one.post("/api/account/logout", headers=csrf(one))
+                wrong = "guess " + PASSWORD
+                answers = [log_in(client, "Ann", wrong).status_code for client in (one, second) * 3]
+                assert answers == [401] * 4 + [429] * 2  # four wrong passwords in all, not four each
+                assert log_in(second, "Ann").status_code == 429  # the name waits, through either process
+                with ThreadPoolExecutor(8) as pool:  # at the same moment, through both
+                    guesses = [(one, second)[i % 2] for i in range(8)]
+                    tries = pool.map(log_in, guesses, ["Nobody"] * 8, [wrong] * 8)
+                    burst = [answer.status_code for answer in tries]
+                assert burst.count(401) <= 4 and set(burst) <= {401, 429}
+                # 15 attempts from this address, the last two over its 13: the next is refused, any name
+                refused = log_in(one, "Bea")
+                assert refused.status_code == 429 and "your address" in refused.json()["error"]
+                assert log_in(second, "Bea").status_code == 429
 
 
 def test_a_guest_who_signs_up_keeps_the_seats_held_in_that_browser(browser):

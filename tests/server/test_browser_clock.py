@@ -42,7 +42,8 @@ def test_the_time_banks_show_for_every_seat_in_days_hours_and_minutes(live_serve
         """async () => {
             const { duration } = await import("/static/clock.js");
             const { t } = await import("/static/i18n.js");
-            return [0, 65, 4 * 60 + 5, 3 * 3600 + 5 * 60 + 59, 2 * 86400 + 3 * 3600 + 59].map((s) => duration(s, t));
+            const seconds = [0, 65, 4 * 60 + 5, 3 * 3600 + 5 * 60 + 59, 2 * 86400 + 3 * 3600 + 59];
+            return seconds.map((s) => duration(s, t));
         }"""
     )
     assert shown == ["0:00", "1:05", "4:05", "3 h 5 min", "2 d 3 h"]
