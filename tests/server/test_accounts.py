@@ -237,7 +237,16 @@ def test_a_guest_who_signs_up_keeps_the_seats_held_in_that_browser(browser):
     linked = browser.post("/api/account/seats", json={"seats": tokens}, headers=csrf(browser))
     assert linked.json() == {"linked": [{"table_id": table["id"], "seat": 0}], "skipped": 1}
     seats = browser.get("/api/account/seats").json()["seats"]
-    assert seats == [{"table_id": table["id"], "seat": 0, "game": "money", "status": "waiting"}]
+    (seat,) = seats
+    assert {k: seat[k] for k in ("table_id", "seat", "game", "status", "winners")} == {
+        "table_id": table["id"],
+        "seat": 0,
+        "game": "money",
+        "status": "waiting",
+        "winners": None,
+    }
+    assert seat["created_at"] and [p["name"] for p in seat["players"]] == ["Typed", None, None]
+    assert seat["players"][2] == {"seat": 2, "kind": "bot", "bot": "greedy", "name": None}
     # the seat still plays with the token the browser holds
     view = browser.get(f"/api/tables/{table['id']}", headers={"X-Seat-Token": table["token"]}).json()
     assert view["seat"] == 0

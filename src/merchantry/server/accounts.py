@@ -40,7 +40,7 @@ from sqlalchemy.orm import Mapped, mapped_column, sessionmaker
 from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from merchantry.server.db import Base, TableRow, client_key, now, token_hash
+from merchantry.server.db import Base, SeatRow, TableRow, client_key, now, token_hash
 from merchantry.server.inputs import Name, Text
 from merchantry.server.tables import Refused
 
@@ -52,6 +52,7 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 # the requests that use the double-submitted token before there is a session (see the module's text)
 LOGIN_FORMS = frozenset({"/api/account/signup", "/api/account/login"})
 SIGNUP_WINDOW = 3600.0  # seconds in which `AccountSettings.signups_per_address` accounts may be made
+MAX_LISTED_SEATS = 200  # the account page lists the latest this many seats
 MAX_LINKED_SEATS = 200  # seat tokens one request may link to an account (a browser's localStorage)
 Password = Annotated[str, Field(min_length=8, max_length=256)]
 
@@ -284,14 +285,53 @@ class AccountStore:
             return True
 
     def seats_of(self, account: Account) -> list[dict[str, Any]]:
+        """The account's seats, newest table first, each with what a person reads it by: when, with whom,
+        and how it ended."""
         with self.sessions() as db:
             rows = db.execute(
-                select(AccountSeatRow.table_id, AccountSeatRow.seat, TableRow.game, TableRow.status)
+                select(
+                    AccountSeatRow.table_id,
+                    AccountSeatRow.seat,
+                    TableRow.game,
+                    TableRow.status,
+                    TableRow.created_at,
+                    TableRow.result,
+                )
                 .join(TableRow, TableRow.id == AccountSeatRow.table_id)
                 .where(AccountSeatRow.account_id == account.id)
                 .order_by(TableRow.created_at.desc())
+                .limit(MAX_LISTED_SEATS)
             ).all()
-        return [{"table_id": r.table_id, "seat": r.seat, "game": r.game, "status": r.status} for r in rows]
+            players = players_at(db, [r.table_id for r in rows])
+        return [
+            {
+                "table_id": r.table_id,
+                "seat": r.seat,
+                "game": r.game,
+                "status": r.status,
+                "created_at": r.created_at.isoformat() if r.created_at else None,
+                "players": players.get(r.table_id, []),
+                "winners": (r.result or {}).get("winners"),
+            }
+            for r in rows
+        ]
+
+
+def players_at(db: Any, table_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
+    """Who sits at each of these tables, by seat: a person's display name or a bot's name (nothing else of
+    an account: the names are what every seat sees at the table)."""
+    found: dict[str, list[dict[str, Any]]] = {}
+    if not table_ids:
+        return found
+    rows = db.execute(
+        select(SeatRow.table_id, SeatRow.seat, SeatRow.kind, SeatRow.bot, SeatRow.name)
+        .where(SeatRow.table_id.in_(table_ids))
+        .order_by(SeatRow.table_id, SeatRow.seat)
+    ).all()
+    for row in rows:
+        who = {"seat": row.seat, "kind": row.kind, "bot": row.bot, "name": row.name}
+        found.setdefault(row.table_id, []).append(who)
+    return found
 
 
 def aware(moment: datetime) -> datetime:

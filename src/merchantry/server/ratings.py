@@ -28,7 +28,7 @@ from sqlalchemy import Boolean, DateTime, Float, Integer, String, func, select
 from sqlalchemy.orm import Mapped, mapped_column
 
 from merchantry import games
-from merchantry.server.accounts import Account, AccountRow, AccountSeatRow, name_key
+from merchantry.server.accounts import Account, AccountRow, AccountSeatRow, name_key, players_at
 from merchantry.server.db import Base, TableRow, now
 from merchantry.server.tables import Refused
 
@@ -164,10 +164,14 @@ class RatingStore:
             ).all()
             ratings = db.scalars(select(RatingRow).where(RatingRow.account_id == account.id)).all()
             rated = set(self.rated_ids([row.id for row in finished])) if finished else set()
+            players = players_at(db, [row.id for row in finished[:RECENT]])
             return {
                 "name": account.name,
                 "games": per_game(finished, {r.game: shown(r.mu, r.sigma) for r in ratings}),
-                "recent": [recent(row, row.id in rated) for row in finished[:RECENT]],
+                "recent": [
+                    {**recent(row, row.id in rated), "players": players.get(row.id, [])}
+                    for row in finished[:RECENT]
+                ],
             }
 
     def leaderboard(self, game: str) -> list[dict[str, Any]]:
@@ -230,6 +234,8 @@ def recent(row: Any, rated: bool) -> dict[str, Any]:
         "finished_at": row.finished_at.isoformat() if row.finished_at else None,
         "won": row.seat in result.get("winners", []),
         "score": (result.get("scores") or [None] * (row.seat + 1))[row.seat],
+        "scores": result.get("scores"),
+        "table": f"/table/{row.id}",
         "rated": rated,
         "replay": f"/replay/{row.id}",
         "analysis": f"/replay/{row.id}#analysis",
