@@ -312,3 +312,37 @@ def test_a_session_opened_through_one_process_works_through_another_and_ends_in_
             ]
             one.post("/api/account/logout", headers=csrf(one))
             assert two.get("/api/account").json() == {"account": None}
+
+
+def test_a_password_change_needs_the_current_password_csrf_and_a_session_and_ends_the_others(
+    tmp_path, caplog
+):
+    settings = AccountSettings(failed_logins_per_name=3, hasher=QUICK.hasher)
+    new = "a brand new password"
+    with TestClient(app_on(f"sqlite:///{tmp_path / 'change.db'}", settings)) as ann:
+        change = {"current": PASSWORD, "new": new}
+        assert ann.post("/api/account/password", json=change, headers=csrf(ann)).status_code == 401  # a guest
+        sign_up(ann, "Ann")
+        elsewhere = TestClient(ann.app)  # another browser logged in as Ann
+        assert log_in(elsewhere, "Ann").status_code == 200
+        assert ann.post("/api/account/password", json=change).status_code == 403  # no CSRF token
+        wrong = {"current": "not " + PASSWORD, "new": new}
+        refused = ann.post("/api/account/password", json=wrong, headers=csrf(ann))
+        assert refused.status_code == 403 and "current password is wrong" in refused.json()["error"]
+        too_short = ann.post(
+            "/api/account/password", json={"current": PASSWORD, "new": "short"}, headers=csrf(ann)
+        )
+        assert too_short.status_code == 422
+        with caplog.at_level(logging.DEBUG):
+            assert ann.post("/api/account/password", json=change, headers=csrf(ann)).json() == {
+                "changed": True
+            }
+        assert new not in caplog.text and PASSWORD not in caplog.text
+        assert ann.get("/api/account").json() == {"account": {"name": "Ann"}}  # this session goes on
+        assert elsewhere.get("/api/account").json() == {"account": None}  # every other one ended
+        assert log_in(elsewhere, "Ann").status_code == 401  # the old password no longer opens it
+        assert log_in(elsewhere, "Ann", new).status_code == 200
+        for _ in range(2):  # wrong current passwords count as wrong passwords for the name
+            ann.post("/api/account/password", json=wrong, headers=csrf(ann))
+        limited = ann.post("/api/account/password", json={"current": new, "new": PASSWORD}, headers=csrf(ann))
+        assert limited.status_code == 429

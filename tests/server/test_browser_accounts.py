@@ -53,6 +53,12 @@ def test_a_guest_signs_up_keeps_the_seat_and_a_guest_still_joins_by_link(live_se
     assert "waiting for players" in seat_line and table_path.removeprefix("/table/") not in seat_line
     assert host.get_attribute("#account-seats li a", "href") == table_path
     shot(host, "accounts-01-account-page")
+    host.click("#password-change summary")  # a new password, given the current one
+    host.fill("#current-password", "a long enough password")
+    host.fill("#new-password", "an even longer password")
+    host.fill("#new-repeat", "an even longer password")
+    host.click("#change-password")
+    host.wait_for_selector(".toast:has-text('Password changed')")
 
     # a logged-in change goes through (the page sends the CSRF header): a new table from the lobby
     create_table(host, live_server, "ignored: the account's name is used", ["human", "human", "bot:greedy"])

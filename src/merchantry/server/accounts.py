@@ -165,6 +165,11 @@ class Credentials(BaseModel):
     password: Password
 
 
+class PasswordChange(BaseModel):
+    current: Password
+    new: Password
+
+
 class TokenOfSeat(BaseModel):
     table_id: Annotated[Text, Field(min_length=1, max_length=16)]
     token: Annotated[Text, Field(min_length=1, max_length=64)]
@@ -265,6 +270,16 @@ class AccountStore:
         if found is None or aware(found.expires_at) <= now():
             return None
         return Account(found.id, found.name)
+
+    def close_other_sessions(self, account: Account, kept_token: str) -> None:
+        """Every session of the account but this one ends (after a password change: a stolen session too)."""
+        with self.sessions() as db:
+            db.execute(
+                delete(SessionRow).where(
+                    SessionRow.account_id == account.id, SessionRow.token_hash != token_hash(kept_token)
+                )
+            )
+            db.commit()
 
     def close_session(self, token: str) -> None:
         with self.sessions() as db:
@@ -383,6 +398,7 @@ class Accounts:
         router.add_api_route("/api/account/signup", self.signup, methods=["POST"], status_code=201)
         router.add_api_route("/api/account/login", self.login, methods=["POST"])
         router.add_api_route("/api/account/logout", self.logout, methods=["POST"])
+        router.add_api_route("/api/account/password", self.change_password, methods=["POST"])
         router.add_api_route("/api/account/seats", self.seats, methods=["GET"])
         router.add_api_route("/api/account/seats", self.link_seats, methods=["POST"])
         return router
@@ -429,6 +445,27 @@ class Accounts:
             await self.run_db(self.store.set_password_hash, account.id, new_hash)
         await self.start_session(request, response, account)
         return {"account": {"name": account.name}}
+
+    async def change_password(self, request: Request, body: PasswordChange) -> dict[str, Any]:
+        """A new password, given the current one (a session left open on a shared computer cannot change
+        it). A wrong current password counts as a wrong password for the name, under the logins' limit;
+        every other session of the account ends."""
+        account = await self.logged_in(request)
+        window, most = self.settings.login_window, self.settings.failed_logins_per_name
+        failure = await self.take("failed", name_key(account.name), most, window)
+        if not failure:
+            raise Refused(429, "too many wrong passwords for this name: wait a few minutes")
+        found = await self.run_db(self.store.password_hash_of, account.name)
+        if found is None or not await asyncio.to_thread(self.verified, found[1], body.current):
+            log.warning("refused a password change for account %d: wrong current password", account.id)
+            raise Refused(403, "the current password is wrong: nothing was changed")
+        if failure is not True:
+            await self.run_db(self.attempts.give_back, failure)
+        new_hash = await asyncio.to_thread(self.settings.hasher.hash, body.new)
+        await self.run_db(self.store.set_password_hash, account.id, new_hash)
+        await self.run_db(self.store.close_other_sessions, account, request.cookies.get(SESSION_COOKIE, ""))
+        log.info("account %d (%s) changed its password", account.id, account.name)
+        return {"changed": True}
 
     async def hash_for_unknown_names(self) -> str:
         if self.unknown_name_hash is None:

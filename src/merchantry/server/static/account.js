@@ -85,6 +85,7 @@ export async function accountPage(main, toast, navigate) {
       turnsSection(turns),
       h("h2", {}, t("yourSeats")),
       h("ul", { id: "account-seats" }, seats.map((seat) => seatLine(seat, games))),
+      passwordForm(toast),
     );
     return;
   }
@@ -158,6 +159,25 @@ function signUpForm(main, toast) {
     h("label", {}, t("password"), " ", password, h("small", {}, ` ${t("passwordHelp")}`)),
     h("label", {}, t("repeatPassword"), " ", again),
     h("div", {}, h("button", { type: "submit", id: "create-account", class: "primary" }, t("createAccount"))));
+}
+
+// a new password, given the current one (the server ends every other session of the account)
+function passwordForm(toast) {
+  const field = (id, label) => h("label", {}, label, " ",
+    h("input", { id, type: "password", minlength: 8, maxlength: 256, required: true, autocomplete: id === "current-password" ? "current-password" : "new-password" }));
+  const form = h("form", { class: "panel", id: "password-form", onsubmit: async (event) => {
+    event.preventDefault();
+    const value = (id) => form.querySelector(`#${id}`).value;
+    if (value("new-password") !== value("new-repeat")) { toast(t("passwordsDiffer")); return; }
+    try {
+      await call("/api/account/password", { current: value("current-password"), new: value("new-password") });
+      form.reset();
+      toast(t("passwordChanged"), "info");
+    } catch (error) { toast(error.message); }
+  } },
+  field("current-password", t("currentPassword")), field("new-password", t("newPassword")), field("new-repeat", t("repeatPassword")),
+  h("div", {}, h("button", { type: "submit", id: "change-password" }, t("changePassword"))));
+  return h("details", { id: "password-change" }, h("summary", {}, t("changePassword")), form);
 }
 
 // after signing up: a welcome, what the account gives, and where to go next
