@@ -85,6 +85,29 @@ def shown(mu: float, sigma: float) -> dict[str, float]:
     return {"mu": round(mu, 2), "sigma": round(sigma, 2), "ordinal": round(mu - 3 * sigma, 2)}
 
 
+def ratings_at(db: Any, tables: list[Any]) -> dict[str, dict[int, dict[str, Any]]]:
+    """Each seat's rating at these tables (TableRows with their seats) in the table's game: an account's as
+    it is now (none before its first rated game there), a bot's fixed one."""
+    games_of = {table.id: table.game for table in tables}
+    found: dict[str, dict[int, dict[str, Any]]] = {table.id: {} for table in tables}
+    if not tables:
+        return found
+    held = db.execute(
+        select(AccountSeatRow.table_id, AccountSeatRow.seat, RatingRow.game, RatingRow.mu, RatingRow.sigma)
+        .join(RatingRow, RatingRow.account_id == AccountSeatRow.account_id)
+        .where(AccountSeatRow.table_id.in_(list(games_of)))
+    ).all()
+    for row in held:
+        if row.game == games_of[row.table_id]:
+            found[row.table_id][row.seat] = shown(row.mu, row.sigma)
+    for table in tables:
+        for seat in table.seats:
+            fixed = bot_ratings(table.game).get(seat.bot or "") if seat.kind == "bot" else None
+            if fixed is not None:
+                found[table.id][seat.seat] = {**shown(fixed["mu"], fixed["sigma"]), "fixed": True}
+    return found
+
+
 def rate_finished_game(db: Any, table: Any, result: dict[str, Any]) -> None:
     """TableService.on_finish: in the transaction storing the last move, the ratings of a rated game."""
     terms = db.get(TermsRow, table.id)
