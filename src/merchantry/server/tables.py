@@ -162,9 +162,10 @@ class LiveTable:
         return [s.seat for s in self.seats if s.kind == "human" and not s.joined]
 
     def answered_by_server(self) -> list[int]:
-        """The seats the server answers for now: the bots to act and, in a step whose answers are unseen,
-        every person with only one answer (a sale offer for a card they do not hold): nobody's answer then
-        comes faster than anyone's (docs/web.md, "Timing")."""
+        """The seats the server answers for now: the bots to act, the people out of time for the game (a
+        bot moves for them to the end) and, in a step whose answers are unseen, every person with only one
+        answer (a sale offer for a card they do not hold): nobody's answer then comes faster than anyone's
+        (docs/web.md, "Timing")."""
         if self.status != PLAYING:
             return []
         state = self.state
@@ -172,7 +173,9 @@ class LiveTable:
         return [
             int(seat)
             for seat in state.to_act()
-            if self.seats[seat].kind == "bot" or (unseen and len(state.legal_actions(seat)) == 1)
+            if self.seats[seat].kind == "bot"
+            or self.out_of_time(seat)
+            or (unseen and len(state.legal_actions(seat)) == 1)
         ]
 
     def server_has_work(self) -> bool:
@@ -248,6 +251,11 @@ class BotTurn:
             if position.is_over() or seat not in position.to_act() or not position.in_decision(seat):
                 break
         return steps
+
+
+def timeout_bot(game: str) -> str:
+    """The bot that moves for a person whose time ran out: greedy where the game has one."""
+    return "greedy" if "greedy" in bots.names(game) else "random"
 
 
 def all_seated(rows: list[SeatRow]) -> bool:
@@ -656,9 +664,12 @@ class TableService:
 
     @staticmethod
     def _bot_of(table: LiveTable, seat: int) -> Any:
-        """The seat's bot; None for a person the server answers for (their only answer)."""
+        """The seat's bot (for a person out of time, the clock's); None for a person the server answers for
+        (their only answer)."""
         info = table.seats[seat]
-        return table.bot_for(seat, info.bot or "random") if info.kind == "bot" else None
+        if info.kind == "bot":
+            return table.bot_for(seat, info.bot or "random")
+        return table.bot_for(seat, timeout_bot(table.game)) if table.out_of_time(seat) else None
 
     def _turn_for(self, table: LiveTable, seat: int, bot: Any) -> BotTurn:
         """A whole move for `seat` to think out, on a copy of the position taken now (the table's own state
@@ -810,7 +821,7 @@ class TableService:
             if left > 0:
                 continue
             table = self.table(table_id)
-            bot_name = "greedy" if "greedy" in bots.names(table.game) else "random"
+            bot_name = timeout_bot(table.game)
             bank = table.bank_left(seat, now_seconds)
             what = "time for the game" if bank is not None and bank <= 0 else "turn"
             label = seat_label(seat)
@@ -871,7 +882,7 @@ class TableService:
         table = self.table(table_id)
         if left is None or left > 0 or table.tutorial:  # a lesson waits for its person, however long
             return False
-        bot_name = "greedy" if "greedy" in bots.names(table.game) else "random"
+        bot_name = timeout_bot(table.game)
         played = False
         for seat in table.state.to_act():
             if table.seats[seat].kind == "human" and table.state.answers_unseen():

@@ -487,7 +487,7 @@ function startCountdown(area, clock, table) {
     const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
     const said = left < 120
       ? (clock.who ? t("timeLeftFor", { seat: clock.who, seconds: left }) : t("timeLeft", { seconds: left }))
-      : (clock.who ? t("timeLeftForIn", { seat: clock.who, time: duration(left, t) }) : t("timeLeftIn", { time: duration(left, t) }));
+      : (clock.who ? t("timeLeftForIn", { seat: clock.who, left: duration(left, t) }) : t("timeLeftIn", { left: duration(left, t) }));
     banner.textContent = `${base} · ${said}`;
     banner.classList.toggle("hurry", left <= 10);
     area.querySelector("#time-banks")?.replaceWith(banksLine(table, t, since));
