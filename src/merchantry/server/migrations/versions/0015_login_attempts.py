@@ -1,15 +1,15 @@
 """Login and sign-up attempts, counted in the database so that every server process counts the same
 (server/accounts.py, AttemptStore).
 
-Revision ID: 0014
-Revises: 0013
+Revision ID: 0015
+Revises: 0014
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0014"
-down_revision = "0013"
+revision = "0015"
+down_revision = "0014"
 branch_labels = None
 depends_on = None
 
