@@ -84,7 +84,7 @@ def test_a_seat_left_open_is_taken_from_the_lobby(live_server, browser):  # noqa
     other.select_option("#lobby-pace", "realtime")
     row = other.locator(f"#open-seats tr[data-table='{table_id}']")
     row.wait_for()
-    assert "Ann, …, greedy (bot) 25.0 ± 2.0" in row.inner_text()  # each seat's rating beside its name
+    assert "Ann, …, Simple bot 25.0 ± 2.0" in row.inner_text()  # each seat's rating beside its name
     row.locator("button.take-seat").click()
     other.wait_for_selector(".seat.me")
     host.wait_for_selector(".banner:has-text('Your turn')")  # the table filled and the game began

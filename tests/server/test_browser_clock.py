@@ -20,7 +20,7 @@ def fill_form(page, base: str, turn: tuple[str, str], total: tuple[str, str]) ->
     page.fill("#name", "Ann")
     page.fill("#players", "2")
     page.dispatch_event("#players", "change")
-    page.select_option("select[data-seat='1']", "bot:greedy")
+    page.select_option("select[data-seat='1']", "bot:medium")
     page.fill("#turn-seconds", turn[0])
     page.select_option("#turn-unit", turn[1])
     page.fill("#total-time", total[0])
