@@ -35,6 +35,14 @@ def test_the_lobby_has_no_serious_accessibility_findings(live_server, browser): 
     assert serious_findings(page) == []
 
 
+def test_the_account_pages_forms_have_no_serious_accessibility_findings(live_server, browser):  # noqa: F811
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    for tab, form in (("", "#login-form"), ("?tab=signup", "#signup-form")):  # log in; sign up
+        page.goto(live_server + "/account" + tab)
+        page.wait_for_selector(form)
+        assert serious_findings(page) == [], tab
+
+
 @pytest.mark.parametrize("game", games.names())
 def test_each_game_page_has_no_serious_accessibility_findings(live_server, browser, game):  # noqa: F811
     page = browser.new_page(viewport={"width": 1100, "height": 900})

@@ -3,7 +3,9 @@ made with the cookie, passwords kept only as argon2 hashes, login attempts limit
 
 from __future__ import annotations
 
+import contextlib
 import logging
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from argon2 import PasswordHasher
@@ -199,6 +201,32 @@ def test_login_attempts_are_limited_per_name_and_per_address(tmp_path):
         assert refused.status_code == 429 and "your address" in refused.json()["error"]
 
 
+def test_two_processes_on_one_database_together_allow_only_the_login_limits(tmp_path):
+    """Two server processes (PostgreSQL when CI provides one; else SQLite, the second without its start-up,
+    which SQLite's lock keeps to one process): the attempts through both count as one."""
+    settings = AccountSettings(failed_logins_per_name=4, logins_per_address=13, hasher=QUICK.hasher)
+    urls = postgres_database() if POSTGRES_URL else iter([f"sqlite:///{tmp_path / 'two.db'}"])
+    for url in urls:
+        with TestClient(app_on(url, settings)) as one:
+            second = TestClient(app_on(url, settings))
+            with second if POSTGRES_URL else contextlib.nullcontext():
+                sign_up(one, "Ann")
+                one.post("/api/account/logout", headers=csrf(one))
+                wrong = "guess " + PASSWORD
+                answers = [log_in(client, "Ann", wrong).status_code for client in (one, second) * 3]
+                assert answers == [401] * 4 + [429] * 2  # four wrong passwords in all, not four each
+                assert log_in(second, "Ann").status_code == 429  # the name waits, through either process
+                with ThreadPoolExecutor(8) as pool:  # at the same moment, through both
+                    guesses = [(one, second)[i % 2] for i in range(8)]
+                    tries = pool.map(log_in, guesses, ["Nobody"] * 8, [wrong] * 8)
+                    burst = [answer.status_code for answer in tries]
+                assert burst.count(401) <= 4 and set(burst) <= {401, 429}
+                # 15 attempts from this address, the last two over its 13: the next is refused, any name
+                refused = log_in(one, "Bea")
+                assert refused.status_code == 429 and "your address" in refused.json()["error"]
+                assert log_in(second, "Bea").status_code == 429
+
+
 def test_a_guest_who_signs_up_keeps_the_seats_held_in_that_browser(browser):
     table = create_table(browser).json()  # as a guest: the page keeps the seat token in localStorage
     sign_up(browser, "Ann")
@@ -209,7 +237,16 @@ def test_a_guest_who_signs_up_keeps_the_seats_held_in_that_browser(browser):
     linked = browser.post("/api/account/seats", json={"seats": tokens}, headers=csrf(browser))
     assert linked.json() == {"linked": [{"table_id": table["id"], "seat": 0}], "skipped": 1}
     seats = browser.get("/api/account/seats").json()["seats"]
-    assert seats == [{"table_id": table["id"], "seat": 0, "game": "money", "status": "waiting"}]
+    (seat,) = seats
+    assert {k: seat[k] for k in ("table_id", "seat", "game", "status", "winners")} == {
+        "table_id": table["id"],
+        "seat": 0,
+        "game": "money",
+        "status": "waiting",
+        "winners": None,
+    }
+    assert seat["created_at"] and [p["name"] for p in seat["players"]] == ["Typed", None, None]
+    assert seat["players"][2] == {"seat": 2, "kind": "bot", "bot": "greedy", "name": None}
     # the seat still plays with the token the browser holds
     view = browser.get(f"/api/tables/{table['id']}", headers={"X-Seat-Token": table["token"]}).json()
     assert view["seat"] == 0
@@ -275,3 +312,37 @@ def test_a_session_opened_through_one_process_works_through_another_and_ends_in_
             ]
             one.post("/api/account/logout", headers=csrf(one))
             assert two.get("/api/account").json() == {"account": None}
+
+
+def test_a_password_change_needs_the_current_password_csrf_and_a_session_and_ends_the_others(
+    tmp_path, caplog
+):
+    settings = AccountSettings(failed_logins_per_name=3, hasher=QUICK.hasher)
+    new = "a brand new password"
+    with TestClient(app_on(f"sqlite:///{tmp_path / 'change.db'}", settings)) as ann:
+        change = {"current": PASSWORD, "new": new}
+        assert ann.post("/api/account/password", json=change, headers=csrf(ann)).status_code == 401  # a guest
+        sign_up(ann, "Ann")
+        elsewhere = TestClient(ann.app)  # another browser logged in as Ann
+        assert log_in(elsewhere, "Ann").status_code == 200
+        assert ann.post("/api/account/password", json=change).status_code == 403  # no CSRF token
+        wrong = {"current": "not " + PASSWORD, "new": new}
+        refused = ann.post("/api/account/password", json=wrong, headers=csrf(ann))
+        assert refused.status_code == 403 and "current password is wrong" in refused.json()["error"]
+        too_short = ann.post(
+            "/api/account/password", json={"current": PASSWORD, "new": "short"}, headers=csrf(ann)
+        )
+        assert too_short.status_code == 422
+        with caplog.at_level(logging.DEBUG):
+            assert ann.post("/api/account/password", json=change, headers=csrf(ann)).json() == {
+                "changed": True
+            }
+        assert new not in caplog.text and PASSWORD not in caplog.text
+        assert ann.get("/api/account").json() == {"account": {"name": "Ann"}}  # this session goes on
+        assert elsewhere.get("/api/account").json() == {"account": None}  # every other one ended
+        assert log_in(elsewhere, "Ann").status_code == 401  # the old password no longer opens it
+        assert log_in(elsewhere, "Ann", new).status_code == 200
+        for _ in range(2):  # wrong current passwords count as wrong passwords for the name
+            ann.post("/api/account/password", json=wrong, headers=csrf(ann))
+        limited = ann.post("/api/account/password", json={"current": new, "new": PASSWORD}, headers=csrf(ann))
+        assert limited.status_code == 429

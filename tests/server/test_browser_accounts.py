@@ -19,6 +19,7 @@ from tests.server.test_browser import (  # noqa: F401  (fixtures)
     pytestmark,
     shot,
 )
+from tests.server.test_turns import eventually, time_passes
 
 
 def test_a_guest_signs_up_keeps_the_seat_and_a_guest_still_joins_by_link(live_server, browser):  # noqa: F811
@@ -28,19 +29,36 @@ def test_a_guest_signs_up_keeps_the_seat_and_a_guest_still_joins_by_link(live_se
     table_path = host.url.removeprefix(live_server)
     invite = host.input_value("input.invite[data-seat='1']")
 
-    host.click("#account-link")
-    host.fill("#account-name", "Ann")
-    host.fill("#account-password", "a long enough password")
-    host.click("#sign-up")
+    host.click("#signup-link")  # signing up is a form of its own, beside logging in
+    host.wait_for_selector("#tab-signup[aria-selected=true]")
+    host.fill("#signup-name", "Ann")
+    host.fill("#signup-password", "a long enough password")
+    host.fill("#signup-repeat", "another password")
+    host.click("#create-account")
+    host.wait_for_selector(".toast:has-text('The two passwords differ')")  # nothing sent
+    host.fill("#signup-repeat", "a long enough password")
+    host.click("#create-account")
+    host.wait_for_selector("#welcome h1:has-text('Welcome, Ann!')")  # a welcome, and where to go next
+    assert "Seats kept with your account: 1" in host.inner_text("#seats-kept")
     host.wait_for_selector("#log-out")  # logged in: the bar shows the name and "Log out"
     assert host.inner_text("#account-link") == "Ann"
+    shot(host, "accounts-00-welcome")
     cookies = {c["name"]: c for c in host.context.cookies()}
     assert cookies["merchantry_session"]["httpOnly"] and cookies["merchantry_session"]["sameSite"] == "Lax"
     assert "merchantry_session" not in host.evaluate("document.cookie")  # not readable by scripts
     host.click("#account-link")
     host.wait_for_selector("#account-seats li")
-    assert table_path.removeprefix("/table/") in host.inner_text("#account-seats")  # the seat was kept
+    seat_line = host.inner_text("#account-seats li")  # the seat was kept, as a person reads it
+    assert seat_line.startswith("Money · ") and "P1 Ann, P2 …, P3 greedy (bot)" in seat_line
+    assert "waiting for players" in seat_line and table_path.removeprefix("/table/") not in seat_line
+    assert host.get_attribute("#account-seats li a", "href") == table_path
     shot(host, "accounts-01-account-page")
+    host.click("#password-change summary")  # a new password, given the current one
+    host.fill("#current-password", "a long enough password")
+    host.fill("#new-password", "an even longer password")
+    host.fill("#new-repeat", "an even longer password")
+    host.click("#change-password")
+    host.wait_for_selector(".toast:has-text('Password changed')")
 
     # a logged-in change goes through (the page sends the CSRF header): a new table from the lobby
     create_table(host, live_server, "ignored: the account's name is used", ["human", "human", "bot:greedy"])
@@ -66,7 +84,7 @@ def test_a_seat_left_open_is_taken_from_the_lobby(live_server, browser):  # noqa
     other.select_option("#lobby-pace", "realtime")
     row = other.locator(f"#open-seats tr[data-table='{table_id}']")
     row.wait_for()
-    assert "Ann" in row.inner_text()
+    assert "Ann, …, Simple bot 25.0 ± 2.0" in row.inner_text()  # each seat's rating beside its name
     row.locator("button.take-seat").click()
     other.wait_for_selector(".seat.me")
     host.wait_for_selector(".banner:has-text('Your turn')")  # the table filled and the game began
@@ -129,10 +147,12 @@ def served(tmp_path):
 
 
 def sign_up_in(page, base: str, name: str) -> None:
-    page.goto(base + "/account")
-    page.fill("#account-name", name)
-    page.fill("#account-password", f"{name} has a long password")
-    page.click("#sign-up")
+    page.goto(base + "/account?tab=signup")
+    page.fill("#signup-name", name)
+    page.fill("#signup-password", f"{name} has a long password")
+    page.fill("#signup-repeat", f"{name} has a long password")
+    page.click("#create-account")
+    page.wait_for_selector("#welcome")
     page.wait_for_selector("#log-out")
 
 
@@ -190,17 +210,18 @@ def test_two_accounts_play_a_rated_turn_based_game_from_the_lobby_to_their_ratin
     # the game, moves days apart: each seat moves a little before its two days run out, and once a seat
     # lets them run out (a bot moves for it, said to everyone)
     rng = random.Random(3)
-    clock = time.monotonic()
-    timed_out = False
+    timed_out, last = False, None
     while (table := run(service.table, table_id)).status == "playing":
-        run(service.clock, table_id, clock)  # the turn starts on the clock
-        if not timed_out and len(table.session.moves) >= 10:
-            clock += 2 * 86400 + 1
-            assert run(service.play_timed_out_turns, table_id, clock)
+        running = run(service.clock, table_id, time.monotonic())  # the turn starts on the clock
+        if not timed_out and len(table.session.moves) >= 10 and running:  # (none in a step of unseen answers)
+            time_passes(run, service, table_id, 2 * 86400 + 1)
+            eventually(lambda: run(service.table, table_id).timeouts)  # the server's clock gives it to a bot
             timed_out = True
             continue
         seat = table.state.to_act()[0]
-        clock += 86400 * rng.uniform(0.1, 1.9)  # days pass: still in time
+        if seat != last:  # days pass before a turn's first move: still in time
+            time_passes(run, service, table_id, 86400 * rng.uniform(0.1, 1.9))
+        last = seat
         run(service.act, table_id, seat, str(rng.choice(table.state.legal_actions(seat))))
     assert timed_out
     ann.goto(base + f"/table/{table_id}")
@@ -215,6 +236,12 @@ def test_two_accounts_play_a_rated_turn_based_game_from_the_lobby_to_their_ratin
         games_row = page.inner_text("#profile-games tbody")
         assert "1" in games_row and "±" in games_row
         assert page.locator(f"#profile-recent a[href='/replay/{table_id}']").count() == 1
+        assert page.locator(f"#profile-recent a[href='/table/{table_id}']").count() == 1
+        recent = page.inner_text("#profile-recent tbody tr")  # the game's name, who played and the scores
+        scores = run(service.table, table_id).state.scores()
+        assert "Samarkand: Routes to Riches" in recent and "samarkand" not in recent
+        assert table_id not in recent
+        assert f"P1 Ann {scores[0]:g}, P2 Bea {scores[1]:g}" in recent
     ann.goto(base + "/leaderboard/samarkand")
     ann.wait_for_selector("#leaderboard td.rating")
     board = ann.inner_text("#leaderboard")

@@ -4,7 +4,10 @@ players and pace, and anyone takes a seat; the host still invites by link."""
 from __future__ import annotations
 
 from fastapi.testclient import TestClient
+from sqlalchemy import select
 
+from merchantry.server.accounts import AccountSeatRow
+from merchantry.server.ratings import RatingRow, bot_ratings, shown
 from tests.server.test_accounts import app_on, csrf, sign_up
 
 
@@ -75,3 +78,25 @@ def test_an_account_takes_an_open_seat_under_its_name_once_per_table(database_ur
         twice = bea.post(f"/api/lobby/{table['id']}/seats/2", json={"name": "Bea"}, headers=csrf(bea))
         assert twice.status_code == 409 and "already have a seat" in twice.json()["error"]
         assert bea.post(f"/api/lobby/{table['id']}/seats/2", json={}).status_code == 403  # no CSRF token
+
+
+def test_the_lobby_shows_each_seats_rating_in_the_tables_game_beside_its_name(client):
+    sign_up(client, "Ann")
+    seats = [{"kind": "human"}, {"kind": "human", "open": True}, {"kind": "bot", "bot": "hard"}]
+    body = {"game": "money", "players": 3, "seats": seats, "name": "Ann"}
+    table = client.post("/api/tables", json=body, headers=csrf(client)).json()
+    (listed,) = client.get("/api/lobby").json()
+    fixed = bot_ratings("money")["hard"]
+    assert listed["ratings"] == {
+        "2": {**shown(fixed["mu"], fixed["sigma"]), "fixed": True}
+    }  # Ann has none yet
+    service = client.app.state.service
+    with service.sessions() as db:  # as after rated games: one in Money, one in another game
+        account_id = db.scalar(
+            select(AccountSeatRow.account_id).where(AccountSeatRow.table_id == table["id"])
+        )
+        db.add(RatingRow(account_id=account_id, game="money", mu=27.5, sigma=4.25, games=3, wins=2))
+        db.add(RatingRow(account_id=account_id, game="byzanz", mu=20.0, sigma=5.0, games=1, wins=0))
+        db.commit()
+    (listed,) = client.get("/api/lobby").json()
+    assert listed["ratings"]["0"] == shown(27.5, 4.25) and "1" not in listed["ratings"]  # the game's rating

@@ -105,7 +105,10 @@ def test_a_finished_rated_game_updates_each_accounts_rating_once_with_the_arenas
         assert (
             last["table_id"] == table["id"] and last["rated"] and last["replay"] == f"/replay/{table['id']}"
         )
-        assert last["score"] == scores[seat]
+        assert last["score"] == scores[seat] and last["scores"] == scores  # checked against the engine's
+        assert [p["name"] for p in last["players"]][:2] == ["Ann", "Bea"] and last[
+            "table"
+        ] == f"/table/{table['id']}"
     board = ann.get("/api/leaderboard/samarkand").json()
     ordinals = [row["rating"]["ordinal"] for row in board["leaders"]]
     assert {row["name"] for row in board["leaders"]} == {"Ann", "Bea"} and ordinals == sorted(

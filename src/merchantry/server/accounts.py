@@ -12,8 +12,9 @@ cookie; another site can neither read it nor set a custom header without the ser
 Before a login there is no session: signing up and logging in then use a double-submitted random token
 (the readable cookie and the header must agree), so another site cannot log a browser into its account.
 
-Login attempts are limited per name and per address (`AccountSettings`): in each process's memory, so
-with N processes an attacker has N times the attempts (documented in docs/web.md).
+Login attempts are limited per name and per address, and sign-ups per address (`AccountSettings`): counted
+in the database (`AttemptStore`), so that every server process counts the same attempts and several
+processes together allow no more than one would; a restart forgets nothing either.
 """
 
 from __future__ import annotations
@@ -33,15 +34,14 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
-from sqlalchemy import DateTime, ForeignKey, Integer, String, delete, select
+from sqlalchemy import DateTime, Float, ForeignKey, Index, Integer, String, delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column, sessionmaker
 from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from merchantry.server.db import Base, TableRow, now, token_hash
+from merchantry.server.db import Base, SeatRow, TableRow, client_key, now, token_hash
 from merchantry.server.inputs import Name, Text
-from merchantry.server.limits import RateWindow
 from merchantry.server.tables import Refused
 
 log = logging.getLogger("merchantry.server")
@@ -51,6 +51,8 @@ CSRF_HEADER = "x-csrf-token"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 # the requests that use the double-submitted token before there is a session (see the module's text)
 LOGIN_FORMS = frozenset({"/api/account/signup", "/api/account/login"})
+SIGNUP_WINDOW = 3600.0  # seconds in which `AccountSettings.signups_per_address` accounts may be made
+MAX_LISTED_SEATS = 200  # the account page lists the latest this many seats
 MAX_LINKED_SEATS = 200  # seat tokens one request may link to an account (a browser's localStorage)
 Password = Annotated[str, Field(min_length=8, max_length=256)]
 
@@ -82,6 +84,62 @@ class AccountSeatRow(Base):
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
 
 
+class AttemptRow(Base):
+    """One login or sign-up attempt, kept for the limits' windows (the longest is an hour)."""
+
+    __tablename__ = "login_attempts"
+    __table_args__ = (
+        Index("login_attempts_key", "kind", "key", "at"),
+        Index("login_attempts_at", "at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    kind: Mapped[str] = mapped_column(String(16))  # login (per address) | failed (per name) | signup
+    key: Mapped[str] = mapped_column(String(64))  # the address or the name, hashed (`attempt_key`)
+    at: Mapped[float] = mapped_column(Float)  # seconds since the epoch: the same on every process
+
+
+def attempt_key(kind: str, what: str) -> str:
+    """An address or a name as the attempts keep it: hashed (a name typed at a login may be a password)."""
+    if kind in ("login", "signup"):
+        return client_key(what)
+    return hashlib.sha256(f"merchantry login name {what}".encode()).hexdigest()
+
+
+class AttemptStore:
+    """Attempts counted in the database, the same for every process. An attempt is stored first and then
+    the window is counted, its own included: of two processes' attempts at the same moment the one stored
+    later sees the other, so together they allow at most the limit (when both see each other, both are
+    refused: never one too many). A refused attempt is taken back, so it does not hold the window open."""
+
+    def __init__(self, sessions: sessionmaker[Any], kept_seconds: float) -> None:
+        self.sessions = sessions
+        self.kept_seconds = kept_seconds  # the longest window: older attempts are deleted
+
+    def take(self, kind: str, what: str, most: int, seconds: float) -> int | None:
+        """Store one more attempt of `kind` for `what` unless that makes more than `most` in the last
+        `seconds`; its id, or None when refused."""
+        moment, key = time.time(), attempt_key(kind, what)
+        with self.sessions() as db:
+            db.execute(delete(AttemptRow).where(AttemptRow.at < moment - self.kept_seconds))
+            row = AttemptRow(kind=kind, key=key, at=moment)
+            db.add(row)
+            db.commit()
+            window = (AttemptRow.kind == kind, AttemptRow.key == key, AttemptRow.at > moment - seconds)
+            made = db.scalar(select(func.count()).select_from(AttemptRow).where(*window)) or 0
+            if made <= most:
+                return int(row.id)
+            db.execute(delete(AttemptRow).where(AttemptRow.id == row.id))
+            db.commit()
+            return None
+
+    def give_back(self, attempt: int) -> None:
+        """An attempt that turned out not to count (a right password: only wrong ones count per name)."""
+        with self.sessions() as db:
+            db.execute(delete(AttemptRow).where(AttemptRow.id == attempt))
+            db.commit()
+
+
 @dataclass(frozen=True)
 class AccountSettings:
     # the Secure flag on the cookies: None sets it when the request came over https (behind a reverse
@@ -105,6 +163,11 @@ class Account:
 class Credentials(BaseModel):
     name: Name
     password: Password
+
+
+class PasswordChange(BaseModel):
+    current: Password
+    new: Password
 
 
 class TokenOfSeat(BaseModel):
@@ -208,6 +271,16 @@ class AccountStore:
             return None
         return Account(found.id, found.name)
 
+    def close_other_sessions(self, account: Account, kept_token: str) -> None:
+        """Every session of the account but this one ends (after a password change: a stolen session too)."""
+        with self.sessions() as db:
+            db.execute(
+                delete(SessionRow).where(
+                    SessionRow.account_id == account.id, SessionRow.token_hash != token_hash(kept_token)
+                )
+            )
+            db.commit()
+
     def close_session(self, token: str) -> None:
         with self.sessions() as db:
             db.execute(delete(SessionRow).where(SessionRow.token_hash == token_hash(token)))
@@ -227,14 +300,53 @@ class AccountStore:
             return True
 
     def seats_of(self, account: Account) -> list[dict[str, Any]]:
+        """The account's seats, newest table first, each with what a person reads it by: when, with whom,
+        and how it ended."""
         with self.sessions() as db:
             rows = db.execute(
-                select(AccountSeatRow.table_id, AccountSeatRow.seat, TableRow.game, TableRow.status)
+                select(
+                    AccountSeatRow.table_id,
+                    AccountSeatRow.seat,
+                    TableRow.game,
+                    TableRow.status,
+                    TableRow.created_at,
+                    TableRow.result,
+                )
                 .join(TableRow, TableRow.id == AccountSeatRow.table_id)
                 .where(AccountSeatRow.account_id == account.id)
                 .order_by(TableRow.created_at.desc())
+                .limit(MAX_LISTED_SEATS)
             ).all()
-        return [{"table_id": r.table_id, "seat": r.seat, "game": r.game, "status": r.status} for r in rows]
+            players = players_at(db, [r.table_id for r in rows])
+        return [
+            {
+                "table_id": r.table_id,
+                "seat": r.seat,
+                "game": r.game,
+                "status": r.status,
+                "created_at": r.created_at.isoformat() if r.created_at else None,
+                "players": players.get(r.table_id, []),
+                "winners": (r.result or {}).get("winners"),
+            }
+            for r in rows
+        ]
+
+
+def players_at(db: Any, table_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
+    """Who sits at each of these tables, by seat: a person's display name or a bot's name (nothing else of
+    an account: the names are what every seat sees at the table)."""
+    found: dict[str, list[dict[str, Any]]] = {}
+    if not table_ids:
+        return found
+    rows = db.execute(
+        select(SeatRow.table_id, SeatRow.seat, SeatRow.kind, SeatRow.bot, SeatRow.name)
+        .where(SeatRow.table_id.in_(table_ids))
+        .order_by(SeatRow.table_id, SeatRow.seat)
+    ).all()
+    for row in rows:
+        who = {"seat": row.seat, "kind": row.kind, "bot": row.bot, "name": row.name}
+        found.setdefault(row.table_id, []).append(who)
+    return found
 
 
 def aware(moment: datetime) -> datetime:
@@ -261,9 +373,7 @@ class Accounts:
         self.seat_for_token = seat_for_token
         self.settings = settings
         self.limits_enabled = limits_enabled
-        self.failed_by_name = RateWindow(settings.failed_logins_per_name, settings.login_window)
-        self.attempts_by_address = RateWindow(settings.logins_per_address, settings.login_window)
-        self.signups = RateWindow(settings.signups_per_address, 3600.0)
+        self.attempts = AttemptStore(sessions, max(settings.login_window, SIGNUP_WINDOW))
         # verifying a password for a name nobody has takes as long as for a real one: the time of a
         # refusal does not say whether the name exists (made at the first such login, not at start-up)
         self.unknown_name_hash: str | None = None
@@ -288,6 +398,7 @@ class Accounts:
         router.add_api_route("/api/account/signup", self.signup, methods=["POST"], status_code=201)
         router.add_api_route("/api/account/login", self.login, methods=["POST"])
         router.add_api_route("/api/account/logout", self.logout, methods=["POST"])
+        router.add_api_route("/api/account/password", self.change_password, methods=["POST"])
         router.add_api_route("/api/account/seats", self.seats, methods=["GET"])
         router.add_api_route("/api/account/seats", self.link_seats, methods=["POST"])
         return router
@@ -303,9 +414,8 @@ class Accounts:
         return {"account": None if account is None else {"name": account.name}}
 
     async def signup(self, request: Request, response: Response, body: Credentials) -> dict[str, Any]:
-        address = client_of(request)
-        if self.limits_enabled and not self.signups.allow(address):
-            most = self.settings.signups_per_address
+        most = self.settings.signups_per_address
+        if not await self.take("signup", client_of(request), most, SIGNUP_WINDOW):
             raise Refused(429, f"too many accounts created from your address: at most {most} an hour")
         password_hash = await asyncio.to_thread(self.settings.hasher.hash, body.password)
         account = await self.run_db(self.store.create, body.name, password_hash)
@@ -314,17 +424,21 @@ class Accounts:
         return {"account": {"name": account.name}}
 
     async def login(self, request: Request, response: Response, body: Credentials) -> dict[str, Any]:
-        key = name_key(body.name)
-        if self.limits_enabled and not self.attempts_by_address.allow(client_of(request)):
+        window, settings = self.settings.login_window, self.settings
+        if not await self.take("login", client_of(request), settings.logins_per_address, window):
             raise Refused(429, "too many login attempts from your address: wait a few minutes")
-        if self.limits_enabled and self.too_many_failures(key):
+        # counted as a wrong password until it proves right (so that logins at once through several
+        # processes cannot all be checked before any is counted)
+        failure = await self.take("failed", name_key(body.name), settings.failed_logins_per_name, window)
+        if not failure:
             raise Refused(429, "too many wrong passwords for this name: wait a few minutes")
         found = await self.run_db(self.store.password_hash_of, body.name)
         stored = found[1] if found is not None else await self.hash_for_unknown_names()
         if not await asyncio.to_thread(self.verified, stored, body.password) or found is None:
-            self.failed_by_name.allow(key)
             log.warning("refused a login for %r: wrong name or password", body.name)
             raise Refused(401, "wrong name or password")
+        if failure is not True:
+            await self.run_db(self.attempts.give_back, failure)
         account = found[0]
         if self.settings.hasher.check_needs_rehash(stored):  # stronger parameters since it was stored
             new_hash = await asyncio.to_thread(self.settings.hasher.hash, body.password)
@@ -332,20 +446,39 @@ class Accounts:
         await self.start_session(request, response, account)
         return {"account": {"name": account.name}}
 
+    async def change_password(self, request: Request, body: PasswordChange) -> dict[str, Any]:
+        """A new password, given the current one (a session left open on a shared computer cannot change
+        it). A wrong current password counts as a wrong password for the name, under the logins' limit;
+        every other session of the account ends."""
+        account = await self.logged_in(request)
+        window, most = self.settings.login_window, self.settings.failed_logins_per_name
+        failure = await self.take("failed", name_key(account.name), most, window)
+        if not failure:
+            raise Refused(429, "too many wrong passwords for this name: wait a few minutes")
+        found = await self.run_db(self.store.password_hash_of, account.name)
+        if found is None or not await asyncio.to_thread(self.verified, found[1], body.current):
+            log.warning("refused a password change for account %d: wrong current password", account.id)
+            raise Refused(403, "the current password is wrong: nothing was changed")
+        if failure is not True:
+            await self.run_db(self.attempts.give_back, failure)
+        new_hash = await asyncio.to_thread(self.settings.hasher.hash, body.new)
+        await self.run_db(self.store.set_password_hash, account.id, new_hash)
+        await self.run_db(self.store.close_other_sessions, account, request.cookies.get(SESSION_COOKIE, ""))
+        log.info("account %d (%s) changed its password", account.id, account.name)
+        return {"changed": True}
+
     async def hash_for_unknown_names(self) -> str:
         if self.unknown_name_hash is None:
             made = await asyncio.to_thread(self.settings.hasher.hash, secrets.token_urlsafe(16))
             self.unknown_name_hash = made
         return self.unknown_name_hash
 
-    def too_many_failures(self, key: str) -> bool:
-        """Whether the name has had its wrong passwords for the window (counted only when wrong)."""
-        window = self.failed_by_name
-        recent = window.events.get(key)
-        if not recent:
-            return False
-        cutoff = time.monotonic() - window.seconds
-        return sum(1 for at in recent if at > cutoff) >= window.count
+    async def take(self, kind: str, what: str, most: int, seconds: float) -> int | bool:
+        """One attempt counted (its id), or False when it is one too many; True when limits are off."""
+        if not self.limits_enabled:
+            return True
+        attempt: int | None = await self.run_db(self.attempts.take, kind, what, most, seconds)
+        return False if attempt is None else attempt
 
     def verified(self, stored: str, password: str) -> bool:
         try:

@@ -34,7 +34,7 @@ from fastapi import FastAPI, Header, HTTPException, Query, Request, WebSocket, W
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 from sqlalchemy.exc import SQLAlchemyError
 
 from merchantry import bots, games
@@ -64,7 +64,7 @@ from merchantry.server.tables import (
     TableService,
     plays_by_itself,
 )
-from merchantry.server.turns import MAX_TURN_SECONDS, Turns
+from merchantry.server.turns import MAX_TOTAL_SECONDS, MAX_TURN_SECONDS, Turns, check_total
 from merchantry.server.work import FairPool, Priority, decision_body, think_all
 
 log = logging.getLogger("merchantry.server")
@@ -102,6 +102,13 @@ class CreateTable(BaseModel):
     rated: bool = False  # accounts only, a clock, no hints (server/ratings.py)
     # 0: no turn clock; up to days a move for turn-based play (server/turns.py)
     turn_seconds: Annotated[int, Field(ge=0, le=MAX_TURN_SECONDS)] = 0
+    # 0: none; else each person's time bank for the whole game, beside the clock per move
+    total_seconds: Annotated[int, Field(ge=0, le=MAX_TOTAL_SECONDS)] = 0
+
+    @model_validator(mode="after")
+    def total_needs_a_clock(self) -> CreateTable:
+        check_total(self.turn_seconds, self.total_seconds)
+        return self
 
 
 class Join(BaseModel):
@@ -228,8 +235,9 @@ def problem(error: dict[str, Any]) -> str:
 
 
 def without_clock(payload: dict[str, Any]) -> dict[str, Any]:
-    """A payload less what changes by itself with time (the turn clock's seconds left)."""
-    return {**payload, "table": {k: v for k, v in payload["table"].items() if k != "clock"}}
+    """A payload less what changes by itself with time (the turn clock's and the time banks' seconds left)."""
+    ticking = ("clock", "time_banks")
+    return {**payload, "table": {k: v for k, v in payload["table"].items() if k not in ticking}}
 
 
 def with_new_log_only(payload: dict[str, Any], before: dict[str, Any] | None) -> dict[str, Any]:
@@ -954,7 +962,16 @@ def create_app(
         async with share_lock if plays_by_itself([s.kind for s in body.seats], turn_seconds) else nothing():
             await check_creation_share(creator, body)
             created = await db(
-                service.create, body.game, body.players, options, seats, name, turn_seconds, creator
+                service.create,
+                body.game,
+                body.players,
+                options,
+                seats,
+                name,
+                turn_seconds,
+                creator,
+                None,
+                body.total_seconds,
             )
         await accounts.link(account, created["id"], created["seat"])
         await ratings.terms(created["id"], body.rated)

@@ -53,6 +53,8 @@ class TableRow(Base):
         String(16), default="waiting"
     )  # waiting | playing | finished | closed
     turn_seconds: Mapped[int] = mapped_column(Integer, default=0)  # 0: no turn clock
+    # each person's time bank for the whole game, beside the clock per move (None or 0: no total)
+    total_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
     host_token_hash: Mapped[str] = mapped_column(String(64))
     # the seed of the table's bots' random stream (256 bits, hex): kept here so that a restart continues the
     # same stream, and never sent to anyone, so nobody can replay a bot's reasoning (tables.bot_stream)
@@ -90,6 +92,8 @@ class SeatRow(Base):
     # a person's seat given to a bot during the game: how many moves the table had then (the seat's moves
     # up to there are the person's, `name`, the later ones the bot's); None for a seat that had no person
     bot_from: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # the seconds of the table's time bank (tables.total_seconds) this person's finished turns used
+    time_used: Mapped[float | None] = mapped_column(Float, nullable=True)
 
     table: Mapped[TableRow] = relationship(back_populates="seats")
 

@@ -21,7 +21,7 @@ from merchantry.engine import seat_label
 from merchantry.server.accounts import Accounts, AccountSeatRow
 from merchantry.server.db import Base, SeatRow, TableRow
 from merchantry.server.inputs import Name
-from merchantry.server.ratings import TermsRow
+from merchantry.server.ratings import TermsRow, ratings_at
 from merchantry.server.tables import Refused, seat_info
 
 # a table whose clock gives an hour or more per move is played over days, turn by turn; shorter (or no
@@ -85,7 +85,11 @@ class LobbyStore:
             rows = db.scalars(query).all()
             opened = self.open_seats_of(db, [row.id for row in rows])
             rated_here = set(db.scalars(rated_ids.where(TermsRow.table_id.in_([row.id for row in rows]))))
-            listed = [entry(row, opened.get(row.id, set()), row.id in rated_here) for row in rows]
+            rating = ratings_at(db, list(rows))
+            listed = [
+                {**entry(row, opened.get(row.id, set()), row.id in rated_here), "ratings": rating[row.id]}
+                for row in rows
+            ]
         return [table for table in listed if table["open"]]
 
     @staticmethod

@@ -28,7 +28,7 @@ from sqlalchemy import Boolean, DateTime, Float, Integer, String, func, select
 from sqlalchemy.orm import Mapped, mapped_column
 
 from merchantry import games
-from merchantry.server.accounts import Account, AccountRow, AccountSeatRow, name_key
+from merchantry.server.accounts import Account, AccountRow, AccountSeatRow, name_key, players_at
 from merchantry.server.db import Base, TableRow, now
 from merchantry.server.tables import Refused
 
@@ -83,6 +83,29 @@ def ranks(scores: list[float]) -> list[int]:
 
 def shown(mu: float, sigma: float) -> dict[str, float]:
     return {"mu": round(mu, 2), "sigma": round(sigma, 2), "ordinal": round(mu - 3 * sigma, 2)}
+
+
+def ratings_at(db: Any, tables: list[Any]) -> dict[str, dict[int, dict[str, Any]]]:
+    """Each seat's rating at these tables (TableRows with their seats) in the table's game: an account's as
+    it is now (none before its first rated game there), a bot's fixed one."""
+    games_of = {table.id: table.game for table in tables}
+    found: dict[str, dict[int, dict[str, Any]]] = {table.id: {} for table in tables}
+    if not tables:
+        return found
+    held = db.execute(
+        select(AccountSeatRow.table_id, AccountSeatRow.seat, RatingRow.game, RatingRow.mu, RatingRow.sigma)
+        .join(RatingRow, RatingRow.account_id == AccountSeatRow.account_id)
+        .where(AccountSeatRow.table_id.in_(list(games_of)))
+    ).all()
+    for row in held:
+        if row.game == games_of[row.table_id]:
+            found[row.table_id][row.seat] = shown(row.mu, row.sigma)
+    for table in tables:
+        for seat in table.seats:
+            fixed = bot_ratings(table.game).get(seat.bot or "") if seat.kind == "bot" else None
+            if fixed is not None:
+                found[table.id][seat.seat] = {**shown(fixed["mu"], fixed["sigma"]), "fixed": True}
+    return found
 
 
 def rate_finished_game(db: Any, table: Any, result: dict[str, Any]) -> None:
@@ -164,10 +187,14 @@ class RatingStore:
             ).all()
             ratings = db.scalars(select(RatingRow).where(RatingRow.account_id == account.id)).all()
             rated = set(self.rated_ids([row.id for row in finished])) if finished else set()
+            players = players_at(db, [row.id for row in finished[:RECENT]])
             return {
                 "name": account.name,
                 "games": per_game(finished, {r.game: shown(r.mu, r.sigma) for r in ratings}),
-                "recent": [recent(row, row.id in rated) for row in finished[:RECENT]],
+                "recent": [
+                    {**recent(row, row.id in rated), "players": players.get(row.id, [])}
+                    for row in finished[:RECENT]
+                ],
             }
 
     def leaderboard(self, game: str) -> list[dict[str, Any]]:
@@ -230,6 +257,8 @@ def recent(row: Any, rated: bool) -> dict[str, Any]:
         "finished_at": row.finished_at.isoformat() if row.finished_at else None,
         "won": row.seat in result.get("winners", []),
         "score": (result.get("scores") or [None] * (row.seat + 1))[row.seat],
+        "scores": result.get("scores"),
+        "table": f"/table/{row.id}",
         "rated": rated,
         "replay": f"/replay/{row.id}",
         "analysis": f"/replay/{row.id}#analysis",

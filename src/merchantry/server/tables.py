@@ -60,6 +60,9 @@ PAUSE_STRETCH = 1.15  # the pause is stretched by a random factor in [1, PAUSE_S
 SHORT_CLOCK_SECONDS = 30
 JS_SAFE_INTEGER = 2**53 - 1  # larger integers are not exact in a browser (JavaScript numbers)
 TUTORIAL_FINISH_PAUSE = 0.1  # seconds between bot moves once a guided first game is left to a bot
+# two turn starts of one seat this close (seconds) are one: a process closing a turn whose stored start is
+# another is behind (the seat's next turn began through another process), and leaves the stored time alone
+SAME_TURN_START = 0.25
 
 
 class StaleTable(Exception):
@@ -110,6 +113,8 @@ class LiveTable:
     result: dict[str, Any] | None = None
     turn_seconds: int = 0  # 0: no turn clock
     clock_started: dict[int, float] | None = None  # seat -> when its turn began (monotonic seconds)
+    total_seconds: int = 0  # each person's time bank for the whole game (0: none), beside the clock per move
+    time_used: dict[int, float] = field(default_factory=dict)  # seat -> seconds its finished turns used
     round_starts: list[int] | None = None  # finished games: after how many moves each round's log begins
     timeouts: list[int] = field(default_factory=list)  # the seat, each time its time ran out
     # the seed of the bots' random stream, never sent (`bot_stream`)
@@ -143,13 +148,27 @@ class LiveTable:
         clock moves them). Such a table costs what a game of bots only does (limits.py)."""
         return plays_by_itself([s.kind for s in self.seats], self.turn_seconds)
 
+    def bank_left(self, seat: int, now_seconds: float) -> float | None:
+        """Seconds left of the seat's time bank for the whole game, its current turn counted (None: no
+        total at this table)."""
+        if not self.total_seconds:
+            return None
+        began = (self.clock_started or {}).get(seat)
+        running = 0.0 if began is None else now_seconds - began
+        return self.total_seconds - self.time_used.get(seat, 0.0) - running
+
+    def out_of_time(self, seat: int) -> bool:
+        """The seat's finished turns used its whole time bank: a bot moves for it to the end of the game."""
+        return bool(self.total_seconds) and self.time_used.get(seat, 0.0) >= self.total_seconds
+
     def waiting_for(self) -> list[int]:
         return [s.seat for s in self.seats if s.kind == "human" and not s.joined]
 
     def answered_by_server(self) -> list[int]:
-        """The seats the server answers for now: the bots to act and, in a step whose answers are unseen,
-        every person with only one answer (a sale offer for a card they do not hold): nobody's answer then
-        comes faster than anyone's (docs/web.md, "Timing")."""
+        """The seats the server answers for now: the bots to act, the people out of time for the game (a
+        bot moves for them to the end) and, in a step whose answers are unseen, every person with only one
+        answer (a sale offer for a card they do not hold): nobody's answer then comes faster than anyone's
+        (docs/web.md, "Timing")."""
         if self.status != PLAYING:
             return []
         state = self.state
@@ -157,7 +176,9 @@ class LiveTable:
         return [
             int(seat)
             for seat in state.to_act()
-            if self.seats[seat].kind == "bot" or (unseen and len(state.legal_actions(seat)) == 1)
+            if self.seats[seat].kind == "bot"
+            or self.out_of_time(seat)
+            or (unseen and len(state.legal_actions(seat)) == 1)
         ]
 
     def server_has_work(self) -> bool:
@@ -251,6 +272,11 @@ def publishing_pause(
     return max(bot_delay + longest_budget, THINKING_MARGIN * recent) * stretch
 
 
+def timeout_bot(game: str) -> str:
+    """The bot that moves for a person whose time ran out: greedy where the game has one."""
+    return "greedy" if "greedy" in bots.names(game) else "random"
+
+
 def all_seated(rows: list[SeatRow]) -> bool:
     """Every seat is a bot or a person who has joined: the game can start."""
     return all(row.kind == "bot" or row.token_hash for row in rows)
@@ -326,6 +352,7 @@ class TableService:
         turn_seconds: int = 0,
         creator: str | None = None,
         tutorial: tuple[int, str] | None = None,
+        total_seconds: int = 0,
     ) -> dict[str, Any]:
         """A new table; the creator (db.client_key of their address) is its host and sits in the first
         human seat (if any). Options out of the game's ranges are refused with the reason (422).
@@ -365,6 +392,7 @@ class TableService:
                     options=session.options,
                     status=status,
                     turn_seconds=turn_seconds,
+                    total_seconds=total_seconds or None,
                     host_token_hash=token_hash(host_token),
                     bot_secret=bot_secret,
                     creator=creator,
@@ -501,6 +529,8 @@ class TableService:
             seats = [seat_info(s) for s in row.seats]
             live = LiveTable(row.id, row.game, row.status, seats, session, row.result, row.turn_seconds or 0)
             live.creator = row.creator
+            live.total_seconds = row.total_seconds or 0
+            live.time_used = {s.seat: s.time_used for s in row.seats if s.time_used}
             live.tutorial = bool(row.tutorial)
             if row.bot_secret:
                 live.bot_secret = row.bot_secret
@@ -595,6 +625,8 @@ class TableService:
             raise Refused(409, "the game is over")
         if table.status == CLOSED:
             raise Refused(409, "the host closed this table")
+        if table.out_of_time(seat):
+            raise Refused(409, f"{seat_label(seat)}'s time for the game has run out: a bot plays its moves")
         trial = table.state.clone()
         try:
             action = table.session.game.parse_action(trial, seat, text)
@@ -651,9 +683,12 @@ class TableService:
 
     @staticmethod
     def _bot_of(table: LiveTable, seat: int) -> Any:
-        """The seat's bot; None for a person the server answers for (their only answer)."""
+        """The seat's bot (for a person out of time, the clock's); None for a person the server answers for
+        (their only answer)."""
         info = table.seats[seat]
-        return table.bot_for(seat, info.bot or "random") if info.kind == "bot" else None
+        if info.kind == "bot":
+            return table.bot_for(seat, info.bot or "random")
+        return table.bot_for(seat, timeout_bot(table.game)) if table.out_of_time(seat) else None
 
     def _turn_for(self, table: LiveTable, seat: int, bot: Any) -> BotTurn:
         """A whole move for `seat` to think out, on a copy of the position taken now (the table's own state
@@ -738,9 +773,10 @@ class TableService:
     # --- the turn clock -------------------------------------------------------------------------------
 
     def clock(self, table_id: str, now_seconds: float) -> dict[int, float]:
-        """Seconds left for each person whose turn it is (empty without a clock). A seat's time starts
-        when it comes to act and is kept while it stays to act. A step whose answers are unseen has its
-        own time, the same for everyone (`unseen_answers_left`): a clock running for some would say who."""
+        """Seconds left for each person whose turn it is (empty without a clock): the clock per move or,
+        at a table with a total, what is left of the seat's time bank if that is less. A seat's time starts
+        when it comes to act and is kept while it stays to act. A step whose answers are unseen has its own
+        time, the same for everyone (`unseen_answers_left`): a clock running for some would say who."""
         table = self.table(table_id)
         if not table.turn_seconds or table.status != PLAYING:
             table.clock_started = None
@@ -749,37 +785,76 @@ class TableService:
         acting = [] if table.state.answers_unseen() else table.state.to_act()
         acting = [s for s in acting if table.seats[s].kind == "human"]
         table.clock_started = {s: started.get(s, now_seconds) for s in acting}
-        if set(started) != set(table.clock_started):
-            self._store_turn_starts(table, now_seconds)
-        return {s: table.turn_seconds - (now_seconds - t) for s, t in table.clock_started.items()}
+        ended = {s: t for s, t in started.items() if s not in table.clock_started}
+        begun = [s for s in table.clock_started if s not in started]
+        if ended or begun:
+            self._settle_turns(table, ended, begun, now_seconds)
+        return {s: self._time_left(table, s, now_seconds) for s in table.clock_started}
 
-    def _store_turn_starts(self, table: LiveTable, now_seconds: float) -> None:
-        """Write when each person's turn began (once per turn), so a restart keeps everyone's time. If the
-        database is away the clock runs on from memory."""
-        offset = time.time() - now_seconds
-        starts = {s: t + offset for s, t in (table.clock_started or {}).items()}
+    @staticmethod
+    def _time_left(table: LiveTable, seat: int, now_seconds: float) -> float:
+        assert table.clock_started is not None
+        left = table.turn_seconds - (now_seconds - table.clock_started[seat])
+        bank = table.bank_left(seat, now_seconds)
+        return left if bank is None else min(left, bank)
+
+    def _settle_turns(
+        self, table: LiveTable, ended: dict[int, float], begun: list[int], now_seconds: float
+    ) -> None:
+        """Store when each person's turn began and, for each turn that ended, the time it used of the seat's
+        bank, so that a restart or another process goes on with everyone's time. The stored rows decide:
+        a turn is added to the time used once, by the process that finds its own start stored (a process
+        that is behind finds the seat's next turn there and takes the time used as stored), and a turn
+        begun through another process keeps that one's start. If the database is away the clock runs on
+        from memory."""
+        offset = time.time() - now_seconds  # this process's monotonic seconds to wall-clock seconds
+        assert table.clock_started is not None
         try:
             with self.sessions() as db:
-                for row in db.scalars(select(SeatRow).where(SeatRow.table_id == table.id)):
-                    row.turn_started = starts.get(row.seat)
+                query = select(SeatRow).where(SeatRow.table_id == table.id).with_for_update()
+                rows = {row.seat: row for row in db.scalars(query)}
+                for seat, began in ended.items():
+                    row = rows[seat]
+                    stored = row.turn_started
+                    if stored is not None and abs(stored - (began + offset)) < SAME_TURN_START:
+                        row.time_used = (row.time_used or 0.0) + max(0.0, now_seconds - began)
+                        row.turn_started = None
+                    table.time_used[seat] = row.time_used or 0.0
+                for seat in begun:
+                    row = rows[seat]
+                    if row.turn_started is None:
+                        row.turn_started = now_seconds + offset
+                    else:  # begun through another process: its start holds
+                        table.clock_started[seat] = row.turn_started - offset
                 db.commit()
         except SQLAlchemyError as exc:
             self.health.failed(exc)
+            for seat, began in ended.items():
+                table.time_used[seat] = table.time_used.get(seat, 0.0) + max(0.0, now_seconds - began)
 
     def play_timed_out_turns(self, table_id: str, now_seconds: float) -> bool:
-        """A bot finishes the turn of every person whose time ran out; True if anything was played."""
+        """A bot finishes the turn of every person whose time ran out (the turn's, or the whole game's);
+        True if anything was played."""
         played = False
         for seat, left in self.clock(table_id, now_seconds).items():
             if left > 0:
                 continue
             table = self.table(table_id)
-            bot_name = "greedy" if "greedy" in bots.names(table.game) else "random"
-            log.info("turn clock: a %s bot plays %s's turn at table %s", bot_name, seat_label(seat), table_id)
+            bot_name = timeout_bot(table.game)
+            bank = table.bank_left(seat, now_seconds)
+            what = "time for the game" if bank is not None and bank <= 0 else "turn"
+            label = seat_label(seat)
+            log.info("turn clock: %s's %s ran out: a %s bot plays at %s", label, what, bot_name, table_id)
             table.timeouts.append(seat)
             played |= self._finish_for(table, seat, bot_name)
-            if table.clock_started is not None:
-                table.clock_started.pop(seat, None)
+            self._end_turn(table, seat, now_seconds)
         return played
+
+    def _end_turn(self, table: LiveTable, seat: int, now_seconds: float) -> None:
+        """The seat's turn is over (a bot played it): its time is used, and a next turn starts afresh."""
+        began = (table.clock_started or {}).pop(seat, None)
+        if began is not None:
+            self._settle_turns(table, {seat: began}, [], now_seconds)
 
     def _finish_for(self, table: LiveTable, seat: int, bot_name: str) -> bool:
         """A bot finishes the decision a person has left (a turn may be several moves: a bid, then more)."""
@@ -826,7 +901,7 @@ class TableService:
         table = self.table(table_id)
         if left is None or left > 0 or table.tutorial:  # a lesson waits for its person, however long
             return False
-        bot_name = "greedy" if "greedy" in bots.names(table.game) else "random"
+        bot_name = timeout_bot(table.game)
         played = False
         for seat in table.state.to_act():
             if table.seats[seat].kind == "human" and table.state.answers_unseen():
@@ -907,6 +982,10 @@ class TableService:
                 "result": table.result,
                 "turn_seconds": table.turn_seconds,
                 "clock": self._clock_shown(table, time.monotonic()),
+                "total_seconds": table.total_seconds,
+                "time_banks": self._banks_shown(table, time.monotonic()),
+                "out_of_time": [s.seat for s in table.seats if table.out_of_time(s.seat)],
+                "banks_running": sorted(table.clock_started or {}) if table.total_seconds else [],
                 "timeouts": [{"seat": s} for s in table.timeouts],  # no move count: it ticks with sealed ones
                 "hints": self.hints_allowed(table),
                 "tutorial": table.tutorial,
@@ -930,6 +1009,16 @@ class TableService:
             people = [s.seat for s in table.seats if s.kind == "human"]
             return {str(s): round(max(0.0, unseen_left), 1) for s in people}
         return {str(s): round(left, 1) for s, left in self.clock(table.id, now_seconds).items()}
+
+    @staticmethod
+    def _banks_shown(table: LiveTable, now_seconds: float) -> dict[str, float]:
+        """What is left of every person's time bank for the game, as every seat sees it (the one on turn
+        counting down); empty at a table without a total. Called after `_clock_shown`, which brings the
+        turns' starts up to date."""
+        if not table.total_seconds:
+            return {}
+        people = [s.seat for s in table.seats if s.kind == "human"]
+        return {str(s): round(max(0.0, table.bank_left(s, now_seconds) or 0.0), 1) for s in people}
 
     def replay(self, table_id: str, upto: int, seat: int | None = None) -> dict[str, Any]:
         """A finished game after `upto` moves, as spectators saw it or, once it is over, as any seat saw it

@@ -17,6 +17,18 @@ from merchantry.server.db import TableRow
 from merchantry.server.tables import Refused, TableService
 
 MAX_TURN_SECONDS = 14 * 86400  # the longest turn clock: two weeks a move
+MAX_TOTAL_SECONDS = 120 * 86400  # the largest time bank per person for a whole game: four months
+
+
+def check_total(turn_seconds: int, total_seconds: int) -> None:
+    """A time bank for the game needs a clock per move and at least one move's time (ValueError: a 422)."""
+    if total_seconds and not turn_seconds:
+        raise ValueError("a total time per player needs a turn clock (turn_seconds) as well")
+    if total_seconds and total_seconds < turn_seconds:
+        raise ValueError(
+            f"the total time per player ({total_seconds} s) must be at least one move's time "
+            f"({turn_seconds} s)"
+        )
 
 
 class Turns:

@@ -7,6 +7,7 @@ import { accountBar, accountPage, csrfHeader } from "./account.js";
 import { openSeatsSection } from "./lobby.js";
 import { chatPanel } from "./chat.js";
 import { leaderboardPage, profilePage, tableRatings } from "./ratings.js";
+import { banksLine, duration } from "./clock.js";
 
 const main = document.getElementById("main");
 
@@ -107,6 +108,9 @@ async function lobby() {
   const clockInput = h("input", { id: "turn-seconds", type: "number", min: 0, max: 3600, value: 0 });
   const clockUnit = h("select", { id: "turn-unit", "aria-label": t("clockUnit") },
     [["1", t("unit_seconds")], ["3600", t("unit_hours")], ["86400", t("unit_days")]].map(([value, label]) => h("option", { value }, label)));
+  const totalInput = h("input", { id: "total-time", type: "number", min: 0, value: 0 });
+  const totalUnit = h("select", { id: "total-unit", "aria-label": t("totalUnit") },
+    [["60", t("unit_minutes")], ["3600", t("unit_hours")], ["86400", t("unit_days")]].map(([value, label]) => h("option", { value }, label)));
   const ratedInput = h("input", { id: "rated", type: "checkbox" });
   const otherBots = h("details", { id: "other-bots", class: "other-bots" }, h("summary", {}, t("otherBots")),
     h("p", { class: "muted" }, t("otherBotsHelp")));
@@ -163,7 +167,7 @@ async function lobby() {
     const name = nameInput.value.trim() || "Host";
     localStorage.setItem("merchantry:name", name);
     try {
-      const created = await api("/api/tables", { method: "POST", body: JSON.stringify({ game: gameSelect.value, players: seats.length, seats, name, options: chosenOptions(optionsBox), turn_seconds: Math.round((Number(clockInput.value) || 0) * Number(clockUnit.value)), rated: ratedInput.checked }) });
+      const created = await api("/api/tables", { method: "POST", body: JSON.stringify({ game: gameSelect.value, players: seats.length, seats, name, options: chosenOptions(optionsBox), turn_seconds: Math.round((Number(clockInput.value) || 0) * Number(clockUnit.value)), total_seconds: Math.round((Number(totalInput.value) || 0) * Number(totalUnit.value)), rated: ratedInput.checked }) });
       save(created.id, { seat: created.seat, token: created.token, host: created.host_token, invites: created.invites });
       history.pushState({}, "", `/table/${created.id}`);
       route();
@@ -197,6 +201,7 @@ async function lobby() {
       otherBots,
       optionsBox,
       h("label", {}, `${t("turnClock")} `, clockInput, ` ${t("clockUnit")} `, clockUnit),
+      h("label", {}, `${t("totalClock")} `, totalInput, " ", totalUnit),
       h("label", {}, ratedInput, ` ${t("ratedTable")}`),
       h("label", {}, `${t("yourName")} `, nameInput),
       h("button", { type: "submit", class: "primary" }, t("create"))),
@@ -413,6 +418,7 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   const finished = table.seats.filter((s) => s.kind === "bot" && s.name && s.bot_from !== null && s.bot_from !== undefined)
     .map((s) => h("li", { class: "notice bot-finished muted" }, noted(table, s.seat)));
   timeouts.push(...finished);
+  timeouts.push(...(table.out_of_time || []).map((s) => h("li", { class: "notice" }, t("outOfTime", { seat: seatName(table, s) }))));
   const log = h("div", { class: "log" }, h("h3", {}, t("log")),
     h("ol", {}, (view.log || []).map((entry, i) => h("li", { class: i >= seen ? "new" : "" }, logText(entry, tr, table)))),
     timeouts.length ? h("ul", { class: "notices" }, timeouts) : null);
@@ -428,6 +434,7 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   const position = `${tableId}:${(view.log || []).length}:${legal.join("|")}`;  // a hint holds until the position changes
   area.replaceChildren(...[
     h("div", { class: "table-head" }, h("h1", {}, table.title), h("div", { class: "banner", role: "status" }, banner),
+      banksLine(table, t, Date.now()),
       rulesUrl ? h("a", { href: `${rulesUrl}?lang=${language()}`, target: "_blank" }, t("rules")) : null,
       myTurn && table.hints ? h("button", { id: "hint", title: t("hintHelp"), onclick: () => askHint(tableId, mine.token, position, area, tr) }, t("hint")) : null,
       table.status === "finished" ? h("a", { href: `/replay/${tableId}` }, t("replay")) : null,
@@ -447,7 +454,7 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   tutorial.show(payload, area, mine.host);
   if (focused) refocus(area, focused);
   document.title = `${myTurn ? `● ${t("yourTurn")} — ` : ""}${table.title} — Merchantry`;
-  startCountdown(area, clockShown(table, view, seat, myTurn));
+  startCountdown(area, clockShown(table, view, seat, myTurn), table);
 }
 
 // Who the table waits for: people by their seat, bots as thinking ("P3 is thinking…") while their turn
@@ -494,19 +501,24 @@ function hintBox(advice, tr) {
     h("div", { class: "muted" }, t("hintChance", { chance: Math.round(advice.chance * 100), low: Math.round(advice.low * 100), high: Math.round(advice.high * 100) })));
 }
 
-// The turn clock counts down on the page between the server's messages (the server decides when time is up).
+// The turn clock counts down on the page between the server's messages (the server decides when time is up),
+// in seconds under two minutes, else in days, hours and minutes; so do the time banks of the seats on turn
 let countdown = null;
-function startCountdown(area, clock) {
+function startCountdown(area, clock, table) {
   clearInterval(countdown);
   const banner = area.querySelector(".table-head .banner");
   if (!clock || !banner) return;
   const base = banner.textContent;
-  const deadline = Date.now() + clock.seconds * 1000;
+  const since = Date.now();
+  const deadline = since + clock.seconds * 1000;
   const tick = () => {
     const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
-    const said = clock.who ? t("timeLeftFor", { seat: clock.who, seconds: left }) : t("timeLeft", { seconds: left });
+    const said = left < 120
+      ? (clock.who ? t("timeLeftFor", { seat: clock.who, seconds: left }) : t("timeLeft", { seconds: left }))
+      : (clock.who ? t("timeLeftForIn", { seat: clock.who, left: duration(left, t) }) : t("timeLeftIn", { left: duration(left, t) }));
     banner.textContent = `${base} · ${said}`;
     banner.classList.toggle("hurry", left <= 10);
+    area.querySelector("#time-banks")?.replaceWith(banksLine(table, t, since));
   };
   tick();
   countdown = setInterval(tick, 1000);
@@ -545,7 +557,7 @@ async function rematch(table) {
   const seats = table.seats.map((s) => (s.kind === "bot" ? { kind: "bot", bot: s.bot } : { kind: "human" }));
   const name = localStorage.getItem("merchantry:name") || "Host";
   try {
-    const created = await api("/api/tables", { method: "POST", body: JSON.stringify({ game: table.game, players: seats.length, seats, name, turn_seconds: table.turn_seconds || 0 }) });
+    const created = await api("/api/tables", { method: "POST", body: JSON.stringify({ game: table.game, players: seats.length, seats, name, turn_seconds: table.turn_seconds || 0, total_seconds: table.total_seconds || 0 }) });
     save(created.id, { seat: created.seat, token: created.token, host: created.host_token, invites: created.invites });
     history.pushState({}, "", `/table/${created.id}`);
     route();

@@ -2,6 +2,7 @@
 // filtered by game, players and pace; "Take seat" sits you there (as your account if logged in).
 import { h, seatHolderNoted, seatLabel } from "./dom.js";
 import { t } from "./i18n.js";
+import { ratingText } from "./ratings.js";
 
 export function openSeatsSection(games, { api, toast, save, open }) {
   const gameFilter = h("select", { id: "lobby-game", "aria-label": t("game") },
@@ -32,9 +33,14 @@ export function openSeatsSection(games, { api, toast, save, open }) {
     if (ratedFilter.value) query.set("rated", ratedFilter.value);
     let tables = [];
     try { tables = await api(`/api/lobby?${query}`); } catch (error) { toast(error.message); }
+    // each seat's rating in the table's game beside its name (an account's once it has played a rated game)
+    const who = (table, s) => {
+      const rating = (table.ratings || {})[s.seat];
+      return `${seatHolderNoted(s)}${rating ? ` ${ratingText(rating)}` : ""}`;
+    };
     list.replaceChildren(...tables.map((table) => h("tr", { "data-table": table.id },
       h("td", {}, table.title),
-      h("td", {}, table.seats.map(seatHolderNoted).join(", ")),
+      h("td", { class: "seat-names" }, table.seats.map((s) => who(table, s)).join(", ")),
       h("td", {}, t(`pace_${table.pace}`), table.rated ? ` · ${t("rated")}` : ""),
       h("td", {}, table.open.map((seat) => h("button", { type: "button", class: "take-seat", onclick: () => take(table, seat) },
         t("joinAs", { seat: seatLabel(seat) })))))));

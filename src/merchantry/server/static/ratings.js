@@ -1,9 +1,22 @@
 // Profiles and leaderboards (server/ratings.py). A rating is openskill's mu ± sigma; the leaderboard
 // orders by the ordinal mu - 3 sigma, a conservative estimate.
-import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { h, seatLabel } from "./dom.js";
+import { language, t } from "./i18n.js";
 
 export const ratingText = (r) => `${r.mu.toFixed(1)} ± ${r.sigma.toFixed(1)}`;
+
+export const outcome = (won) => (won ? t("won") : t("lost"));
+
+// A table as a person reads it: the game's name, the day, who sat where (with the final scores once over)
+export function tableSummary(entry, games) {
+  const title = (games.find((g) => g.name === entry.game) || { title: entry.game }).title;
+  const iso = entry.when || "";
+  const moment = iso ? new Date(/Z|[+-]\d\d:\d\d$/.test(iso) ? iso : `${iso}Z`) : null;  // SQLite's are UTC, bare
+  const day = moment ? moment.toLocaleDateString(language(), { day: "numeric", month: "short", year: "numeric" }) : "";
+  const name = (p) => (p.kind === "bot" ? `${p.bot} (bot)` : p.name || "…");
+  const who = (entry.players || []).map((p) => `${seatLabel(p.seat)} ${name(p)}${entry.scores ? ` ${entry.scores[p.seat]}` : ""}`).join(", ");
+  return { title, day, who };
+}
 
 export async function profilePage(main, api, name, games) {
   const profile = await api(`/api/players/${encodeURIComponent(name)}`);
@@ -12,10 +25,14 @@ export async function profilePage(main, api, name, games) {
     h("td", {}, h("a", { href: `/leaderboard/${game}` }, title(game))),
     h("td", {}, String(g.played)), h("td", {}, String(g.won)),
     h("td", { class: "rating" }, g.rating ? ratingText(g.rating) : "–")));
-  const recent = profile.recent.map((r) => h("tr", {},
-    h("td", {}, title(r.game)), h("td", {}, r.won ? t("won") : t("lost")), h("td", {}, r.score === null ? "" : String(r.score)),
-    h("td", {}, r.rated ? t("rated") : ""),
-    h("td", {}, h("a", { href: r.replay }, t("replay")), " · ", h("a", { href: r.analysis }, t("analysis")))));
+  const recent = profile.recent.map((r) => {
+    const { day, who } = tableSummary({ ...r, when: r.finished_at }, games);
+    return h("tr", {},
+      h("td", {}, day), h("td", {}, title(r.game)), h("td", {}, who),
+      h("td", {}, `${seatLabel(r.seat)} ${outcome(r.won)}`, r.rated ? ` · ${t("rated")}` : ""),
+      h("td", { class: "links" }, h("a", { href: r.table }, t("open")), " · ", h("a", { href: r.replay }, t("replay")), " · ",
+        h("a", { href: r.analysis }, t("analysis"))));
+  });
   main.replaceChildren(
     h("h1", { id: "profile-name" }, profile.name),
     h("h2", {}, t("perGame")),
@@ -24,7 +41,9 @@ export async function profilePage(main, api, name, games) {
       h("tbody", {}, perGame)),
     h("p", { class: "chat-note" }, t("ratingHelp")),
     h("h2", {}, t("recentGames")),
-    h("table", { class: "open-tables", id: "profile-recent" }, h("tbody", {}, recent)));
+    h("table", { class: "open-tables", id: "profile-recent" },
+      h("thead", {}, h("tr", {}, [t("endedOn"), t("game"), t("players"), t("result"), ""].map((c) => h("th", {}, c)))),
+      h("tbody", {}, recent)));
 }
 
 export async function leaderboardPage(main, api, game, games) {
