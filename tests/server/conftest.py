@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import socket
+import threading
+import time
 import uuid
 
 import pytest
@@ -98,3 +102,26 @@ def with_whole_logs(messages: list[dict]) -> list[dict]:
         if message.get("type") == "state":
             log = message["view"]["log"] = whole_log(log, message)
     return messages
+
+
+@contextlib.contextmanager
+def serving(app):
+    """`app` served by uvicorn on a free local port, in a thread, for a browser: yields its base URL, and
+    stops it at the end (the browser tests' live servers)."""
+    import uvicorn
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 20
+    while not server.started and time.time() < deadline:
+        time.sleep(0.05)
+    assert server.started, "the server did not start"
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)

@@ -9,16 +9,15 @@ from __future__ import annotations
 import os
 import re
 import socket
-import threading
 import time
 from pathlib import Path
 
 import httpx
 import pytest
-import uvicorn
 
 from merchantry.bots.ismcts import SearchConfig
 from merchantry.server.app import create_app
+from tests.server.conftest import serving
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -51,17 +50,8 @@ def live_server(tmp_path):
     app = create_app(
         f"sqlite:///{tmp_path / 'web.db'}", bot_delay=0.05, hint_search=quick, analysis_search=quick
     )
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 20
-    while not server.started and time.time() < deadline:
-        time.sleep(0.05)
-    assert server.started, "the server did not start"
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with serving(app) as base:
+        yield base
 
 
 @pytest.fixture

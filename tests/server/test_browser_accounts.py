@@ -4,13 +4,12 @@ the page sends the CSRF token with every change; another guest still joins by in
 from __future__ import annotations
 
 import random
-import threading
 import time
 
 import pytest
-import uvicorn
 
 from merchantry.server.app import create_app
+from tests.server.conftest import serving
 from tests.server.test_browser import (  # noqa: F401  (fixtures)
     browser,
     create_table,
@@ -133,17 +132,8 @@ def test_players_chat_beside_the_table_markup_stays_text_and_spectators_only_rea
 def served(tmp_path):
     """A live server and its app (the test plays moves through the app's own service)."""
     app = create_app(f"sqlite:///{tmp_path / 'web.db'}", bot_delay=0.05)
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 20
-    while not server.started and time.time() < deadline:
-        time.sleep(0.05)
-    assert server.started
-    yield f"http://127.0.0.1:{port}", app
-    server.should_exit = True
-    thread.join(timeout=10)
+    with serving(app) as base:
+        yield base, app
 
 
 def sign_up_in(page, base: str, name: str) -> None:

@@ -5,13 +5,12 @@ seat on turn, in the page's language, gone once it is the person's turn again.""
 from __future__ import annotations
 
 import re
-import threading
 import time
 
 import pytest
-import uvicorn
 
 from merchantry.server.app import create_app
+from tests.server.conftest import serving
 from tests.server.test_browser import browser, create_table, free_port  # noqa: F401
 from tests.server.test_browser import pytestmark as browser_needed
 
@@ -22,17 +21,8 @@ pytestmark = browser_needed
 def slow_bots_server(tmp_path):
     """A live server whose bots' moves are published a second after their thinking began (greedy bots)."""
     app = create_app(f"sqlite:///{tmp_path / 'pace.db'}", bot_delay=1.0)
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 20
-    while not server.started and time.time() < deadline:
-        time.sleep(0.05)
-    assert server.started, "the server did not start"
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with serving(app) as base:
+        yield base
 
 
 def wait_for_a_bot_s_turn(page) -> str:

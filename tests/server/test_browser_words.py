@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import random
 import re
-import threading
 import time
 
 import httpx
 import pytest
-import uvicorn
 
 from merchantry import games
 from merchantry.bots.ismcts import SearchConfig
@@ -22,7 +20,8 @@ from merchantry.i18n import Translator
 from merchantry.package import LANGUAGES
 from merchantry.server.app import create_app
 from tests.conformance.walks import random_walk
-from tests.server.test_browser import CHROMIUM, CHROMIUM_ARGS, free_port, shot, show_other_bots
+from tests.server.conftest import serving
+from tests.server.test_browser import CHROMIUM, CHROMIUM_ARGS, shot, show_other_bots
 from tests.server.test_browser import pytestmark as browser_needed
 
 pytestmark = browser_needed
@@ -33,17 +32,8 @@ def server(tmp_path_factory):
     quick = SearchConfig(iterations=30, rollout_depth=10)  # hints and analyses in a blink
     database = tmp_path_factory.mktemp("words") / "web.db"
     app = create_app(f"sqlite:///{database}", bot_delay=0.0, hint_search=quick, analysis_search=quick)
-    port = free_port()
-    running = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=running.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 20
-    while not running.started and time.time() < deadline:
-        time.sleep(0.05)
-    assert running.started, "the server did not start"
-    yield f"http://127.0.0.1:{port}"
-    running.should_exit = True
-    thread.join(timeout=10)
+    with serving(app) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")

@@ -7,11 +7,8 @@ from __future__ import annotations
 
 import json
 import re
-import threading
-import time
 
 import pytest
-import uvicorn
 
 from merchantry import games
 from merchantry.bots.ismcts import SearchConfig
@@ -19,8 +16,9 @@ from merchantry.i18n import PLATFORM_LOCALES
 from merchantry.package import LANGUAGES
 from merchantry.server import tutorials
 from merchantry.server.app import create_app
+from tests.server.conftest import serving
 from tests.server.test_accessibility import AXE, serious_findings
-from tests.server.test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, REQUIRED, free_port, shot
+from tests.server.test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, REQUIRED, shot
 
 TAUGHT = [name for name in games.names() if tutorials.has_tutorial(name)]
 FULLY = TAUGHT[0]  # every language; the others share the runner, in English and one more
@@ -64,16 +62,8 @@ def live_server(tmp_path_factory):
     app = create_app(
         f"sqlite:///{folder / 'web.db'}", bot_delay=0.05, hint_search=quick, analysis_search=quick
     )
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=free_port(), log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 20
-    while not server.started and time.time() < deadline:
-        time.sleep(0.05)
-    assert server.started, "the server did not start"
-    yield f"http://127.0.0.1:{server.config.port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with serving(app) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
