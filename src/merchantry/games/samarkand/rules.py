@@ -582,7 +582,7 @@ class SamarkandState(State):
             "over": self.over,
             "scores": [float(part["total"]) for part in breakdown] if breakdown else None,
             "breakdown": breakdown,
-            "log": own_discards_once(self.log.visible_to(player), player),
+            "log": self.log.visible_to(player),
         }
         variants = self.game.variants_in_play(self.options)
         if variants:
@@ -762,14 +762,6 @@ def _frontiers_after(
             spaces |= 1 << other
     found[family] = spaces
     return tuple(found)
-
-
-def own_discards_once(events: list[Any], player: int | None) -> list[Any]:
-    """A seat's log without the public "discards a card face down" of its own discards: its private event
-    says the same with the card's name (two lines for one discard otherwise)."""
-    if player is None:
-        return events
-    return [e for e in events if not (e["type"] == "discarded" and e["seat"] == player)]
 
 
 def spaces_in(bits: int) -> list[int]:
