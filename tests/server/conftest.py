@@ -104,15 +104,20 @@ def with_whole_logs(messages: list[dict]) -> list[dict]:
     return messages
 
 
+def free_port() -> int:
+    """A local port that was free a moment ago."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
 @contextlib.contextmanager
 def serving(app):
     """`app` served by uvicorn on a free local port, in a thread, for a browser: yields its base URL, and
     stops it at the end (the browser tests' live servers)."""
     import uvicorn
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = int(probe.getsockname()[1])
+    port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 import time
 from pathlib import Path
 
@@ -17,7 +16,7 @@ import pytest
 
 from merchantry.bots.ismcts import SearchConfig
 from merchantry.server.app import create_app
-from tests.server.conftest import serving
+from tests.server.conftest import free_port, serving  # noqa: F401  (free_port: for the modules that import it from here)
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -36,12 +35,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture
