@@ -5,12 +5,13 @@ game whatever the order in which the person's steps and the bots' reach the serv
 from __future__ import annotations
 
 import json
+import random
 import re
 
 import pytest
 from fastapi.testclient import TestClient
 
-from merchantry import games
+from merchantry import bots, games
 from merchantry.package import LANGUAGES
 from merchantry.server import tutorials
 from merchantry.server.app import create_app
@@ -66,30 +67,57 @@ def create(service: TableService, game: str) -> str:
     return str(created["id"])
 
 
-def walk(service: TableService, game: str, person_first: bool) -> list[object]:
-    """Play the lesson's moves as its steps ask (the bots' moves in between, or, where the person may act
-    as well as a bot, the person's first), then let a bot finish the person's seat; the public log."""
+def person_move(live, rng: random.Random) -> str:
+    """The person's move on a free stretch of the lesson: the greedy bot's (any move would do)."""
+    bot = bots.get("greedy", live.game)
+    return str(bot.choose(live.state.sample_hidden(0, rng), 0, rng))
+
+
+def wait_for_person(service: TableService, table_id: str, ready, person_first: bool, what: str) -> None:
+    """Let the bots move until `ready(live)` (or, where the person may act as well as a bot and
+    `person_first`, at once)."""
+    for _ in range(2000):
+        live = service.table(table_id)
+        if ready(live) and (person_first or not live.answered_by_server()):
+            return
+        assert service.bot_move(table_id), f"{what} never came"
+
+
+def walk(service: TableService, game: str, person_first: bool) -> tuple[list[object], list[str]]:
+    """Play the lesson as its steps ask (the bots' moves in between, or, where the person may act as well
+    as a bot, the person's first): a step's moves as it names them, a free stretch with the greedy bot's
+    moves until its moment comes. The public log, and the text of every step shown before the end."""
     table_id = create(service, game)
     script = tutorials.tutorial(game)
+    rng = random.Random(0)
+    shown = []
     for number, step in enumerate(script["steps"], 1):
-        if "do" not in step:
-            continue
-        for _ in range(500):
-            live = service.table(table_id)
-            legal = [str(a) for a in live.state.legal_actions(0)]
-            awaited = step["do"] in legal and 0 in live.state.to_act()  # (as static/tutorial.js awaits it)
-            if awaited and (person_first or not live.answered_by_server()):
-                break
-            assert service.bot_move(table_id), f"step {number}: {step['do']!r} never became legal ({legal})"
-        service.act(table_id, 0, step["do"])
-    assert service.table(table_id).status == "playing", "the lesson ends before the game does"
-    service.hand_to_bot(table_id, host_token(service, table_id), 0, script["bots"][0])
-    for _ in range(5000):
-        if not service.bot_move(table_id):
+        live = service.table(table_id)
+        if live.state.is_over():
             break
+        shown.append(step["text"])
+        if "until" in step:
+            while not live.state.is_over() and not tutorials.reached(live.state.view(0), step["until"]):
+                if 0 in live.state.to_act() and not live.answered_by_server():
+                    service.act(table_id, 0, person_move(live, rng))
+                else:
+                    assert service.bot_move(table_id), f"step {number}: the game stalls"
+                live = service.table(table_id)
+            continue
+        for move in tutorials.moves_asked(step):
+            wait_for_person(
+                service,
+                table_id,
+                lambda live, move=move: (
+                    move in map(str, live.state.legal_actions(0)) and 0 in live.state.to_act()
+                ),
+                person_first,
+                f"step {number}: {move!r}",
+            )
+            service.act(table_id, 0, move)
     live = service.table(table_id)
-    assert live.status == "finished" and live.state.is_over()
-    return list(live.state.view(None)["log"])
+    assert live.status == "finished" and live.state.is_over(), "the lesson's last step comes before the end"
+    return list(live.state.view(None)["log"]), shown
 
 
 def host_token(service: TableService, table_id: str) -> str:
@@ -105,8 +133,12 @@ def host_token(service: TableService, table_id: str) -> str:
 
 
 @pytest.mark.parametrize("game", TAUGHT)
-def test_the_course_is_pinned_whoever_moves_first(service, game):
-    assert walk(service, game, person_first=False) == walk(service, game, person_first=True)
+def test_the_course_is_pinned_whoever_moves_first_and_every_step_comes_before_the_end(service, game):
+    """The lesson guides the whole game: every step, the moments of its free stretches too (the round's end,
+    the last round, the final sales), is reached before the game ends, which ends the lesson."""
+    log, shown = walk(service, game, person_first=False)
+    assert (log, shown) == walk(service, game, person_first=True)
+    assert shown == [step["text"] for step in tutorials.tutorial(game)["steps"]]
 
 
 def deal_of(service: TableService, table_id: str) -> tuple[int, str]:
@@ -159,8 +191,8 @@ def walk_to(service: TableService, table_id: str, game: str, last: str) -> None:
             assert service.bot_move(table_id)
         if step["text"] == last:
             return
-        if "do" in step:
-            service.act(table_id, 0, step["do"])
+        for move in tutorials.moves_asked(step):
+            service.act(table_id, 0, move)
     raise AssertionError(f"no step {last!r}")
 
 
@@ -218,3 +250,18 @@ def test_a_lesson_a_bot_finished_keeps_the_persons_name_and_moves(service):
     assert person and max(person) <= played  # every move of the person's is within the first bot_from
     bots_own = service.payload(table_id, None)["table"]["seats"][1]
     assert bots_own["bot_from"] is None and bots_own["name"] is None
+
+
+@pytest.mark.parametrize("game", TAUGHT)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_staged_decisions_step_says_how_it_is_made(game, language):
+    """A step asking for a decision staged on the page (Byzanz's bid: cards onto the bid, then Bid) names
+    the button that sends it, as the page labels it (the lesson's steps once asked for each card as a move of
+    its own, sent at once)."""
+    path = games.package(game).folder / "locales" / f"{language}.json"
+    ui: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))["ui"]
+    texts = catalogue(game, language)
+    staged = [s for s in tutorials.tutorial(game)["steps"] if isinstance(s.get("do"), list)]
+    for step in staged:
+        button = ui[f"move_{tutorials.moves_asked(step)[-1]}"]
+        assert button in texts[step["text"]], f"{game}/{language} {step['text']}: no {button!r}"

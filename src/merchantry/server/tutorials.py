@@ -5,15 +5,24 @@ A game that has one keeps it in its folder as `tutorial.json`:
     {"players": 3, "seed": 7, "options": {...}, "bots": ["greedy", "greedy"],
      "steps": [{"text": "welcome", "point": ".some .selector"},
                {"text": "firstBid", "point": "...", "do": "a move in text notation", "wrong": "whyNotThat"},
-               {"text": "onYourOwn", "finish": true}],
+               {"text": "stagedBid", "point": ["...", "..."], "do": ["add card", "bid"], "wrong": "..."},
+               {"text": "playOn", "point": "#hint", "until": {"round": 3}},
+               {"text": "roundThree", "point": "..."},
+               {"text": "toTheEnd", "point": "#hint", "until": {"log": "game_over"}}],
      "over": "wellDone"}
 
 The person sits in the first seat, the bots in the others. Each step's `text` (and `wrong`, what a move the
 step does not ask for is told, and `over`, the words at the end) is a key of the catalogue's `tutorial`
 section in the game's `locales/<lang>.json`; `point` is the element of the page the step is about; a step
-with `do` goes on when the person plays that move, one without it when they press Next; a `finish` step
-offers to let a bot play the rest. The seed and the bots' secret are the tutorial's, so every table of it
-deals the same cards and its bots (deterministic ones, such as greedy) play the course its steps describe.
+with `do` goes on when the person plays that move (a list: the moves of one decision the page sends together,
+such as the cards of a bid staged on the page and then Bid), one without it when they press Next; `point` may
+list several selectors, the first the page shows is pointed at. A step with `until` lets the person play on
+their own (or leave the rest to a bot) until the table reaches a moment: every condition holds, a number
+being reached by the view's field of that name, `log` naming an event type logged, any other value equalled
+(static/tutorial.js, `reached`); the next step then explains the moment. The end of the game ends the lesson
+with the `over` text, whatever step it is at. A `finish` step offers to let a bot play the rest. The seed and
+the bots' secret are the tutorial's, so every table of it deals the same cards and its bots (deterministic
+ones, such as greedy) play the course its steps describe.
 """
 
 from __future__ import annotations
@@ -64,11 +73,54 @@ def check(game: str, script: dict[str, Any]) -> None:
     for number, step in enumerate(steps, 1):
         if not isinstance(step.get("text"), str):
             raise BadTutorial(f"{game}: step {number} has no text key")
-        unknown = set(step) - {"text", "point", "do", "wrong", "finish"}
+        unknown = set(step) - {"text", "point", "do", "wrong", "finish", "until"}
         if unknown:
             raise BadTutorial(f"{game}: step {number} has unknown fields {sorted(unknown)}")
+        check_step(game, number, step)
     if not isinstance(script.get("over"), str):
         raise BadTutorial(f"{game}: no text key for the end ('over')")
+
+
+def strings(value: object) -> bool:
+    """A string, or a non-empty list of strings."""
+    if isinstance(value, list):
+        return bool(value) and all(isinstance(item, str) for item in value)
+    return isinstance(value, str)
+
+
+def check_step(game: str, number: int, step: dict[str, Any]) -> None:
+    for field in ("do", "point"):
+        if field in step and not strings(step[field]):
+            raise BadTutorial(f"{game}: step {number}'s {field} must be a string or a list of strings")
+    until = step.get("until")
+    if until is None:
+        return
+    if not isinstance(until, dict) or not until:
+        raise BadTutorial(f"{game}: step {number}'s until must name the moment it waits for")
+    if "do" in step:
+        raise BadTutorial(f"{game}: step {number} both asks for a move and lets the person play on")
+    if "log" in until and not isinstance(until["log"], str):
+        raise BadTutorial(f"{game}: step {number} waits for an event type by its name")
+
+
+def moves_asked(step: dict[str, Any]) -> list[str]:
+    """The moves a step asks for, in order (one, or those of a decision the page sends together)."""
+    asked = step.get("do", [])
+    return [asked] if isinstance(asked, str) else list(asked)
+
+
+def reached(view: dict[str, Any], until: dict[str, Any]) -> bool:
+    """Whether a view is at the moment a free step waits for (as static/tutorial.js `reached` decides)."""
+
+    def holds(key: str, want: Any) -> bool:
+        if key == "log":
+            return any(event.get("type") == want for event in view.get("log", []))
+        if isinstance(want, (int, float)) and not isinstance(want, bool):
+            value = view.get(key)
+            return isinstance(value, (int, float)) and value >= want
+        return bool(view.get(key) == want)
+
+    return all(holds(key, want) for key, want in until.items())
 
 
 def text_keys(script: dict[str, Any]) -> set[str]:

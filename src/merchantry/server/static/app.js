@@ -393,7 +393,10 @@ function connect(tableId, token, area) {
 }
 
 function drawTable(tableId, payload, send, area, renderer, tr) {
-  send = tutorial.guard(payload, send);  // a guided first game explains a move it does not ask for
+  // a guided first game explains a move it does not ask for (and draws the table again when it refused a
+  // decision the page had staged, so that the staged cards are back in the hand)
+  const unguarded = send;
+  send = tutorial.guard(payload, send, () => drawTable(tableId, payload, unguarded, area, renderer, tr));
   const { table, seat, view, legal } = payload;
   const rulesUrl = (gamesList || []).find((g) => g.name === table.game)?.rules;
   const mine = saved(tableId);

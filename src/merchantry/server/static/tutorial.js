@@ -1,6 +1,9 @@
 // The guided first game: a game's steps (its tutorial.json, served by /api/tutorials/<game>) run over a
-// table of its fixed deal. Each step says what to do and why, points at the part of the board it is about
-// and goes on when the person plays the move it asks for; another move is explained, not sent.
+// table of its fixed deal, to the end of the game. Each step says what to do and why, points at the part of
+// the board it is about and goes on when the person plays the move (or the moves, such as a bid's cards
+// staged on the page and then sent with Bid) it asks for; another move is explained, not sent. A step with
+// `until` lets the person play on their own until the table reaches the moment it names (a round, a phase,
+// an event in the log), where the next step explains it.
 import { h } from "./dom.js";
 import { language, t } from "./i18n.js";
 
@@ -60,7 +63,30 @@ function positionOf(payload) {
 // the bots' course the lesson describes depends on when it is played.
 function awaited(payload, step) {
   const { seat, view, legal } = payload;
-  return seat !== null && (view.to_act || []).includes(seat) && legal.includes(step.do);
+  return seat !== null && (view.to_act || []).includes(seat) && legal.includes(asked(step)[0]);
+}
+
+// the moves a step asks for, in order: one move, or several the page sends together (a staged bid's cards)
+function asked(step) {
+  return Array.isArray(step.do) ? step.do : [step.do];
+}
+
+// Whether the table has reached the moment a free step waits for: every one of its conditions holds (a
+// number: the view's field has reached it; `log`: an event of that type was logged; else the field equals it).
+export function reached(view, until) {
+  return Object.entries(until).every(([key, want]) => {
+    if (key === "log") return (view.log || []).some((event) => event.type === want);
+    return typeof want === "number" ? (view[key] ?? -Infinity) >= want : view[key] === want;
+  });
+}
+
+// a step's element: the first of its selectors the page shows (a staged bid's card, then its Bid button)
+function pointedBy(area, step) {
+  for (const selector of [].concat(step.point || [])) {
+    const found = area.querySelector(selector);
+    if (found) return found;
+  }
+  return null;
 }
 
 function stepOf(payload) {
@@ -69,8 +95,9 @@ function stepOf(payload) {
 }
 
 // The page's move sender, watched over by the lesson: the move a step asks for is sent (and the step goes
-// on once the table shows it played); any other move is explained instead of sent.
-export function guard(payload, send) {
+// on once the table shows it played); any other move is explained instead of sent. `drawAgain`: draws the
+// table again from this payload (a decision staged on the page and refused leaves the page as it was).
+export function guard(payload, send, drawAgain = null) {
   const { table } = payload;
   if (!table.tutorial || !scripts.has(table.game)) return send;
   return (move) => {
@@ -81,14 +108,36 @@ export function guard(payload, send) {
       keep(table.id, { ...progress, free: true });
       return send(move);
     }
+    if (step.until) return send(move);  // the person plays on their own until the step's moment
     if (step.do === undefined) return explain(table.id, progress.step, t("tutorialReadFirst"));
     if (!awaited(payload, step)) return explain(table.id, progress.step, t("tutorialWaiting"));
-    if (move !== step.do) return explain(table.id, progress.step, step.wrong ? text(table.game, step.wrong) : t("tutorialReadFirst"));
+    const moves = asked(step);
+    const key = `${table.id}:${progress.step}`;
+    if (!staged || staged.key !== key) staged = { key, moves: [] };
+    if (staged.moves === null) return undefined;  // the rest of a decision already refused
+    if (move !== moves[staged.moves.length]) {
+      // a wrong card or a card missing: nothing of the decision is sent (its other moves, coming in the same
+      // click, neither), the hand is whole again
+      staged.moves = null;
+      setTimeout(() => {
+        if (staged && staged.moves === null) staged = null;
+        if (drawAgain && moves.length > 1) drawAgain();  // the page's staged cards back in the hand
+      }, 0);
+      return explain(table.id, progress.step, step.wrong ? text(table.game, step.wrong) : t("tutorialReadFirst"));
+    }
+    staged.moves.push(move);
+    if (staged.moves.length < moves.length) return undefined;  // the rest of the decision is on its way
+    const all = staged.moves;
+    staged = null;
     keep(table.id, { ...progress, pending: positionOf(payload) });
     notice = null;
-    return send(move);
+    for (const each of all) send(each);
+    return undefined;
   };
 }
+// the moves of a step that asks for several (sent together by the page, as a staged bid's cards and Bid),
+// held back until the last of them has come: a decision is sent whole or not at all
+let staged = null;  // { key: "table:step", moves }
 
 function explain(tableId, step, words) {
   notice = { tableId, step, text: words };
@@ -141,6 +190,13 @@ export function show(payload, area, host) {
     keep(table.id, progress);
     notice = null;
   }
+  // a free step whose moment has come gives way to the next step, which explains it
+  while (table.status !== "finished" && script.steps[progress.step]?.until && !progress.free
+    && reached(view, script.steps[progress.step].until)) {
+    progress = { step: progress.step + 1 };
+    keep(table.id, progress);
+    notice = null;
+  }
   const total = script.steps.length;
   const step = script.steps[progress.step];
   const mine = seat !== null && (view.to_act || []).includes(seat);
@@ -155,6 +211,11 @@ export function show(payload, area, host) {
     offPath = null;
   } else if (progress.free || !step) {
     words = t("tutorialOnYourOwn");
+  } else if (step.until) {  // the person plays on their own, the hint at hand, or leaves the rest to a bot
+    offPath = null;
+    words = text(table.game, step.text);
+    target = pointedBy(area, step);
+    if (host) actions = [h("button", { id: "tutorial-bot-finish", onclick: () => finishWithBot(table, seat, host, script) }, t("tutorialBotFinish"))];
   } else if (step.do !== undefined && !awaited(payload, step)) {
     if (leftThePath(payload, progress)) {  // the table went another way than the lesson's
       keep(table.id, { ...progress, free: true });
@@ -163,7 +224,7 @@ export function show(payload, area, host) {
   } else {
     offPath = null;
     words = text(table.game, step.text);
-    target = step.point ? area.querySelector(step.point) : null;
+    target = pointedBy(area, step);
     if (step.do === undefined && !step.finish) {
       actions = [h("button", { class: "primary", id: "tutorial-next", onclick: () => advance(table.id, progress) }, t("tutorialNext"))];
     }
@@ -186,8 +247,15 @@ export function show(payload, area, host) {
   const focusedHere = document.activeElement && document.activeElement.closest && document.activeElement.closest("#tutorial");
   const focusedId = focusedHere ? document.activeElement.id : null;
   area.querySelector("#tutorial")?.remove();
+  // in the page's flow right above the board (the game's drawing), covering nothing
+  const board = [...area.children].find((node) => node.tagName === "SECTION" && node !== panel);
   const head = area.querySelector(".table-head");
-  if (head) head.after(panel); else area.prepend(panel);
+  if (board) board.before(panel); else if (head) head.after(panel); else area.prepend(panel);
+  pointing = target ? { area, step, number: progress.step, tableId: table.id, panel, current: target } : null;
+  if (target && !observed.has(area)) {
+    new MutationObserver(repoint).observe(area, { childList: true, subtree: true });
+    observed.add(area);
+  }
   point(table.id, progress.step, target, panel);
   if (focusedId) {  // keyboard focus stays in the panel, or moves on to what the next step asks to use
     const again = panel.querySelector(`#${focusedId}`);
@@ -200,9 +268,25 @@ export function show(payload, area, host) {
   }
 }
 
+// A drawing that redraws itself (a card staged onto a bid) replaces the ringed element: the step's element
+// is found and ringed again (the Bid button once a card is staged), without waiting for the server
+let pointing = null;  // { area, step, number, tableId, panel, current }: what the shown step rings
+const observed = new WeakSet();  // the areas watched for such redraws
+function repoint() {
+  if (!pointing || !pointing.area.isConnected) return;
+  const target = pointedBy(pointing.area, pointing.step);
+  if (!target || (target === pointing.current && target.classList.contains("tutorial-target"))) return;
+  pointing.current = target;
+  point(pointing.tableId, pointing.number, target, pointing.panel);
+  // the keyboard follows the lesson: a card staged with Enter, the focus goes on to Bid
+  const focus = document.activeElement;
+  const onTheBoard = focus && focus !== document.body && pointing.area.contains(focus) && !focus.closest("#tutorial");
+  if (onTheBoard && target.matches("button, a[href], input, select, [tabindex]")) target.focus({ preventScroll: true });
+}
+
 // The highlight: one element at a time, brought into view when the window does not show it (out of view,
-// scrolled away inside its box, or under the lesson's panel at the window's top): when its step begins, and
-// again after an update moved it away, unless the person has scrolled by hand since (never fighting them).
+// or scrolled away inside its box): when its step begins, and again after an update moved it away, unless
+// the person has scrolled by hand since (never fighting them).
 function point(tableId, step, target, panel) {
   for (const node of document.querySelectorAll(".tutorial-target")) node.classList.remove("tutorial-target");
   if (!target) return;
@@ -213,13 +297,19 @@ function point(tableId, step, target, panel) {
   setTimeout(() => { if (target.isConnected) bringIntoView(`${tableId}:${step}`, target, panel); }, 0);
 }
 
+// The panel lies in the page's flow above the board (pinned over the page it covered the board's and the
+// log's headings): the window shows the step's words and its element together where both fit, else the
+// element, the words a short scroll above it.
 function bringIntoView(key, target, panel) {
   if (!pointedAt || pointedAt.key !== key) pointedAt = { key, scrolled: false };
   else if (pointedAt.scrolled) return;  // the person scrolled during this step: the page follows them
-  if (shows(target)) return;
-  const free = window.innerHeight - panel.offsetHeight - 16;  // the height the panel leaves
-  target.style.scrollMarginTop = `${panel.offsetHeight + 16}px`;
-  target.scrollIntoView({ block: target.getBoundingClientRect().height > free ? "start" : "center", inline: "nearest" });
+  if (shows(target) && shows(panel)) return;
+  const box = target.getBoundingClientRect(), words = panel.getBoundingClientRect();
+  const top = Math.min(box.top, words.top), bottom = Math.max(box.bottom, words.bottom);
+  if (bottom - top <= window.innerHeight - 16) {  // both fit: the least scroll that shows them
+    window.scrollBy({ top: top < 8 ? top - 8 : Math.max(0, bottom - window.innerHeight + 8) });
+  } else if (!shows(target)) target.scrollIntoView({ block: box.height > window.innerHeight ? "start" : "center", inline: "nearest" });
+  if (!shows(target)) target.scrollIntoView({ block: "nearest", inline: "nearest" });  // inside its own scrolled box
 }
 
 // The person scrolling by hand (wheel, touch, keys): the page stops bringing the step's element back.

@@ -168,8 +168,7 @@ function handPanel(view, seat, can, act, t, redraw) {
   const hand = withoutCards(view.hand, held);
   const groups = TYPE_ORDER.map((kind) => [kind, hand.filter((c) => kindOf(c) === kind)]).filter(([, cards]) => cards.length);
   const sells = [...can].filter((m) => m.startsWith("sell "));
-  const holding = building.turn !== null;  // this turn's bid is built on the page
-  const hold = (move) => { if (!holding) return act(move); building.cards.push(move.slice(4)); redraw(); };  // "add wine3": onto the bid, on the page
+  const hold = (move) => { building.cards.push(move.slice(4)); redraw(); };  // "add wine3": onto the bid, on the page
   return h("div", { class: "mine" },
     h("div", { class: "group-title" }, t("hand"), ` (${hand.length} / 7)`),  // less the cards held for the bid
     h("div", { class: "bz-groups", "data-focus-group": "hand" }, groups.map(([kind, cards]) => h("div", { class: "bz-group" },
@@ -222,8 +221,8 @@ export function render(payload, act, t, tr = { term: (w) => w }) {
   const { view, legal, seat, table } = payload;
   const can = new Set(legal);
   view.me_bid = seat !== null ? view.seats[seat].bid : [];
-  // (a guided first game's steps ask for each card as a move of its own: there the cards go at once)
-  const bidding = !table.tutorial && view.phase === "auction" && legal.some((m) => m.startsWith("add "));
+  // (a guided first game stages its bids the same way: its steps ask for the cards and Bid together)
+  const bidding = view.phase === "auction" && legal.some((m) => m.startsWith("add "));
   const key = bidding ? turnKey(view, table) : null;
   if (building.turn !== key) { building.turn = key; building.cards = []; }
   building.cards = bidding ? heldBack(view.hand || []) : [];
