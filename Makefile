@@ -55,8 +55,8 @@ baselines: setup
 	$(BIN)/uv sync --locked --quiet --all-extras
 
 lint: setup
-	$(BIN)/ruff check src tests benchmarks examples native_build.py hatch_build.py
-	$(BIN)/ruff format --check src tests benchmarks examples native_build.py hatch_build.py
+	$(BIN)/ruff check src tests benchmarks examples tools native_build.py hatch_build.py
+	$(BIN)/ruff format --check src tests benchmarks examples tools native_build.py hatch_build.py
 
 typecheck: setup
 	$(BIN)/mypy

@@ -3,6 +3,7 @@ data files (so the page cannot drift from the game), and the variants where the 
 
 from __future__ import annotations
 
+import html
 import re
 from html.parser import HTMLParser
 
@@ -134,3 +135,40 @@ def test_a_rules_page_asking_for_numbers_its_game_does_not_make_is_a_clear_error
     with pytest.raises(KeyError, match="numbers 'prices'"):
         fill_numbers("<p><!-- numbers:prices --></p>", {"costs": "<table></table>"})
     assert fill_numbers("<!-- numbers:costs -->", {"costs": "<table></table>"}) == "<table></table>"
+
+
+CLAUSE = re.compile(r"\b[A-Z]{2}-[A-Z]\d")
+
+
+@pytest.mark.parametrize("game", games.names())
+def test_a_rules_page_shows_no_clause_ids(client, game):
+    """What a person reads on a rules page names no clause ids ('BZ-A8' means nothing to a newcomer; the
+    source keeps them, in comments and in the code)."""
+    for language in LANGUAGES:
+        text = client.get(f"/rules/{game}?lang={language}").text
+        read = re.sub(r"<[^>]*>", " ", re.sub(r"<!--.*?-->", " ", text, flags=re.S))
+        assert not CLAUSE.findall(read), f"{game} {language}: {sorted(set(CLAUSE.findall(read)))}"
+
+
+@pytest.mark.parametrize("game", games.names())
+def test_a_rules_page_picture_is_small_and_its_numbered_parts_are_named(client, game):
+    """The board's picture (tools/rules_pictures.py) is at most 1280 px wide and small, and under it the
+    page names each numbered part in its own language, as the game's images/labels.json lists them."""
+    import json
+
+    from merchantry.server.app import png_size
+
+    folder = games.package(game).folder / "images"
+    spec = json.loads((folder / "labels.json").read_text(encoding="utf-8"))
+    width, _ = png_size(folder / "board.png")
+    assert width <= 1280 and (folder / "board.png").stat().st_size < 200_000
+    for language in LANGUAGES:
+        text = client.get(f"/rules/{game}?lang={language}").text
+        listed = re.search(r'<ol class="rules-picture-parts">(.*?)</ol>', text, flags=re.S)
+        assert listed, f"{game} {language}: the picture's parts are not named"
+        items = re.findall(r"<li>(.*?)</li>", listed.group(1))
+        assert len(items) == len(spec["labels"])
+        for item, label in zip(items, spec["labels"], strict=True):
+            assert item == html.escape(label[language]), f"{game} {language}: {item!r}"
+            if language != "en":
+                assert label[language] != label["en"], f"{game} {language}: {label['en']!r} untranslated"

@@ -334,11 +334,46 @@ def fill_numbers(body: str, numbers: dict[str, str]) -> str:
 
 
 def rules_numbers(game: str, language: str) -> dict[str, str]:
+    """The tables of the game's rules page, and its labelled picture (`<!-- numbers:picture -->`)."""
+    made: dict[str, str] = {}
     module = games.package(game).rules_numbers
-    if not module:
-        return {}
-    made: dict[str, str] = importlib.import_module(module).numbers(language)
+    if module:
+        made.update(importlib.import_module(module).numbers(language))
+    picture = rules_picture(game, language)
+    if picture is not None:
+        made["picture"] = picture
     return made
+
+
+def rules_picture(game: str, language: str) -> str | None:
+    """The game's board as a picture with numbered parts (images/board.png, made with its labels.json by
+    tools/rules_pictures.py) and, under it, the list naming each numbered part in the page's language."""
+    folder = games.package(game).folder / "images"
+    if not (folder / "labels.json").exists() or not (folder / "board.png").exists():
+        return None
+    spec = json.loads((folder / "labels.json").read_text(encoding="utf-8"))
+
+    def words(entry: dict[str, str]) -> str:
+        return entry.get(language) or entry["en"]
+
+    width, height = png_size(folder / "board.png")
+    parts = "".join(f"<li>{html.escape(words(label))}</li>" for label in spec["labels"])
+    caption = html.escape(words(spec["caption"]))
+    named = "; ".join(f"{n}. {words(label)}" for n, label in enumerate(spec["labels"], 1))
+    alt = html.escape(f"{words(spec['caption'])} {named}", quote=True)
+    return (
+        f'<figure class="rules-picture"><img src="/games/{html.escape(game)}/images/board.png" alt="{alt}"'
+        f' width="{width}" height="{height}" style="max-width:100%;height:auto">'
+        f'<figcaption>{caption}<ol class="rules-picture-parts">{parts}</ol></figcaption></figure>'
+    )
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    """A PNG's width and height, from its header (the page reserves the picture's place before it loads)."""
+    header = path.read_bytes()[:24]
+    if header[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError(f"{path} is not a PNG")
+    return int.from_bytes(header[16:20], "big"), int.from_bytes(header[20:24], "big")
 
 
 def declared_options(game: str) -> dict[str, dict[str, Any]]:
