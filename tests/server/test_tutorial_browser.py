@@ -212,6 +212,19 @@ HEADINGS_UNCOVERED = """() => {
 }"""
 
 
+# the lesson's panel shows in the window, or else the bar at its bottom that repeats the step's words
+WORDS_IN_SIGHT = """words => {
+  const inside = (n) => {  // enough of it shows to read it
+    const r = n.getBoundingClientRect();
+    const shown = Math.min(r.bottom, window.innerHeight) - Math.max(r.top, 0);
+    return r.height > 0 && shown >= Math.min(80, r.height * 0.6);
+  };
+  const panel = document.querySelector('#tutorial'), bar = document.querySelector('#tutorial-bar');
+  if (panel && inside(panel)) return true;
+  return Boolean(bar) && !bar.hidden && inside(bar) && bar.textContent.includes(words);
+}"""
+
+
 def step_shot(page, game: str, language: str, size: str, number: int) -> None:
     """Every step's window, for a person to look at (MERCHANTRY_LESSON_SHOTS=1): the lesson at a glance."""
     if os.environ.get("MERCHANTRY_LESSON_SHOTS"):
@@ -261,6 +274,10 @@ def test_the_guided_first_game_plays_to_its_end(lesson_server, browser, game, la
         except Exception:
             page.screenshot(path=str(ARTIFACTS / f"tutorial-{game}-{language}-hidden-{number}.png"))
             raise AssertionError(f"step {number}: what it points at is hidden (under the panel?)") from None
+        try:  # the step's words are in sight with what it points at: the panel, or the bar repeating them
+            page.wait_for_function(f"({WORDS_IN_SIGHT})", arg=lesson[step["text"]], timeout=3000)
+        except Exception:
+            raise AssertionError(f"step {number}: its words are out of sight") from None
         step_shot(page, game, language, size, number)
         if number == 3:
             shot(page, f"tutorial-{game}-{language}-{size}")

@@ -251,6 +251,7 @@ export function show(payload, area, host) {
   const board = [...area.children].find((node) => node.tagName === "SECTION" && node !== panel);
   const head = area.querySelector(".table-head");
   if (board) board.before(panel); else if (head) head.after(panel); else area.prepend(panel);
+  reminder(panel, counter, total, words);
   pointing = target ? { area, step, number: progress.step, tableId: table.id, panel, current: target } : null;
   if (target && !observed.has(area)) {
     new MutationObserver(repoint).observe(area, { childList: true, subtree: true });
@@ -266,6 +267,32 @@ export function show(payload, area, host) {
       panel.querySelector("#tutorial-text").focus({ preventScroll: true });
     }
   }
+}
+
+// While the panel is scrolled out of the window (a phone, the step's element far below it), a slim bar at the
+// window's bottom repeats the step's words, folded to two lines (a tap unfolds them), with a button back to
+// the panel: the words stay in sight without covering the page's top and its headings.
+let watcher = null;  // the IntersectionObserver of the panel now shown
+function reminder(panel, counter, total, words) {
+  let bar = document.querySelector("#tutorial-bar");
+  if (!bar) {
+    bar = h("aside", { id: "tutorial-bar", class: "tutorial-bar", hidden: true, "aria-label": t("tutorialTitle") });
+    document.body.append(bar);
+  }
+  const folded = !bar.classList.contains("open");
+  bar.replaceChildren(
+    h("button", { class: "tutorial-bar-words", "aria-expanded": folded ? "false" : "true",
+      onclick: () => { bar.classList.toggle("open"); bar.firstChild.setAttribute("aria-expanded", String(bar.classList.contains("open"))); } },
+      h("span", { class: "muted" }, `${t("tutorialStep", { step: counter, total })} · `), words),
+    h("button", { class: "tutorial-bar-up", title: t("tutorialTitle"), "aria-label": t("tutorialTitle"),
+      onclick: () => panel.scrollIntoView({ block: "start", behavior: "smooth" }) }, "↑"));
+  if (watcher) watcher.disconnect();
+  // the panel counts as in sight while enough of it shows to read its words (a sliver does not)
+  watcher = new IntersectionObserver(([entry]) => {
+    const enough = entry.intersectionRect.height >= Math.min(80, entry.boundingClientRect.height * 0.6);
+    bar.hidden = enough || !panel.isConnected;
+  }, { threshold: [0, 0.1, 0.25, 0.5, 0.75, 1] });
+  watcher.observe(panel);
 }
 
 // A drawing that redraws itself (a card staged onto a bid) replaces the ringed element: the step's element
@@ -304,6 +331,7 @@ function bringIntoView(key, target, panel) {
   if (!pointedAt || pointedAt.key !== key) pointedAt = { key, scrolled: false };
   else if (pointedAt.scrolled) return;  // the person scrolled during this step: the page follows them
   if (shows(target) && shows(panel)) return;
+  target.style.scrollMarginBottom = "5rem";  // above the reminder bar at the window's bottom
   const box = target.getBoundingClientRect(), words = panel.getBoundingClientRect();
   const top = Math.min(box.top, words.top), bottom = Math.max(box.bottom, words.bottom);
   if (bottom - top <= window.innerHeight - 16) {  // both fit: the least scroll that shows them
