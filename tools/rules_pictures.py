@@ -7,8 +7,9 @@ Each game's `images/labels.json` says what is shown: `moves`, how many of the pe
 first (the greedy bot's, on the fixed deal of the game's guided first game, against its bots: the same
 picture every run while the game and the page stay as they are), `height`, the window's height (1280 px
 wide), and `labels`, the parts numbered on the picture (a selector each, and its words in every language,
-which the rules page lists under the picture). Writes `images/board.png`, at most 1280 px wide and
-reduced to a palette of 256 colours (a screenshot of flat colours loses nothing to the eye).
+which the rules page lists under the picture; `"side": "right"` puts a part's number on its right).
+Writes `images/board.png`, at most 1280 px wide and reduced to a palette of 256 colours (a screenshot of
+flat colours loses nothing to the eye).
 """
 
 from __future__ import annotations
@@ -49,9 +50,13 @@ CALLOUTS = """labels => {
     const disc = document.createElement('div');
     disc.textContent = String(i + 1);
     Object.assign(disc.style, {
-      position: 'absolute', left: `${Math.max(box.left + window.scrollX - 14, 0)}px`,
-      // beside a thin part's middle (a line of text), else at a box's top left corner
-      top: `${Math.max(box.top + window.scrollY + (box.height < 60 ? box.height / 2 : 12) - 13, 0)}px`,
+      // clear of the part's words: left of a thin part (a line of text) at its middle, else on a box's
+      // top left corner, outside its padding; right of a part whose label says `"side": "right"` (a button
+      // with a neighbour on its left)
+      position: 'absolute',
+      left: `${label.side === 'right' ? box.right + window.scrollX + 8
+        : Math.max(box.left + window.scrollX - (box.height < 60 ? 34 : 13), 0)}px`,
+      top: `${Math.max(box.top + window.scrollY + (box.height < 60 ? box.height / 2 : 0) - 13, 0)}px`,
       width: '26px', height: '26px',
       borderRadius: '50%', background: '#b3261e', color: '#fff', font: 'bold 15px/26px sans-serif',
       textAlign: 'center', boxShadow: '0 0 0 3px #fff, 0 2px 6px #0008', zIndex: 100,
