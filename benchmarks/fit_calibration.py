@@ -1,17 +1,25 @@
 """Fit each game's calibration map of the analysis' chances, and measure it on held-out games (issue 28).
 
     .venv/bin/python benchmarks/calibration.py --games money --samples money.jsonl ...   # the positions
-    .venv/bin/python benchmarks/fit_calibration.py money.jsonl byzanz.jsonl ... --write --plot x.png
+    .venv/bin/python benchmarks/fit_calibration.py money.jsonl ... --measure money-heldout.jsonl ... \
+        --write --plot x.png
 
 The positions are `benchmarks/calibration.py --samples` lines: a game's seed, its players, the raw chance
 the analysis measured for the seat to move (its share of play-outs won) and that seat's final win share.
-Games with an odd seed fit the map, games with an even seed measure it (held out: no position of a game
-that fitted the map measures it). The map is Platt scaling on the logit of the raw chance,
-calibrated = 1 / (1 + exp(-(a * logit(raw) + b))), with a > 0 (monotone), one per game and player count
-with at least `--least` fitting positions, else the game's pooled fit. Printed per game: the reliability
-table by decile on the held-out games, raw and calibrated, and the Brier score against the base rate.
-`--write` saves the maps as src/merchantry/games/<game>/data/calibration.json (merchantry.bots.analysis
-applies them); `--plot` draws the held-out reliability of every game, raw and calibrated.
+The positions of the files named first fit the maps, those of `--measure` (games of other seeds) measure
+them; without `--measure`, games with an odd seed fit and games with an even seed measure (held out
+either way: no position of a game that fitted the map measures it).
+
+Three kinds of map, each monotone in the raw chance: Platt scaling on its logit,
+calibrated = 1 / (1 + exp(-(a * logit(raw) + b))) with a > 0, one per player count with at least `--least`
+fitting positions, else the game's pooled fit; an isotonic map (pool adjacent violators over bins of
+positions, knots joined by straight lines); or Platt's maps followed by one isotonic map of what they show
+(where Platt's curve is too rigid: raw shares that all meant about the same). The kind kept is the one of
+least Brier score in two-fold cross-validation on the fitting games alone (never on the held-out ones).
+Printed per game: the cross-validation, the reliability table by decile on the held-out games, raw and
+calibrated, and the Brier score against the base rate. `--write` saves the maps as
+src/merchantry/games/<game>/data/calibration.json (merchantry.bots.analysis applies them); `--plot` draws
+the held-out reliability of every game, raw and calibrated.
 """
 
 from __future__ import annotations
@@ -29,9 +37,13 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from merchantry.bots.analysis import EDGE, platt  # noqa: E402
+from merchantry.bots.analysis import EDGE, Calibration  # noqa: E402
 
 TARGET_OFF, TARGET_COUNT, TARGET_SKILL, TARGET_POSITIONS = 0.05, 50, 0.15, 2000
+KNOT_EDGE = 0.005  # an isotonic map shows no chance below this or above 1 - this
+# the maps cross-validated on the fitting positions (by seed parity), the best of them kept: Platt's
+# curve, or isotonic maps smoothed by bins of this many positions
+BIN_SIZES = (25, 50, 100, 200)
 
 
 def load(paths: list[str]) -> dict[str, list[dict[str, Any]]]:
@@ -62,6 +74,33 @@ def fit_platt(raw: list[float], won: list[float]) -> tuple[float, float]:
 
     found = minimize(log_loss, np.array([1.0, 0.0]), method="L-BFGS-B", bounds=[(0.05, 5.0), (-5.0, 5.0)])
     return float(found.x[0]), float(found.x[1])
+
+
+def fit_isotonic(raw: list[float], won: list[float], bin_size: int) -> list[tuple[float, float]]:
+    """An isotonic map, smoothed: the positions in order of their raw chance are cut into bins of at least
+    `bin_size` (equal raw chances never split), neighbouring bins whose win rates fall are pooled until they
+    rise (pool adjacent violators, weighted by positions), and each pool is a knot at its mean raw chance
+    and its win rate, clipped to [KNOT_EDGE, 1 - KNOT_EDGE] (no chance is shown as certain)."""
+    order = np.argsort(np.array(raw), kind="stable")
+    x, y = np.array(raw)[order], np.array(won)[order]
+    bins: list[list[float]] = []  # [sum of raw, sum of won, positions]
+    start = 0
+    while start < len(x):
+        end = min(len(x), start + bin_size)
+        while end < len(x) and x[end] == x[end - 1]:
+            end += 1
+        bins.append([float(x[start:end].sum()), float(y[start:end].sum()), float(end - start)])
+        start = end
+    if len(bins) > 1 and bins[-1][2] < bin_size / 2:  # a short last bin joins the one before
+        last = bins.pop()
+        bins[-1] = [a + b for a, b in zip(bins[-1], last, strict=True)]
+    pools: list[list[float]] = []
+    for each in bins:
+        pools.append(list(each))
+        while len(pools) > 1 and pools[-2][1] / pools[-2][2] >= pools[-1][1] / pools[-1][2]:
+            last = pools.pop()
+            pools[-1] = [a + b for a, b in zip(pools[-1], last, strict=True)]
+    return [(round(sx / n, 5), round(min(1 - KNOT_EDGE, max(KNOT_EDGE, sy / n)), 5)) for sx, sy, n in pools]
 
 
 def reliability(pairs: list[tuple[float, float]]) -> dict[str, Any]:
@@ -99,33 +138,91 @@ def meets(result: dict[str, Any], positions: int) -> bool:
     return enough and result["skill"] >= TARGET_SKILL and all(x <= TARGET_OFF for x in off)
 
 
-def fit_game(samples: list[dict[str, Any]], least: int) -> dict[str, Any]:
-    fitting = [s for s in samples if s["seed"] % 2 == 1]
-    pooled = fit_platt([s["estimate"] for s in fitting], [s["won"] for s in fitting])
-    maps = {}
-    for players in sorted({s["players"] for s in fitting}):
-        mine = [s for s in fitting if s["players"] == players]
-        if len(mine) >= least:
-            a, b = fit_platt([s["estimate"] for s in mine], [s["won"] for s in mine])
-            maps[str(players)] = {"a": round(a, 4), "b": round(b, 4), "positions": len(mine)}
-    return {
-        "about": "Platt maps of the analysis' raw chances: "
-        "calibrated = 1 / (1 + exp(-(a * logit(raw) + b))), "
-        "raw clipped to [EDGE, 1 - EDGE]; by player count, else 'pooled'. "
-        "Fitted by benchmarks/fit_calibration.py on the odd seeds of benchmarks/calibration.py's games.",
-        "pooled": {"a": round(pooled[0], 4), "b": round(pooled[1], 4), "positions": len(fitting)},
-        "players": maps,
+Kind = tuple[str, int]  # ("platt", 0), ("isotonic", bin size) or ("platt+isotonic", bin size)
+
+
+def fit_game(fitting: list[dict[str, Any]], least: int, kind: Kind) -> dict[str, Any]:
+    """The game's maps of one kind: Platt's, pooled and per player count with at least `least` positions;
+    an isotonic map of the raw chances (pooled: every player count); or Platt's maps followed by one pooled
+    isotonic map of what they show (Platt's curve per player count, straightened where it is too rigid)."""
+    fitted: dict[str, Any] = {"kind": kind[0], "pooled": {"positions": len(fitting)}, "players": {}}
+    if kind[0] != "isotonic":
+        fitted["pooled"].update(platt_map(fitting))
+        for players in sorted({s["players"] for s in fitting}):
+            mine = [s for s in fitting if s["players"] == players]
+            if len(mine) >= least:
+                fitted["players"][str(players)] = {**platt_map(mine), "positions": len(mine)}
+    if kind[0] != "platt":
+        shown = [calibrated(fitted, s["players"], s["estimate"]) for s in fitting]
+        knots = [list(k) for k in fit_isotonic(shown, [s["won"] for s in fitting], kind[1])]
+        for chosen in (fitted["pooled"], *fitted["players"].values()):
+            chosen["knots"] = knots
+    shapes = {
+        "platt": "Platt maps, calibrated = 1 / (1 + exp(-(a * logit(raw) + b))),"
+        " raw clipped to [EDGE, 1 - EDGE]",
+        "isotonic": f"an isotonic map, knots [raw, calibrated] joined by straight lines (bins of {kind[1]})",
+        "platt+isotonic": "Platt maps (a, b), then one isotonic map of what they show, knots [Platt's chance,"
+        f" calibrated] joined by straight lines (bins of {kind[1]})",
     }
+    fitted["about"] = (
+        f"The analysis' raw chances mapped to what they meant in games between bots: {shapes[kind[0]]}; "
+        "by player count, else 'pooled'. Fitted by benchmarks/fit_calibration.py on the positions of "
+        "benchmarks/calibration.py's fitting games (benchmarks/results/calibration.txt)."
+    )
+    return {"about": fitted.pop("about"), **fitted}
+
+
+def platt_map(samples: list[dict[str, Any]]) -> dict[str, float]:
+    a, b = fit_platt([s["estimate"] for s in samples], [s["won"] for s in samples])
+    return {"a": round(a, 4), "b": round(b, 4)}
 
 
 def calibrated(fitted: dict[str, Any], players: int, raw: float) -> float:
+    """What the analysis shows for `raw` with these maps (merchantry.bots.analysis.Calibration)."""
     chosen = fitted["players"].get(str(players), fitted["pooled"])
-    return platt(raw, chosen["a"], chosen["b"])
+    knots = tuple((float(x), float(y)) for x, y in chosen.get("knots", ()))
+    return Calibration(chosen.get("a", 1.0), chosen.get("b", 0.0), True, knots, "a" in chosen)(raw)
+
+
+def brier(fitted: dict[str, Any], samples: list[dict[str, Any]]) -> float:
+    return sum((calibrated(fitted, s["players"], s["estimate"]) - s["won"]) ** 2 for s in samples) / len(
+        samples
+    )
+
+
+def choose_kind(fitting: list[dict[str, Any]], least: int) -> tuple[Kind, list[str]]:
+    """The kind of map with the least Brier score in two-fold cross-validation on the fitting positions
+    (the games in order of their seed dealt alternately into two halves: fitted on one, scored on the
+    other, and the other way round); the scores."""
+    half = {seed: i % 2 for i, seed in enumerate(sorted({s["seed"] for s in fitting}))}
+    halves = [[s for s in fitting if half[s["seed"]] == k] for k in (0, 1)]
+    kinds: list[Kind] = [
+        ("platt", 0),
+        *((name, size) for name in ("isotonic", "platt+isotonic") for size in BIN_SIZES),
+    ]
+    scores = {}
+    for kind in kinds:
+        scores[kind] = sum(
+            brier(fit_game(halves[k], least // 2, kind), halves[1 - k]) * len(halves[1 - k]) for k in (0, 1)
+        ) / len(fitting)
+    best = min(kinds, key=lambda kind: scores[kind])
+    lines = [
+        f"{kind[0]}{f' (bins of {kind[1]})' if kind[1] else ''} {scores[kind]:.4f}"
+        + (" <- kept" if kind == best else "")
+        for kind in kinds
+    ]
+    return best, lines
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     parser.add_argument("samples", nargs="+", help="JSON Lines files of benchmarks/calibration.py --samples")
+    parser.add_argument(
+        "--measure",
+        nargs="+",
+        help="held-out JSON Lines files: the samples all fit the maps and these measure them (without it,"
+        " the samples' games of odd seeds fit and those of even seeds measure)",
+    )
     parser.add_argument(
         "--least", type=int, default=150, help="fitting positions for a player count's own map"
     )
@@ -133,28 +230,43 @@ def main() -> None:
     parser.add_argument("--plot", help="draw the held-out reliability diagrams into this PNG")
     args = parser.parse_args()
     by_game = load(args.samples)
+    measured = load(args.measure) if args.measure else None
     results = {}
     for game in sorted(by_game):
         samples = by_game[game]
-        fitted = fit_game(samples, args.least)
-        held = [s for s in samples if s["seed"] % 2 == 0]
+        if measured is not None:
+            fitting, held = samples, measured.get(game, [])
+            if not held:
+                print(f"\n{game}: no held-out positions in --measure; skipped")
+                continue
+            overlap = {s["seed"] for s in fitting} & {s["seed"] for s in held}
+            if overlap:
+                raise SystemExit(f"{game}: seeds both fit and measure: {sorted(overlap)[:5]}")
+            split = "fitting games", "held-out games"
+        else:
+            fitting = [s for s in samples if s["seed"] % 2 == 1]
+            held = [s for s in samples if s["seed"] % 2 == 0]
+            split = "odd seeds", "even seeds"
+        kind, scores = choose_kind(fitting, args.least)
+        fitted = fit_game(fitting, args.least, kind)
         raw = reliability([(s["estimate"], s["won"]) for s in held])
         mapped = reliability([(calibrated(fitted, s["players"], s["estimate"]), s["won"]) for s in held])
         results[game] = (raw, mapped, held)
-        games_seen = len({s["seed"] for s in samples})
+        seeds = sorted({s["seed"] for s in held})
         print(
-            f"\n{game}: {len(samples)} positions from {games_seen} games; fitted on "
-            f"{len(samples) - len(held)} (odd seeds), measured on {len(held)} held out (even seeds)"
+            f"\n{game}: fitted on {len(fitting)} positions from {len({s['seed'] for s in fitting})} games"
+            f" ({split[0]}), measured on {len(held)} held out from {len(seeds)} games ({split[1]},"
+            f" seeds {seeds[0]}-{seeds[-1]})"
         )
-        maps = ", ".join(f"{p} players a={m['a']} b={m['b']}" for p, m in fitted["players"].items())
-        print(f"  maps: pooled a={fitted['pooled']['a']} b={fitted['pooled']['b']}; {maps or 'no own map'}")
+        print(f"  cross-validated Brier on the fitting positions: {'; '.join(scores)}")
+        print(f"  maps: {describe(fitted)}")
         for line in table_lines("raw play-out shares, held out", raw):
             print(line)
         for line in table_lines("calibrated, held out", mapped):
             print(line)
         print(
-            "  target (>= 2,000 positions, every held-out decile with >= 50 within 5 points, skill >= 0.15): "
-            + ("met" if meets(mapped, len(samples)) else "NOT met")
+            "  target (>= 2,000 held-out positions, every held-out decile with >= 50 within 5 points,"
+            " skill >= 0.15): " + ("met" if meets(mapped, len(held)) else "NOT met")
         )
         if args.write:
             path = ROOT / "src" / "merchantry" / "games" / game / "data" / "calibration.json"
@@ -162,6 +274,16 @@ def main() -> None:
             print(f"  written to {path.relative_to(ROOT)}")
     if args.plot:
         plot(results, args.plot)
+
+
+def describe(fitted: dict[str, Any]) -> str:
+    def one(m: dict[str, Any]) -> str:
+        platt_part = f"a={m['a']} b={m['b']}" if "a" in m else ""
+        knots = f"{len(m['knots'])} knots" if "knots" in m else ""
+        return " ".join(x for x in (platt_part, knots) if x) + f" ({m['positions']} positions)"
+
+    own = ", ".join(f"{p} players {one(m)}" for p, m in fitted["players"].items())
+    return f"{fitted['kind']}; pooled {one(fitted['pooled'])}; {own or 'no own map'}"
 
 
 def plot(results: dict[str, Any], path: str) -> None:

@@ -531,6 +531,37 @@ def test_a_fitted_map_changes_the_chances_and_keeps_their_order():
     assert Calibration().seats([0.2, 0.3, 0.5], 1) == pytest.approx([0.2, 0.3, 0.5])
 
 
+def test_an_isotonic_map_goes_straight_between_its_knots_and_flat_beyond_them():
+    """Where Platt's curve is too rigid (raw shares from 0.85 up all meant about 85%), the map is given by
+    knots: a raw chance between two is shown on the straight line joining them, one beyond the last as the
+    last knot's chance, and differences of raw chances up there are shown as no difference."""
+    calibrate = Calibration(fitted=True, knots=((0.0, 0.02), (0.5, 0.4), (0.85, 0.85)), platt_first=False)
+    assert calibrate(0.25) == pytest.approx(0.21)
+    assert calibrate(0.0) == pytest.approx(0.02) and calibrate(0.9) == calibrate(1.0) == pytest.approx(0.85)
+    assert calibrate.slope(0.9, 1.0) == 0.0  # beyond the last knot: no loss to mark
+    assert calibrate.slope(0.6, 0.6) == pytest.approx((0.85 - 0.4) / 0.35)
+    shown = [calibrate(i / 100) for i in range(101)]
+    assert all(a <= b for a, b in zip(shown, shown[1:], strict=False))
+
+
+def test_knots_after_a_platt_map_map_what_it_shows():
+    platt_only = Calibration(a=0.8, b=-0.5, fitted=True)
+    both = Calibration(a=0.8, b=-0.5, fitted=True, knots=((0.1, 0.1), (0.6, 0.6), (0.8, 0.7)))
+    for raw in (0.3, 0.6, 0.95):
+        inner = platt_only(raw)
+        expected = inner if inner <= 0.6 else min(0.7, 0.6 + (inner - 0.6) * 0.5)
+        assert both(raw) == pytest.approx(max(0.1, expected))
+
+
+def test_a_calibration_file_with_knots_is_read_as_an_isotonic_map(monkeypatch):
+    from merchantry.bots import analysis
+
+    maps = {"pooled": {"knots": [[0.0, 0.1], [1.0, 0.7]]}, "players": {"3": {"a": 1.0, "b": 0.0}}}
+    monkeypatch.setattr(analysis, "_calibration_file", lambda game: maps)
+    assert analysis.calibration("any", 4)(0.5) == pytest.approx(0.4)  # the pooled knots, on the raw chance
+    assert analysis.calibration("any", 3)(0.5) == pytest.approx(0.5)  # the count's own Platt map
+
+
 def test_a_long_games_state_pickles_for_a_worker_process():
     """A state's log is a chain of immutable nodes; pickled node by node it recursed once per event and a
     long game's position could not be sent to a worker process."""

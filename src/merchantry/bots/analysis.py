@@ -27,6 +27,7 @@ and the settings, so the result is the same. docs/bots.md has what an analysis c
 
 from __future__ import annotations
 
+import bisect
 import functools
 import hashlib
 import json
@@ -94,18 +95,38 @@ def platt(raw: float, a: float, b: float) -> float:
     return 1 / (1 + math.exp(-z))
 
 
+def through_knots(raw: float, knots: tuple[tuple[float, float], ...]) -> float:
+    """A monotone map given by its knots, (raw, calibrated) points with both rising: straight between two
+    knots, flat beyond the first and the last (no raw chance means more than the nearest measured one)."""
+    if raw <= knots[0][0]:
+        return knots[0][1]
+    if raw >= knots[-1][0]:
+        return knots[-1][1]
+    above = bisect.bisect_right([x for x, _ in knots], raw)
+    (x0, y0), (x1, y1) = knots[above - 1], knots[above]
+    return y0 + (y1 - y0) * (raw - x0) / (x1 - x0)
+
+
 @dataclass(frozen=True)
 class Calibration:
-    """What a raw chance (a share of play-outs won) means: the game's Platt map for its number of players,
-    fitted by benchmarks/fit_calibration.py on games between bots and shipped as the game's
-    data/calibration.json. A game without that file shows its raw chances."""
+    """What a raw chance (a share of play-outs won) means: the game's map for its number of players, fitted
+    by benchmarks/fit_calibration.py on games between bots and shipped as the game's data/calibration.json.
+    A map is Platt's (`a`, `b`: one curve per player count), an isotonic one given by its `knots`, or,
+    where Platt's curve is too rigid (raw shares that mean the same above some point), both: the knots
+    then map what the Platt map shows. A game without that file shows its raw chances."""
 
     a: float = 1.0
     b: float = 0.0
     fitted: bool = False
+    knots: tuple[tuple[float, float], ...] = ()  # (chance in, chance shown), both rising; empty: none
+    platt_first: bool = True  # the knots map Platt's output (False: they map the raw chance itself)
 
     def __call__(self, raw: float) -> float:
-        return platt(raw, self.a, self.b) if self.fitted else raw
+        if not self.fitted:
+            return raw
+        if not self.knots:
+            return platt(raw, self.a, self.b)
+        return through_knots(platt(raw, self.a, self.b) if self.platt_first else raw, self.knots)
 
     def slope(self, low: float, high: float) -> float:
         """How much the map stretches a difference between two raw chances (its slope where they meet)."""
@@ -113,6 +134,11 @@ class Calibration:
             return 1.0
         if high - low > 1e-6:
             return (self(high) - self(low)) / (high - low)
+        if self.knots:  # the slope of the straight piece the chance is on (averaged at a knot)
+            step = 1e-4
+            return (self(min(1.0, low + step)) - self(max(0.0, low - step))) / (
+                min(1.0, low + step) - max(0.0, low - step)
+            )
         p = min(1 - EDGE, max(EDGE, low))
         q = self(p)
         return self.a * q * (1 - q) / (p * (1 - p)) if EDGE < low < 1 - EDGE else 0.0
@@ -129,7 +155,10 @@ def calibration(game_name: str, players: int) -> Calibration:
     """The game's calibration map for `players` seats (its pooled map where that count has none)."""
     maps = _calibration_file(game_name)
     chosen = maps.get("players", {}).get(str(players)) or maps.get("pooled")
-    return Calibration(chosen["a"], chosen["b"], True) if chosen else Calibration()
+    if not chosen:
+        return Calibration()
+    knots = tuple((float(x), float(y)) for x, y in chosen.get("knots", ()))
+    return Calibration(chosen.get("a", 1.0), chosen.get("b", 0.0), True, knots, "a" in chosen)
 
 
 @functools.cache
