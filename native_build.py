@@ -1,4 +1,5 @@
-"""Build the compiled engine: mypyc compiles the engine and each game's rules modules into C extensions.
+"""Build the compiled engine: mypyc compiles the engine, each game's rules modules and the modules a game
+lists in its native.txt (the policies its play-outs run) into C extensions.
 
     .venv/bin/python native_build.py [--into DIR]      (`make compiled`; `make setup` runs it)
 
@@ -30,6 +31,10 @@ ROOT = Path(__file__).resolve().parent
 PACKAGE = ROOT / "src" / "merchantry"
 # Modules compiled in every game package (when it has them), besides the engine: the forward model.
 GAME_MODULES = ("rules", "actions", "components", "game", "scoring")
+# A game may list more of its modules here, one per line ('#' starts a comment): what its play-outs spend
+# their time in (issue 28: a whole-game analysis is mostly play-outs by the greedy policy). Only modules
+# with no class that an uncompiled module subclasses: mypyc refuses interpreted subclasses of its classes.
+MORE_MODULES = "native.txt"
 GROUP = "merchantry_native"  # mypyc's shared library: merchantry_native__mypyc
 SETUP = """
 from setuptools import setup
@@ -44,7 +49,20 @@ def compiled_sources(package: Path = PACKAGE) -> list[Path]:
     sources = [package / "engine.py"]
     for game in sorted(p for p in (package / "games").iterdir() if (p / "__init__.py").exists()):
         sources += [game / f"{name}.py" for name in GAME_MODULES if (game / f"{name}.py").exists()]
+        sources += [game / f"{name}.py" for name in more_modules(game)]
     return [source.relative_to(package.parent) for source in sources]
+
+
+def more_modules(game: Path) -> list[str]:
+    """The further modules a game package asks to have compiled (its MORE_MODULES file), each checked."""
+    listing = game / MORE_MODULES
+    if not listing.exists():
+        return []
+    names = [line.split("#")[0].strip() for line in listing.read_text(encoding="utf-8").splitlines()]
+    for name in filter(None, names):
+        if not (game / f"{name}.py").exists():
+            raise SystemExit(f"{listing}: no module {name}.py in {game.name}")
+    return [name for name in names if name]
 
 
 def module_name(source: Path) -> str:

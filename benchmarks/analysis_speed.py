@@ -14,6 +14,7 @@ time is about half the CPU time. The machine's load average is printed with each
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import platform
 import random
@@ -25,6 +26,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
+import merchantry  # noqa: E402
 from merchantry import bots, games, records  # noqa: E402
 from merchantry.bots import analysis  # noqa: E402
 
@@ -54,11 +56,15 @@ def cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def measure(game: str, share: float, floor: int | None, workers: int) -> tuple[int, int, float, float]:
+def measure(
+    game: str, share: float, floor: int | None, workers: int, decisions: int | None = None
+) -> tuple[int, int, float, float]:
     record = seeded_record(game)
     config = analysis.analysis_recipe(game, share)
     wall, cpu = time.perf_counter(), cpu_seconds()
-    judged = list(analysis.analyze(record, config, workers=workers, floor=floor))
+    judging = analysis.analyze(record, config, workers=workers, floor=floor)
+    judged = list(itertools.islice(judging, decisions))
+    judging.close()  # a worker pool stops what it has not started
     return len(record["moves"]), len(judged), time.perf_counter() - wall, cpu_seconds() - cpu
 
 
@@ -70,19 +76,28 @@ def main() -> None:
         "--share", type=float, default=analysis.SEARCH_SHARE, help="share of hard's search iterations"
     )
     parser.add_argument("--no-floor", action="store_true", help="play every move out in all worlds")
+    parser.add_argument(
+        "--decisions",
+        type=int,
+        help="judge only the game's first this many decisions (a quick comparison of two builds or settings;"
+        " the early ones cost the most: their play-outs are the longest)",
+    )
     args = parser.parse_args()
     floor = None if args.no_floor else analysis.FLOOR
     print(
         f"analyze-game's work: {analysis.WORLDS} worlds, play-outs of a differing preferred move stopped "
         f"from {floor or 'never'}, {args.share:g} of hard's iterations, {args.workers} worker process(es)"
     )
-    print(f"{platform.node()}, {os.cpu_count()} cores, Python {platform.python_version()}, seed {SEED}")
+    print(
+        f"{platform.node()}, {os.cpu_count()} cores, Python {platform.python_version()}, seed {SEED},"
+        f" merchantry.build: {merchantry.build}"
+    )
     print(
         f"{'game':<14} {'moves':>6} {'decisions':>9} {'wall s':>7} {'CPU s':>7} {'CPU s/decision':>15}"
         f" {'load avg':>9}"
     )
     for game in args.games.split(","):
-        moves, judged, wall, cpu = measure(game, args.share, floor, args.workers)
+        moves, judged, wall, cpu = measure(game, args.share, floor, args.workers, args.decisions)
         load = os.getloadavg()[0]
         print(
             f"{game:<14} {moves:>6} {judged:>9} {wall:>7.1f} {cpu:>7.1f} {cpu / judged:>15.3f} {load:>9.1f}",

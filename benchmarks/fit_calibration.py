@@ -7,8 +7,9 @@
 The positions are `benchmarks/calibration.py --samples` lines: a game's seed, its players, the raw chance
 the analysis measured for the seat to move (its share of play-outs won) and that seat's final win share.
 The positions of the files named first fit the maps, those of `--measure` (games of other seeds) measure
-them; without `--measure`, games with an odd seed fit and games with an even seed measure (held out
-either way: no position of a game that fitted the map measures it).
+them; without `--measure`, games with an odd seed fit and games with an even seed measure, and with it
+and `--even-measure GAME`, that game's odd seeds fit and its even seeds measure beside `--measure`'s (held
+out every way: no position of a game that fitted the map measures it).
 
 Three kinds of map, each monotone in the raw chance: Platt scaling on its logit,
 calibrated = 1 / (1 + exp(-(a * logit(raw) + b))) with a > 0, one per player count with at least `--least`
@@ -224,6 +225,12 @@ def main() -> None:
         " the samples' games of odd seeds fit and those of even seeds measure)",
     )
     parser.add_argument(
+        "--even-measure",
+        help="games (comma-separated) whose samples of even seeds measure too, beside --measure: only their"
+        " odd seeds fit",
+        default="",
+    )
+    parser.add_argument(
         "--least", type=int, default=150, help="fitting positions for a player count's own map"
     )
     parser.add_argument("--write", action="store_true", help="save each game's map in its data folder")
@@ -234,19 +241,23 @@ def main() -> None:
     results = {}
     for game in sorted(by_game):
         samples = by_game[game]
-        if measured is not None:
+        if measured is not None and game in args.even_measure.split(","):
+            fitting = [s for s in samples if s["seed"] % 2 == 1]
+            held = [s for s in samples if s["seed"] % 2 == 0] + measured.get(game, [])
+            split = "odd seeds", "even seeds and --measure's"
+        elif measured is not None:
             fitting, held = samples, measured.get(game, [])
             if not held:
                 print(f"\n{game}: no held-out positions in --measure; skipped")
                 continue
-            overlap = {s["seed"] for s in fitting} & {s["seed"] for s in held}
-            if overlap:
-                raise SystemExit(f"{game}: seeds both fit and measure: {sorted(overlap)[:5]}")
             split = "fitting games", "held-out games"
         else:
             fitting = [s for s in samples if s["seed"] % 2 == 1]
             held = [s for s in samples if s["seed"] % 2 == 0]
             split = "odd seeds", "even seeds"
+        overlap = {s["seed"] for s in fitting} & {s["seed"] for s in held}
+        if overlap:
+            raise SystemExit(f"{game}: seeds both fit and measure: {sorted(overlap)[:5]}")
         kind, scores = choose_kind(fitting, args.least)
         fitted = fit_game(fitting, args.least, kind)
         raw = reliability([(s["estimate"], s["won"]) for s in held])

@@ -97,3 +97,33 @@ def test_a_stale_build_runs_as_pure_python(tmp_path: Path) -> None:
     build, file = build_in({"PYTHONPATH": str(tmp_path), "MERCHANTRY_PURE": ""})
     assert build == f"{_native.PURE} (engine.py changed since it was compiled: make compiled)"
     assert file == str(copy / "engine.py")
+
+
+def native_build_module():
+    sys.path.insert(0, str(ROOT))
+    try:
+        import native_build
+    finally:
+        sys.path.remove(str(ROOT))
+    return native_build
+
+
+def test_a_games_native_txt_adds_its_modules_to_the_compiled_ones(tmp_path: Path) -> None:
+    """A game lists the modules its play-outs spend their time in (issue 28); one it does not have is an
+    error at build time, not a module silently left out."""
+    native_build = native_build_module()
+    game = tmp_path / "merchantry" / "games" / "toy"
+    game.mkdir(parents=True)
+    (tmp_path / "merchantry" / "engine.py").write_text("")
+    for name in ("__init__", "rules", "greedy", "helpers"):
+        (game / f"{name}.py").write_text("")
+    (game / "native.txt").write_text("# the play-out policy\ngreedy  # and no other\n")
+    sources = [str(s) for s in native_build.compiled_sources(tmp_path / "merchantry")]
+    assert sources == [
+        "merchantry/engine.py",
+        "merchantry/games/toy/rules.py",
+        "merchantry/games/toy/greedy.py",
+    ]
+    (game / "native.txt").write_text("greedy\nmissing\n")
+    with pytest.raises(SystemExit, match="missing"):
+        native_build.compiled_sources(tmp_path / "merchantry")
