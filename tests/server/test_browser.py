@@ -173,6 +173,8 @@ def test_the_lobby_lists_finished_games_and_replays_step_through_them(live_serve
     page.click("a:has-text('Replay')")
     page.wait_for_selector("#replay-at")
     assert page.inner_text("#replay-at").startswith("Move 0 /")
+    # a standard game has no variants line: nothing stands in its place (it once read "null")
+    assert "null" not in page.inner_text("#replay"), "a stray null on the replay"
     page.click("#replay-next")
     page.wait_for_selector("#replay-at:has-text('Move 1 /')")
     page.keyboard.press("ArrowRight")
