@@ -286,6 +286,30 @@ def play_samarkand_step(page) -> None:
     try_click(page, ".sk-space.target")
 
 
+def expand_shows_its_spaces_on_a_phone(page) -> bool:
+    """On a phone, Expand is in reach without scrolling the families table sideways, and pressing it brings
+    the map with the family's highlighted spaces on screen (the map is above the table). False while no
+    family can be expanded."""
+    button = page.locator(".samarkand [data-expand]").first
+    if page.locator(".sk-space.target").count() or not button.count():
+        return False
+    # in the families table scrolled back to its start: the button shows without scrolling it sideways
+    hidden = button.evaluate(
+        "b => { const box = b.closest('.sk-scroll'); box.scrollLeft = 0;"
+        " return b.getBoundingClientRect().right - box.getBoundingClientRect().right; }"
+    )
+    assert hidden <= 0, f"Expand lies {hidden:.0f} px beyond the phone's edge"
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # at the table, the map out of sight
+    if not try_click(page, ".samarkand [data-expand]"):
+        return False
+    page.wait_for_selector(".sk-space.target")
+    page.wait_for_timeout(300)
+    box = page.locator(".sk-space.target").first.bounding_box()
+    centre = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    assert 0 <= centre[0] <= 390 and 0 <= centre[1] <= 844, f"the space to expand to is off screen at {centre}"
+    return True
+
+
 def test_a_person_plays_samarkand_to_the_end_on_a_desktop_and_a_phone_with_a_reload(live_server, browser):
     context = browser.new_context(viewport={"width": 1100, "height": 900})
     page = context.new_page()
@@ -294,8 +318,12 @@ def test_a_person_plays_samarkand_to_the_end_on_a_desktop_and_a_phone_with_a_rel
     assert page.locator(".sk-space").count() == 77  # the map, drawn from its data file
     page.wait_for_selector(".sk-prompt")
     shot(page, "08-samarkand-desktop")
-    deadline, reloaded = time.time() + 300, False
+    frame = page.locator(".sk-map-frame")
+    assert frame.evaluate("f => f.scrollHeight - f.clientHeight") <= 1, "the whole map in view on a desktop"
+    deadline, reloaded, revealed = time.time() + 300, False, False
     while time.time() < deadline and not finished(page):
+        if reloaded and not revealed and page.locator(".banner:has-text('Your turn')").count():
+            revealed = expand_shows_its_spaces_on_a_phone(page)
         if page.locator(".banner:has-text('Your turn')").count():
             play_samarkand_step(page)
         if not reloaded and page.locator(".sk-camel").count() >= 16:
@@ -308,6 +336,7 @@ def test_a_person_plays_samarkand_to_the_end_on_a_desktop_and_a_phone_with_a_rel
         page.wait_for_timeout(50)
     shot(page, "10-samarkand-final")
     assert reloaded and finished(page), "Samarkand did not finish in time"
+    assert revealed, "no turn on the phone to expand a family"
     page.wait_for_selector("table.sk-final")
     assert page.locator("table.sk-final tbody tr").count() == 3
     shot(page, "10-samarkand-final")

@@ -11,8 +11,9 @@ const COLOURS = {
 };
 const DARK = new Set(["purple", "black", "brown", "red", "green", "blue"]);
 
-// what survives a redraw: the family chosen for expanding, the zoom, where the map was scrolled to
-const ui = { family: null, zoom: 1, scroll: [0, 0] };
+// what survives a redraw: the family chosen for expanding, the zoom, where the map was scrolled to, and
+// whether the family was just chosen (its spaces are then brought into view: Expand sits below the map)
+const ui = { family: null, zoom: 1, scroll: [0, 0], reveal: false };
 let term = (word) => word; // names in the reader's language, set by render
 
 function svg(tag, attrs = {}, ...children) {
@@ -104,9 +105,31 @@ function drawMap(view, targets, onSpace, t, tr) {
   return svg("svg", { viewBox: `0 0 ${width} ${height}`, style: mapWidth(), role: "img", "aria-label": t("map") }, nodes);
 }
 
-// zoom 1 fits the frame (between 560 and 820 px, so a phone pans a readable map); zooming in widens it further
+// the map's width over its height, from its data: zoom 1 fits the whole map in the frame's height too
+const MAP_ASPECT = (() => {
+  const xs = MAP.spaces.map((s) => centre(s)[0]);
+  const ys = MAP.spaces.map((s) => centre(s)[1]);
+  return (Math.max(...xs) + R + 6) / (Math.max(...ys) + R + 6);
+})();
+
+// zoom 1 fits the frame, the whole map in view on a desktop (at most 820 px wide and the frame's 70vh
+// high), yet never narrower than 560 px, so that a phone pans a readable map; zooming in widens it further
 function mapWidth() {
-  return `width: calc(${ui.zoom} * max(min(100%, 820px), 560px))`;
+  return `width: calc(${ui.zoom} * max(min(100%, 820px, ${(0.69 * MAP_ASPECT * 100).toFixed(1)}vh), 560px))`;
+}
+
+// The spaces a family just chosen may expand to, in view: the map is scrolled to them and brought on
+// screen (the Expand buttons are in the families table below it), only when the person chose the family
+function revealTargets(root) {
+  if (!ui.reveal) return;
+  ui.reveal = false;
+  setTimeout(() => {  // after the frame restored its own scroll (mapFrame)
+    const target = root.querySelector(".sk-space.target");
+    const frame = root.querySelector(".sk-map-frame");
+    if (!target || !frame) return;
+    frame.scrollIntoView({ block: "center" });  // the middle of the window: clear of a panel at its top
+    target.scrollIntoView({ block: "nearest", inline: "center" });  // and inside the frame, however zoomed
+  }, 0);
 }
 
 function mapFrame(view, targets, onSpace, t, tr) {
@@ -151,22 +174,24 @@ function familiesTable(view, moves, act, t, tr, table) {
   const head = [["family", ""], ["cost", "cost"], ["treasury", "treasury"], ["camelsLeft", "camelsLeft"], ["tilesLeft", "tilesLeft"], ["markersLeft", "markersLeft"], ["marriedTo", ""], ["met", ""]];
   return h("div", { class: "sk-scroll" }, h("table", { class: "scores sk-families" },
     h("caption", {}, t("families")),
-    h("thead", {}, h("tr", {}, head.map(([key]) => h("th", { title: t(key) }, t(key))), h("th", {}, ""))),
+    h("thead", {}, h("tr", {}, head.slice(0, 1).map(([key]) => h("th", { title: t(key) }, t(key))), h("th", {}, ""),
+      head.slice(1).map(([key]) => h("th", { title: t(key) }, t(key))))),
     h("tbody", {}, view.families.map((family) => {
       const word = family.name.toLowerCase();
       const chosen = ui.family === word;
+      // Marry and Expand right after the family's name: on a phone they show without scrolling the table
       return h("tr", { class: chosen ? "current-row" : "" },
         h("th", {}, swatch(family.colour, MARKS[familyIndex(family.name)]), " ", tr.term(family.name)),
+        h("td", { class: "sk-act" },
+          moves.marry.has(word) ? h("button", { class: "primary", "data-move": `marry ${word}`, onclick: () => act(`marry ${word}`) }, `${t("marry")} (${family.cost})`) : null,
+          moves.expand.has(word) ? h("button", { class: chosen ? "primary" : "", "data-expand": word, onclick: () => { ui.family = word; ui.reveal = true; act.redraw(); } }, t("expand")) : null),
         h("td", { class: "num" }, String(family.cost)),
         h("td", { class: "num" }, String(family.treasury)),
         h("td", { class: "num" }, String(family.camels_left)),
         h("td", { class: "num" }, String(family.domain_tiles)),
         h("td", { class: "num" }, String(family.markers_left)),
         h("td", {}, family.held_by.map((s) => seatName(table, s).split(" ")[0]).join(", ") || "–"),
-        h("td", { class: "sk-met" }, family.met.map((name) => tr.term(name)).join(", ") || "–"),
-        h("td", {},
-          moves.marry.has(word) ? h("button", { class: "primary", "data-move": `marry ${word}`, onclick: () => act(`marry ${word}`) }, `${t("marry")} (${family.cost})`) : null,
-          moves.expand.has(word) ? h("button", { class: chosen ? "primary" : "", "data-expand": word, onclick: () => { ui.family = word; act.redraw(); } }, t("expand")) : null));
+        h("td", { class: "sk-met" }, family.met.map((name) => tr.term(name)).join(", ") || "–"));
     }))));
 }
 
@@ -257,5 +282,6 @@ export function render(payload, send, t, tr = { term: (w) => w }) {
       + (view.players === 2 ? ` · ${t("bag")}: ${view.bag_size}` : "")),
     familiesTable(view, moves, act, t, tr, table),
     playersTable(view, seat, table, t, tr));
+  revealTargets(root);
   return root;
 }
