@@ -359,6 +359,9 @@ def test_grand_bazaar_says_why_a_trade_is_closed_and_ends_with_its_final_table(l
     assert finished(page)
     final = page.locator("table.gb-final")
     assert final.locator("tbody tr").count() == 2 and "× 10 =" in final.inner_text()
+    # every card is revealed, and still readable: no line across its signs ("−−−" would become one bar)
+    struck = page.locator(".gb-revealed").evaluate_all("cs => cs.map(c => getComputedStyle(c).textDecorationLine)")
+    assert struck == ["none"] * 27, struck
     finished_url = page.url
     page.click("#rematch")  # the same game again, from the end screen
     page.wait_for_function(f"location.href !== {finished_url!r}")
