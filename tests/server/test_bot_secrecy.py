@@ -150,6 +150,9 @@ def test_in_a_sale_offer_the_server_answers_for_all_it_may_at_once_and_nobody_se
         expected = sorted(set(state.to_act()) - set(people_with_a_choice))
         turns = service.next_bot_turns(table_id)
         assert sorted(t.seat for t in turns) == expected
+        # a person answered for is told so (the page then does not say "your turn"); one with a choice is not
+        told = {s: service.payload(table_id, s)["answered_for_you"] for s in (0, 1)}
+        assert told == {s: s not in people_with_a_choice for s in (0, 1)}, told
         views = [state.view(s) for s in (0, 1, 2, None)]
         service.play_bot_turns(table_id, turns, [t.think() for t in turns])
         after = service.table(table_id).state

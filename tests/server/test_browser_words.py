@@ -96,6 +96,24 @@ def test_the_page_says_every_move_in_words_as_the_terminal_does_in_every_languag
             assert said == [words.move(m) for m in moves], f"{name}/{language}"
 
 
+def a_hint_that_comes_after_the_move_is_not_shown(page) -> None:
+    """A hint asked for, then a move made before it comes: the hint, for a decision no longer faced, is
+    not shown (it once read "keep the card" over the next turn's prompt), and Hint stays busy meanwhile."""
+    held = []
+    page.route("**/api/tables/*/hint", lambda route: held.append(route))  # it waits until the move is made
+    page.click("#hint")
+    buy = page.locator(".grand-bazaar .gb-gem button[data-move^='buy ']:not([disabled])").first
+    buy.click()
+    page.wait_for_selector(".hint-box", state="detached")  # redrawn for the new position
+    assert page.locator("#hint[disabled]").count() == 1, "Hint offered again while one is being worked out"
+    assert held, "the hint was not asked for"
+    with page.expect_response("**/api/tables/*/hint"):
+        held[0].continue_()
+    page.wait_for_selector("#hint:not([disabled])")
+    assert page.locator(".hint-box").count() == 0, "a hint for the position before the move"
+    page.unroute("**/api/tables/*/hint")
+
+
 def test_a_hint_reads_in_words_in_german_with_its_notation_beneath_and_bots_by_their_german_names(
     server, chromium
 ):
@@ -111,6 +129,7 @@ def test_a_hint_reads_in_words_in_german_with_its_notation_beneath_and_bots_by_t
     assert steps.all_inner_texts() == [german.move(step) for step in notation]
     assert any(text != step for text, step in zip(steps.all_inner_texts(), notation, strict=True))  # words
     assert page.locator(".hint-box .notation code").all_inner_texts() == notation  # to type, beneath
+    a_hint_that_comes_after_the_move_is_not_shown(page)
     text = page.inner_text("#table")
     assert "P2 Leichter Bot" in text and "P3 Schwerer Bot" in text
     assert "(bot)" not in text and "easy" not in text, "an English bot name"

@@ -996,6 +996,9 @@ class TableService:
             "seat": seat,
             "view": state.view(seat),
             "legal": legal,
+            # the seat is to act but the server answers for it (a sale offer for a card it does not hold, its
+            # time bank spent): its page says it waits, not "your turn"; only the seat itself is told
+            "answered_for_you": seat is not None and seat in table.answered_by_server(),
         }
 
     def _clock_shown(self, table: LiveTable, now_seconds: float) -> dict[str, float]:

@@ -407,8 +407,9 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   else if (table.status === "finished") banner = `${t("winner")}: ${table.result.winners.map((w) => noted(table, w)).join(", ")}`;
   else if (table.status === "closed") banner = t("closedBanner");
   else if (seat === null) banner = t("spectator");
-  else if ((view.to_act || []).includes(seat)) banner = t("yourTurn");
-  else banner = waitingBanner(table, view.to_act || []);
+  // a seat the server answers for (a sale offer for a card it does not hold) waits like everyone else
+  else if ((view.to_act || []).includes(seat) && !payload.answered_for_you) banner = t("yourTurn");
+  else banner = waitingBanner(table, (view.to_act || []).filter((s) => s !== seat));
 
   const moveInput = h("input", { id: "move", placeholder: t("typeMove"), maxlength: 200, "aria-label": t("typeMove") });
   const moveForm = h("form", { class: "move-form", onsubmit: (e) => { e.preventDefault(); if (moveInput.value.trim()) send(moveInput.value.trim()); } },
@@ -428,18 +429,19 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
 
   // keyboard focus stays where it was: the same control (by its move, id or label) is focused again after the redraw
   const focused = document.activeElement && area.contains(document.activeElement) ? focusMemory(document.activeElement) : null;
-  const myTurn = seat !== null && table.status === "playing" && (view.to_act || []).includes(seat);
+  const myTurn = seat !== null && table.status === "playing" && (view.to_act || []).includes(seat) && !payload.answered_for_you;
   const board = renderer.render(payload, send, tr.ui, tr);
   // before every seat is taken nobody can act: the game's own prompt ("add cards... then Bid") would mislead
   if (table.status === "waiting") board.querySelectorAll("[role=status]").forEach((node) => node.remove());
   // invite links and seat changes belong to a game still to be played with others: not a guided first game's
   const host = mine.host && !table.tutorial && ["waiting", "playing"].includes(table.status) ? hostPanel(tableId, table, mine) : null;
   const position = `${tableId}:${(view.log || []).length}:${legal.join("|")}`;  // a hint holds until the position changes
+  shownPosition = position;
   area.replaceChildren(...[
     h("div", { class: "table-head" }, h("h1", {}, table.title), h("div", { class: "banner", role: "status" }, banner),
       banksLine(table, t, Date.now()),
       rulesUrl ? h("a", { href: `${rulesUrl}?lang=${language()}`, target: "_blank" }, t("rules")) : null,
-      myTurn && table.hints ? h("button", { id: "hint", title: t("hintHelp"), onclick: () => askHint(tableId, mine.token, position, area, tr) }, t("hint")) : null,
+      myTurn && table.hints ? hintButton(tableId, mine.token, position, area, tr) : null,
       table.status === "finished" ? h("a", { href: `/replay/${tableId}` }, t("replay")) : null,
       table.status === "finished" && mine.host ? h("button", { class: "primary", id: "rematch", onclick: () => rematch(table) }, t("rematch")) : null),
     optionsLine(table, tr),
@@ -457,7 +459,7 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   tutorial.show(payload, area, mine.host);
   if (focused) refocus(area, focused);
   document.title = `${myTurn ? `● ${t("yourTurn")} — ` : ""}${table.title} — Merchantry`;
-  startCountdown(area, clockShown(table, view, seat, myTurn), table);
+  startCountdown(area, clockShown(table, view, seat), table);
 }
 
 // Who the table waits for: people by their seat, bots as thinking ("P3 is thinking…") while their turn
@@ -472,27 +474,43 @@ function waitingBanner(table, toAct) {
 }
 
 // The turn clock every seat and spectator sees: one's own on one's turn, else that of the seat on turn
-function clockShown(table, view, seat, myTurn) {
+function clockShown(table, view, seat) {
   if (!table.clock || table.status !== "playing") return null;
-  if (myTurn && table.clock[seat] !== undefined) return { seconds: table.clock[seat], who: null };
+  // one's own clock also while the server answers for one: the step's time, the same for every person
+  if ((view.to_act || []).includes(seat) && table.clock[seat] !== undefined) return { seconds: table.clock[seat], who: null };
   const onTurn = (view.to_act || []).find((s) => table.clock[s] !== undefined);
   return onTurn === undefined ? null : { seconds: table.clock[onTurn], who: seatLabel(onTurn) };
 }
 
 // --- hints: what the hard bot would play, searched on the asking seat's sampled worlds only -----------
 let lastHint = null;
+let shownPosition = null;  // the position the page shows now (drawTable)
+let hintAsked = null;  // the position a hint is being worked out for: one at a time, as the server allows
+
+// The Hint button, "Thinking…" while a hint is being worked out (also after a redraw)
+function hintButton(tableId, token, position, area, tr) {
+  const busy = hintAsked !== null;
+  return h("button", { id: "hint", title: t("hintHelp"), disabled: busy ? true : null, onclick: () => askHint(tableId, token, position, area, tr) },
+    busy ? t("hintThinking") : t("hint"));
+}
 
 async function askHint(tableId, token, position, area, tr) {
+  hintAsked = position;
   const button = area.querySelector("#hint");
   if (button) { button.disabled = true; button.textContent = t("hintThinking"); }
   try {
     const advice = await api(`/api/tables/${tableId}/hint`, { method: "POST", headers: { "X-Seat-Token": token } });
     lastHint = { ...advice, position };
-    const head = area.querySelector(".table-head");
-    area.querySelector(".hint-box")?.remove();
-    if (head) head.after(hintBox(lastHint, tr));
+    // a hint that comes after the position moved on is for a decision no longer faced: it is not shown
+    if (position === shownPosition) {
+      const head = area.querySelector(".table-head");
+      area.querySelector(".hint-box")?.remove();
+      if (head) head.after(hintBox(lastHint, tr));
+    }
   } catch (error) { toast(error.message); }
-  if (button) { button.disabled = false; button.textContent = t("hint"); }
+  hintAsked = null;
+  const now = area.querySelector("#hint");  // the button drawn since, if the page was redrawn meanwhile
+  if (now) { now.disabled = false; now.textContent = t("hint"); }
 }
 
 // the hinted move in words, step by step; its notation in small print beneath, for people who type moves
