@@ -316,6 +316,11 @@ def test_a_person_plays_samarkand_to_the_end_on_a_desktop_and_a_phone_with_a_rel
     create_table(page, live_server, "Ann", ["human", "bot:greedy", "bot:random"], game="samarkand")
     page.wait_for_selector("section.samarkand svg .sk-space")
     assert page.locator(".sk-space").count() == 77  # the map, drawn from its data file
+    # every space shows its name, as the log and the hints give it ("a camel on B1")
+    named = page.locator(".sk-space").evaluate_all(
+        "gs => gs.filter(g => g.querySelector('.sk-space-id')?.textContent === g.dataset.space).length"
+    )
+    assert named == 77, f"{named} of 77 spaces show their name"
     page.wait_for_selector(".sk-prompt")
     shot(page, "08-samarkand-desktop")
     frame = page.locator(".sk-map-frame")

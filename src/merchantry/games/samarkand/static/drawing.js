@@ -94,6 +94,8 @@ function drawMap(view, targets, onSpace, t, tr) {
     } else if (space.kind === "water") {
       children.push(svg("text", { x: cx, y: cy - 6, class: "sk-water" }, "≈ ≈"));
     }
+    // the space's name as the log and the hints give it ("a camel on B1"), small along its lower edge
+    children.push(svg("text", { x: cx, y: cy + 25.5, class: "sk-space-id" }, space.id));
     camels.forEach((f, i) => {
       const x = cx + (camels.length === 2 ? (i ? 10 : -10) : 0);
       const colour = MAP.families[f].colour;
