@@ -156,4 +156,7 @@ def test_samarkand_end_table_is_the_engines_scores_and_every_hand_is_shown(live_
             goods = shown.evaluate_all("nodes => nodes.map(n => Number(n.dataset.good))")
             assert Counter(goods) == Counter(card["good"] for card in info["hand"]), "the whole hand is shown"
         fits(page, width)
+        # every column in view, Dirhams too, without scrolling the table sideways: the sums can be checked
+        hidden = page.locator("table.sk-final").evaluate("t => t.scrollWidth - t.parentElement.clientWidth")
+        assert hidden <= 1, f"the final table hides {hidden} px of its columns at {width} px"
         shot(page, f"23-samarkand-end-{width}")
