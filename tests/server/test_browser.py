@@ -306,7 +306,7 @@ def expand_shows_its_spaces_on_a_phone(page) -> bool:
     page.wait_for_timeout(300)
     box = page.locator(".sk-space.target").first.bounding_box()
     centre = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    assert 0 <= centre[0] <= 390 and 0 <= centre[1] <= 844, f"the space to expand to is off screen at {centre}"
+    assert 0 <= centre[0] <= 390 and 0 <= centre[1] <= 844, f"the space to expand to is off screen: {centre}"
     return True
 
 
@@ -365,7 +365,9 @@ def test_grand_bazaar_says_why_a_trade_is_closed_and_ends_with_its_final_table(l
     final = page.locator("table.gb-final")
     assert final.locator("tbody tr").count() == 2 and "× 10 =" in final.inner_text()
     # every card is revealed, and still readable: no line across its signs ("−−−" would become one bar)
-    struck = page.locator(".gb-revealed").evaluate_all("cs => cs.map(c => getComputedStyle(c).textDecorationLine)")
+    struck = page.locator(".gb-revealed").evaluate_all(
+        "cards => cards.map(card => getComputedStyle(card).textDecorationLine)"
+    )
     assert struck == ["none"] * 27, struck
     finished_url = page.url
     page.click("#rematch")  # the same game again, from the end screen
