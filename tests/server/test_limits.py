@@ -147,11 +147,11 @@ def test_a_client_may_have_one_hint_at_a_time_and_the_server_a_bounded_queue(dat
 
     async def scenario():
         gate = threading.Event()
-        pool = FairPool("hints", threads=1, per_client=1, queue=2)
+        pool = FairPool("hints", threads=1, per_client=1, queue=2, one="a hint")
         running = pool.submit("ann", gate.wait)
         with pytest.raises(Refused) as mine:
             pool.submit("ann", lambda: None)
-        assert mine.value.status == 429 and "you already have 1 hints" in mine.value.reason
+        assert mine.value.status == 429 and "you already have a hint waiting" in mine.value.reason  # not "1 hints"
         waiting = [pool.submit(client, lambda: None) for client in ("bo", "cy")]
         assert [pool.position(job) for job in waiting] == [0, 1]
         with pytest.raises(Refused) as full:
@@ -202,7 +202,7 @@ def test_analyses_wait_in_a_bounded_queue_and_only_the_latest_stay_in_memory(tmp
         assert first.status_code == 202
         second = client.post(f"/api/tables/{finished[1]}/analysis")
         if first.json()["status"] != "done":  # one at a time per client
-            assert second.status_code == 429 and "analyses" in second.json()["error"]
+            assert second.status_code == 429 and "an analysis waiting" in second.json()["error"]
         deadline = time.time() + 120
         while (done := client.get(f"/api/tables/{finished[0]}/analysis").json())["status"] != "done":
             assert time.time() < deadline

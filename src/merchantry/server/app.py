@@ -501,6 +501,7 @@ def create_app(
         limits.hints_per_client,
         limits.hint_queue,
         processes=processes,
+        one="a hint",
     )
     analyst = FairPool(
         "analyses",
@@ -508,6 +509,7 @@ def create_app(
         limits.analyses_per_client,
         limits.analysis_queue,
         processes=processes,
+        one="an analysis",
     )
     analysis_numbers = itertools.count(1)  # each analysis in a worker process, for its progress
     analysing: dict[int, Analysis] = {}  # the analyses in worker processes, by number, until they end

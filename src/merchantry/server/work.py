@@ -59,6 +59,7 @@ class FairPool:
     processes: bool = False  # in worker processes of their own (`in_processes`), not threads
     # ... at which priority (`Priority`): hints and analyses only when nothing else wants the CPU
     priority: Priority | None = None
+    one: str = ""  # one job in words ("a hint"), for a refusal at a share of one: not "1 hints"
 
     def __post_init__(self) -> None:
         # what a job in a worker process has done so far, told through shared memory (`Progress`)
@@ -79,10 +80,8 @@ class FairPool:
     def check(self, client: str) -> None:
         """Refuse (429) a job over the client's share or the pool's queue."""
         if self.held_by(client) >= self.per_client:
-            raise Refused(
-                429,
-                f"you already have {self.per_client} {self.what} waiting or being worked out: wait for it",
-            )
+            held = self.one if self.per_client == 1 and self.one else f"{self.per_client} {self.what}"
+            raise Refused(429, f"you already have {held} waiting or being worked out: wait for it")
         if self.busy >= self.threads and self.queued() >= self.queue:
             raise Refused(
                 429, f"the server has {self.queued()} {self.what} waiting already: try again in a moment"
