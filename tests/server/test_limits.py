@@ -151,7 +151,7 @@ def test_a_client_may_have_one_hint_at_a_time_and_the_server_a_bounded_queue(dat
         running = pool.submit("ann", gate.wait)
         with pytest.raises(Refused) as mine:
             pool.submit("ann", lambda: None)
-        assert mine.value.status == 429 and "you already have a hint waiting" in mine.value.reason  # not "1 hints"
+        assert mine.value.status == 429 and "you already have a hint waiting" in mine.value.reason
         waiting = [pool.submit(client, lambda: None) for client in ("bo", "cy")]
         assert [pool.position(job) for job in waiting] == [0, 1]
         with pytest.raises(Refused) as full:
