@@ -369,6 +369,7 @@ def test_grand_bazaar_says_why_a_trade_is_closed_and_ends_with_its_final_table(l
         "cards => cards.map(card => getComputedStyle(card).textDecorationLine)"
     )
     assert struck == ["none"] * 27, struck
+    assert "expected change" not in page.inner_text(".grand-bazaar"), "a change expected with no card to come"
     finished_url = page.url
     page.click("#rematch")  # the same game again, from the end screen
     page.wait_for_function(f"location.href !== {finished_url!r}")

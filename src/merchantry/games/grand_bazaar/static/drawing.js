@@ -71,14 +71,14 @@ function priceRow(view, g, seat, can, act, t, tr) {
       h("strong", {}, `${LETTER[gem]} · ${tr.term(gem)}`),
       h("span", { title: t("priceNow") }, ` ${t("price")} ${view.prices[g]} (${mark})`),
       h("span", { class: "muted", title: t("stockHelp") }, ` · ${t("stock")}: ${view.stock[g]}`),
-      h("span", { class: "muted", title: t("expectedHelp") }, ` · ${t("expected")}: ${expected(view, g)}`)),
+      // with no card left to come there is no change to expect (it once read "expected change: 0")
+      view.remaining_cards.length ? h("span", { class: "muted", title: t("expectedHelp") }, ` · ${t("expected")}: ${expected(view, g)}`) : null),
     h("div", { class: "gb-track", role: "img", "aria-label": `${tr.term(gem)} ${view.prices[g]} / ${TRACK}` }, cells),
     seat !== null && !view.over ? h("div", { class: "gb-controls" }, control("buy"), control("sell")) : null);
 }
 
 function expected(view, g) {
   const left = view.remaining_cards;
-  if (!left.length) return "0";
   const mean = left.reduce((sum, card) => sum + card[g], 0) / left.length;
   return `${mean > 0 ? "+" : ""}${mean.toFixed(2)}`;
 }
