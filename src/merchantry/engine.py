@@ -336,20 +336,38 @@ class EventLog:
     The oldest node of a log is its root: empty for a new game, or the events one seat has seen of another
     log (`seen_by`), which is where a world sampled for that seat starts."""
 
-    __slots__ = ("_event", "_previous", "_root", "_all", "_visible", "size")
+    __slots__ = ("_event", "_type", "_arguments", "_previous", "_root", "_all", "_visible", "size")
 
     def __init__(
-        self, event: Event | None = None, previous: EventLog | None = None, root: tuple[Event, ...] = ()
+        self,
+        event: Event | None = None,
+        previous: EventLog | None = None,
+        root: tuple[Event, ...] = (),
+        event_type: str = "",
+        arguments: dict[str, Any] | None = None,
     ):
+        # A node added by `add` keeps its event as given (type and arguments) and builds the read-only dict
+        # the first time anyone reads it: random playouts and searches add events that nobody reads.
         self._event = event
-        self._previous = previous
+        self._type = event_type
+        self._arguments = arguments
+        self._previous = previous  # None only for a root
         self._root = root  # a root node's events (it has no event of its own)
         self._all: tuple[Event, ...] | None = None  # every event up to here, once someone asked
         self._visible: dict[int | None, tuple[Event, ...]] | None = None  # the same, per seat that asked
         self.size: int = len(root) if previous is None else previous.size + 1
 
     def add(self, event_type: str, **arguments: Any) -> EventLog:
-        return EventLog(ReadOnlyEvent(type=event_type, **arguments), self)
+        return EventLog(None, self, (), event_type, arguments)
+
+    def _built(self) -> Event:
+        """This node's event (not a root's), made the first time it is read and kept: the same dict, in the
+        same key order (its type first), as if it had been made when added."""
+        event = self._event
+        if event is None:
+            event = self._event = ReadOnlyEvent(type=self._type, **(self._arguments or {}))
+            self._arguments = None
+        return event
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as one root of every event (the same events, the same per-seat views): pickling the chain
@@ -365,22 +383,23 @@ class EventLog:
     @property
     def last(self) -> Event | None:
         """The newest event (None in an empty log), without building the whole list."""
-        if self._event is None:
+        if self._previous is None:
             return self._root[-1] if self._root else None
-        return self._event
+        return self._built()
 
     def _events(self) -> tuple[Event, ...]:
         """Every event up to this one, remembered: views ask for the log again and again."""
         if self._all is None:
             newer: list[Event] = []
-            node: EventLog | None = self
-            while node is not None and node._all is None and node._event is not None:
-                newer.append(node._event)
-                node = node._previous
-            older: tuple[Event, ...] = ()
-            if node is not None and node._all is not None:
+            node: EventLog = self
+            previous = node._previous
+            while previous is not None and node._all is None:  # back to a node that knows, or the root
+                newer.append(node._built())
+                node, previous = previous, previous._previous
+            older: tuple[Event, ...]
+            if node._all is not None:
                 older, node._all = node._all, None  # only the newest node keeps a copy: memory stays O(n)
-            elif node is not None:
+            else:
                 older = node._root
             newer.reverse()
             self._all = (*older, *newer)
@@ -401,14 +420,15 @@ class EventLog:
         if known is not None and seat in known:
             return known[seat]
         newer: list[Event] = []
-        node: EventLog | None = self
-        while node is not None and node._event is not None and not (node._visible and seat in node._visible):
-            newer.append(node._event)
-            node = node._previous
+        node: EventLog = self
+        previous = node._previous
+        while previous is not None and not (node._visible and seat in node._visible):
+            newer.append(node._built())
+            node, previous = previous, previous._previous
         older: tuple[Event, ...] = ()
-        if node is not None and node._visible and seat in node._visible:
+        if node._visible and seat in node._visible:
             older = node._visible.pop(seat)  # only the newest node keeps it: memory stays O(n)
-        elif node is not None:
+        else:
             newer.extend(reversed(node._root))
         newer.reverse()
         seen = (*older, *(e for e in newer if "audience" not in e or seat in e["audience"]))

@@ -436,3 +436,57 @@ def test_the_terminal_worth_is_what_the_cash_out_would_give_now():
     rows = [line.split("│") for line in console.export_text().splitlines() if line.startswith("│")]
     assert [int(cells[-2]) for cells in rows] == list(state.worth_at_end())
     assert any(sum(gems) for gems in state.gems)  # gems held: worth is not just the cash
+
+
+def _a_buy_after_some_sales(state: BazaarState) -> bool:
+    """GB-R7 by brute force: try every sequence of legal single sales (GB-R6, never below 0) from this
+    position and say whether one of them reaches a position where some buy is legal (GB-R4, GB-R5, GB-R6)."""
+    player, seen, todo = state.current, set(), [state]
+    while todo:
+        here = todo.pop()
+        if any(here._can_buy(player, g) for g in range(3)):
+            return True
+        key = (here.cash[player], here.gems[player], here.sold)
+        if key in seen:
+            continue
+        seen.add(key)
+        for g in range(3):
+            if here._can_sell(player, g):
+                after = here.clone()
+                after.buy_targets = -1
+                after._apply(player, grand_bazaar.actions.SELL[g])  # the sale alone, not judged by GB-R7
+                todo.append(after)
+    return False
+
+
+def test_gb_r7_the_sales_and_done_offered_agree_with_a_search_of_every_sequence_of_sales():
+    """On random mid-turn positions (hands, cash, stock, prices, gems bought and sold this turn), `done` is
+    offered exactly when no sequence of sales could make a buy possible, and a sale exactly when a buy is
+    still possible after it (or none was required)."""
+    rng = random.Random(30)
+    checked = {"done": 0, "no done": 0, "sale refused": 0}
+    for _ in range(400):
+        state = GAME.new_game(players=3, seed=rng.randrange(1000))
+        hand = tuple(rng.randint(0, 2) for _ in range(3))
+        bought = tuple(rng.random() < 0.25 and hand[g] > 0 for g in range(3))
+        sold = tuple(rng.random() < 0.25 and not bought[g] for g in range(3))
+        state.gems = (hand, *state.gems[1:])
+        state.cash = (rng.randint(0, 25), *state.cash[1:])
+        state.prices = tuple(rng.randint(4, 18) for _ in range(3))
+        state.stock = tuple(rng.choice((0, 1, 5)) for _ in range(3))
+        state.bought, state.sold, state.bought_any = bought, sold, False
+        state.buy_targets = -1
+        must_buy = _a_buy_after_some_sales(state)
+        actions = [str(a) for a in state.legal_actions(0)]
+        assert ("done" in actions) == (not must_buy)
+        checked["no done" if must_buy else "done"] += 1
+        for g, gem in enumerate(("sapphire", "ruby", "emerald")):
+            if not state._can_sell(0, g):
+                continue
+            after = state.clone()
+            after._apply(0, grand_bazaar.actions.SELL[g])
+            allowed = not must_buy or _a_buy_after_some_sales(after)
+            assert (f"sell {gem}" in actions) == allowed
+            assert state._is_legal(0, grand_bazaar.actions.SELL[g]) == allowed
+            checked["sale refused"] += not allowed
+    assert min(checked.values()) > 10  # every case was met

@@ -1122,3 +1122,18 @@ def test_the_terminal_worth_is_the_score_if_the_game_ended_now_and_hides_other_h
         session.apply(seat, merchantry.bots.play_turn(state, seat, greedy, rng))
     final = state.view(0)
     assert [worth(row) for row in final["seats"]] == [f"{score:g}" for score in state.scores()]
+
+
+def test_sk_t1_a_hand_made_marriage_that_also_names_a_space_is_refused_as_it_is_never_offered():
+    from merchantry.games.samarkand.actions import SamarkandAction
+
+    state = merchantry.games.get("samarkand").new_game(players=3, seed=5)
+    seat = state.to_act()[0]
+    marriage = next(a for a in state.legal_actions(seat) if a.verb == "marry")
+    odd = SamarkandAction("marry", family=marriage.family, space=0)
+    before = state.to_dict()
+    assert odd not in state.legal_actions(seat) and not state._is_legal(seat, odd)
+    with pytest.raises(merchantry.IllegalAction):
+        state.apply(seat, odd)
+    assert state.to_dict() == before
+    state.apply(seat, marriage)  # the marriage as offered stays legal

@@ -64,7 +64,7 @@ class GrandBazaarGame(Game):
         s.bought_any = bool(data["bought_any"])
         s.over = bool(data["over"])
         s.log = EventLog.of(data["log"])
-        s.must_buy_known = UNKNOWN
+        s.buy_targets = UNKNOWN
         try:
             s.options = self.resolve_options(dict(data.get("options", {})))
         except InvalidOption as exc:

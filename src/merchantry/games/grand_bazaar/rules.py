@@ -27,7 +27,8 @@ from merchantry.games.grand_bazaar.components import (
 
 GEM_RANGE: Final = range(len(GEMS))
 NO_FLAGS: Final[tuple[bool, ...]] = (False,) * len(GEMS)
-UNKNOWN: Final = -1  # BazaarState.must_buy_known before it is worked out
+UNKNOWN: Final = -1  # BazaarState.buy_targets before it is worked out
+GEM_BITS: Final = tuple(1 << g for g in GEM_RANGE)
 FORMAT_VERSION: Final = 2  # 2: the game's seed is no longer part of the state
 
 
@@ -52,7 +53,7 @@ class BazaarState(State):
         "over",
         "log",
         "options",
-        "must_buy_known",
+        "buy_targets",
     )
 
     num_players: int
@@ -71,9 +72,9 @@ class BazaarState(State):
     bought_any: bool  # GB-R3
     over: bool
     log: EventLog
-    # _must_buy's answer for this position, or UNKNOWN: legal_actions and apply's check both need it, and it
-    # is the most expensive part of either (GB-R7 tries every gem). Forgotten by every _apply.
-    must_buy_known: int
+    # The gems the current seat could still buy after some sales (GB-R7, `_buy_targets`: bit g for gem g),
+    # or UNKNOWN: legal_actions and apply's check both need it for the same position. Forgotten by _apply.
+    buy_targets: int
 
     # --- the contract -----------------------------------------------------------------------------
 
@@ -105,11 +106,11 @@ class BazaarState(State):
             actions = [BUY[g] for g in GEM_RANGE if stock[g] > 0 and cash >= prices[g] and not sold[g]]
         else:
             actions = []
-        must_buy = self._must_buy(player)
+        must_buy = not self.bought_any and self._targets() != 0
         for g in GEM_RANGE:
             if hand[g] == 0 or bought[g]:
                 continue
-            if not must_buy or _buy_still_possible(cash + prices[g], hand, prices, stock, bought, sold, g):
+            if not must_buy or self.buy_targets & ~GEM_BITS[g]:  # GB-R7: some buy is left after this sale
                 actions.append(SELL[g])
         if not must_buy:
             actions.append(DONE)
@@ -130,17 +131,19 @@ class BazaarState(State):
 
     def _must_buy(self, player: int) -> bool:
         """GB-R3/GB-R7: no buy yet this turn, and some sequence of sales still allows one. `player` is the
-        current seat (the only one asked), so the answer is the position's and is remembered."""
-        known = self.must_buy_known
-        if known == UNKNOWN:
-            known = int(
-                not self.bought_any
-                and _buy_still_possible(
-                    self.cash[player], self.gems[player], self.prices, self.stock, self.bought, self.sold
-                )
+        current seat (the only one asked)."""
+        return not self.bought_any and self._targets() != 0
+
+    def _targets(self) -> int:
+        """`_buy_targets` for the current seat in this position, remembered until the next move."""
+        targets = self.buy_targets
+        if targets == UNKNOWN:
+            player = self.current
+            targets = _buy_targets(
+                self.cash[player], self.gems[player], self.prices, self.stock, self.bought, self.sold
             )
-            self.must_buy_known = known
-        return known == 1
+            self.buy_targets = targets
+        return targets
 
     def _may_sell(self, player: int, gem: int, must_buy: bool) -> bool:
         """GB-R6, and before a required buy no sale that would make every buy impossible (GB-R7)."""
@@ -158,12 +161,9 @@ class BazaarState(State):
         return self.gems[player][gem] > 0 and not self.bought[gem]  # GB-R6
 
     def _sale_blocks_every_buy(self, player: int, gem: int) -> bool:
-        """GB-R3/GB-R7: a player who can still buy may not sell their way out of buying. Judged on the
-        position right after the sale."""
-        cash = self.cash[player] + self.prices[gem]
-        return not _buy_still_possible(
-            cash, self.gems[player], self.prices, self.stock, self.bought, self.sold, gem
-        )
+        """GB-R3/GB-R7: a player who can still buy may not sell their way out of buying: after selling `gem`
+        the buys left are the targets less `gem` itself (`_buy_targets`)."""
+        return self._targets() & ~GEM_BITS[gem] == 0
 
     def _why_illegal(self, player: int, action: BazaarAction) -> str:
         if self.over:
@@ -193,7 +193,7 @@ class BazaarState(State):
         return "you must buy at least one gem this turn before you are done (GB-R3)"
 
     def _apply(self, player: int, action: BazaarAction) -> None:
-        self.must_buy_known = UNKNOWN
+        self.buy_targets = UNKNOWN
         gem = action.gem
         if action.verb in ("buy", "sell"):
             price = self.prices[gem]
@@ -345,7 +345,7 @@ class BazaarState(State):
         new.over = self.over
         new.log = self.log  # immutable, shared
         new.options = self.options  # never changed once the game is built: shared
-        new.must_buy_known = self.must_buy_known  # the same position
+        new.buy_targets = self.buy_targets  # the same position
         return new
 
     def to_dict(self) -> dict[str, JSON]:
@@ -416,7 +416,7 @@ def setup(state: BazaarState, rng: random.Random, options: dict[str, Any] | None
     state.bought_any = False
     state.over = False
     state.log = EventLog()
-    state.must_buy_known = UNKNOWN
+    state.buy_targets = UNKNOWN
     state._open_round()
 
 
@@ -426,31 +426,36 @@ def market_size(options: dict[str, Any]) -> int:
     return size
 
 
-def _buy_still_possible(
+def _buy_targets(
     cash: int,
     hand: tuple[int, ...],
     prices: tuple[int, ...],
     stock: tuple[int, ...],
     bought: tuple[bool, ...],
     sold: tuple[bool, ...],
-    sale: int = -1,
-) -> bool:
-    """GB-R7: could some sequence of sales from here make a buy possible? With `sale`, judged as if one
-    gem of that type had just been sold (`cash` already counts its price).
+) -> int:
+    """GB-R7: the gems a player could buy after some sequence of sales from here, as a bitmask (bit g for
+    gem g); 0 when no sequence of sales makes any buy possible.
 
-    To buy gem g the best a player can do is sell every other gem that may still be sold (never g
-    itself, which would forbid buying it), which raises the most cash and frees the most room."""
-    for gem in GEM_RANGE:
-        if stock[gem] == 0 or sold[gem] or gem == sale:
+    To buy gem g the best a player can do is sell every other gem that may still be sold (never g itself,
+    which would forbid buying it): that raises the most cash and frees the most room. A sale of gem s
+    changes none of that for a gem g other than s (the price of s is in the cash either way), and forbids
+    buying s (GB-R6): after selling s the targets are these less s. So one pass answers every sale."""
+    money = cash  # cash after selling every gem that may be sold
+    held = 0  # gems that must stay in hand: those bought this turn (GB-R6)
+    for g in GEM_RANGE:
+        if bought[g]:
+            held += hand[g]
+        else:
+            money += hand[g] * prices[g]
+    targets = 0
+    for g in GEM_RANGE:
+        if stock[g] == 0 or sold[g]:
             continue
-        money, held = cash, hand[gem]
-        for other in GEM_RANGE:
-            if other != gem:
-                count = hand[other] - 1 if other == sale else hand[other]
-                if bought[other]:
-                    held += count
-                else:
-                    money += count * prices[other]
-        if money >= prices[gem] and held < GEM_LIMIT:
-            return True
-    return False
+        if bought[g]:
+            can = money >= prices[g] and held < GEM_LIMIT
+        else:  # its own gems stay in hand
+            can = money - hand[g] * prices[g] >= prices[g] and held + hand[g] < GEM_LIMIT
+        if can:
+            targets |= GEM_BITS[g]
+    return targets

@@ -50,6 +50,12 @@ DONE: Final = SamarkandAction("done")
 KEEP: Final = SamarkandAction("keep")
 PASS: Final = SamarkandAction("pass")
 
+# Every action the rules can offer: apply's check refuses anything else at once (a hand-made tuple included,
+# whose family, space or good might point nowhere), before reading any of its fields.
+EVERY_ACTION: Final = frozenset(
+    (*MARRY, *(a for row in EXPAND for a in row), *CAMEL, *DISCARD.values(), *SELL.values(), DONE, KEEP, PASS)
+)
+
 GOOD_BY_NAME: Final = {name.lower(): number for number, name in enumerate(MAP.goods, 1)}
 NOTATION_HELP: Final = (
     "moves look like: marry levant, discard 12 (or discard salt), done, expand levant D5, camel E5,"

@@ -19,6 +19,7 @@ from merchantry.games.samarkand.actions import (
     CAMEL,
     DISCARD,
     DONE,
+    EVERY_ACTION,
     EXPAND,
     KEEP,
     MARRY,
@@ -185,16 +186,17 @@ class SamarkandState(State):
             discards = [DISCARD[g] for g in self.hands[player]] if self.discarded < MAX_DISCARDS else []
             return [*discards, DONE] if self.within_limit(player) else discards
         if self.phase == "second":
-            return [*(CAMEL[s] for s in self.frontier(self.family)), DONE]
+            return [*_moves_to(CAMEL, self.frontiers[self.family]), DONE]
         actions = [MARRY[f] for f in FAMILIES if self.may_marry(player, f)]
+        held, camels_left, frontiers = self.tiles_held[player], self.camels_left, self.frontiers
         for f in FAMILIES:
-            if self.tiles_held[player][f] and self.camels_left[f]:
-                actions += [EXPAND[f][s] for s in self.frontier(f)]
+            if held[f] and camels_left[f]:
+                actions += _moves_to(EXPAND[f], frontiers[f])
         return actions or [PASS]  # SK-T6
 
     def _is_legal(self, player: int, action: object) -> bool:
         """`action in legal_actions(player)`, without building the list: apply() asks on every move."""
-        if self.over or not isinstance(action, SamarkandAction) or not _well_formed(action):
+        if self.over or not isinstance(action, SamarkandAction) or action not in EVERY_ACTION:
             return False
         verb = action.verb
         if self.phase == "offer":
@@ -330,9 +332,10 @@ class SamarkandState(State):
     def _add(self, event_type: str, **arguments: object) -> EventLog:
         """Log an event; the first event of each round of turns carries `new_round`."""
         turn = self.turns + 1
-        last = self.log.last
-        if self.turns % self.num_players == 0 and (last is None or last.get("turn") != turn):
-            arguments["new_round"] = self.turns // self.num_players + 1
+        if self.turns % self.num_players == 0:  # a round's first turn: is this its first event?
+            last = self.log.last
+            if last is None or last.get("turn") != turn:
+                arguments["new_round"] = self.turns // self.num_players + 1
         return self.log.add(event_type, turn=turn, **arguments)
 
     def _marry(self, player: int, family: int) -> None:
@@ -503,9 +506,9 @@ class SamarkandState(State):
 
     def _end_reason(self) -> str:
         """SK-E1, checked after each turn; SK-T6: a full round of passes changes nothing, ever again."""
-        if not any(stack == MARKERS_PER_FAMILY for stack in self.stack):
+        if MARKERS_PER_FAMILY not in self.stack:
             return "every_family_met"
-        if any(stack == 0 for stack in self.stack):
+        if 0 in self.stack:
             return "five_relationships"
         if self.passes >= self.num_players:
             return "nobody_can_move"
@@ -762,6 +765,25 @@ def _frontiers_after(
             spaces |= 1 << other
     found[family] = spaces
     return tuple(found)
+
+
+# _moves_to's answers, per table of moves (by its id: the module's own tables, which live as long as it) and
+# bitmask of spaces: a family's frontier stays the same over many turns, and every turn lists it again.
+_MOVES_TO: Final[dict[int, dict[int, tuple[SamarkandAction, ...]]]] = {}
+_MOVES_REMEMBERED: Final = 1 << 15  # per table; forgotten all at once beyond that (memory stays bounded)
+
+
+def _moves_to(moves: tuple[SamarkandAction, ...], bits: int) -> tuple[SamarkandAction, ...]:
+    """`moves[s]` for every space s whose bit is set, ascending (`spaces_in`), remembered."""
+    known = _MOVES_TO.get(id(moves))
+    if known is None:
+        known = _MOVES_TO[id(moves)] = {}
+    found = known.get(bits)
+    if found is None:
+        if len(known) >= _MOVES_REMEMBERED:
+            known.clear()
+        found = known[bits] = tuple([moves[s] for s in spaces_in(bits)])
+    return found
 
 
 def spaces_in(bits: int) -> list[int]:
