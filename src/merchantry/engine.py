@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, ClassVar, TypeVar
@@ -331,7 +331,9 @@ class EventLog:
 
     An event is a JSON-ready dict with a "type" and its arguments; text comes from the game's catalogue
     where it is shown. An event only some seats may see carries "audience": [seats]; `visible_to` leaves
-    it out for everyone else. The first event of a round carries "new_round": n.
+    it out for everyone else, or, when it carries "others": {event}, hands everyone else that event in its
+    place (one discard is one event: its seat reads the card, the others "a card face down"; one line in
+    every seat's log). The first event of a round carries "new_round": n.
 
     The oldest node of a log is its root: empty for a new game, or the events one seat has seen of another
     log (`seen_by`), which is where a world sampled for that seat starts."""
@@ -349,7 +351,7 @@ class EventLog:
         self.size: int = len(root) if previous is None else previous.size + 1
 
     def add(self, event_type: str, **arguments: Any) -> EventLog:
-        return EventLog(ReadOnlyEvent(type=event_type, **arguments), self)
+        return EventLog(_event({"type": event_type, **arguments}), self)
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as one root of every event (the same events, the same per-seat views): pickling the chain
@@ -411,7 +413,7 @@ class EventLog:
         elif node is not None:
             newer.extend(reversed(node._root))
         newer.reverse()
-        seen = (*older, *(e for e in newer if "audience" not in e or seat in e["audience"]))
+        seen = (*older, *faces_for(newer, seat))
         if self._visible is None:
             self._visible = {}
         self._visible[seat] = seen
@@ -424,5 +426,31 @@ class EventLog:
         for event in events:
             if not isinstance(event, dict) or not isinstance(event.get("type"), str):
                 raise InvalidRecord(f"a log entry must be an event with a type, not {event!r:.60}")
-            log = EventLog(ReadOnlyEvent(event), log)
+            others = event.get("others")
+            if others is not None and not (
+                "audience" in event and isinstance(others, dict) and isinstance(others.get("type"), str)
+            ):
+                raise InvalidRecord(f"an event's 'others' must be an event with a type: {event!r:.60}")
+            log = EventLog(_event(event), log)
         return log
+
+
+def _event(fields: dict[str, Any]) -> ReadOnlyEvent:
+    """A log event, read-only, and so is the event it hands the seats outside its audience."""
+    others = fields.get("others")
+    if others is not None:
+        fields = {**fields, "others": ReadOnlyEvent(others)}
+    return ReadOnlyEvent(fields)
+
+
+def faces_for(events: Iterable[Event], seat: int | None) -> list[Event]:
+    """What `seat` reads of `events`: an event with an audience only if the seat is in it, else the event it
+    carries for everyone else ("others"), if any; every other event as it is."""
+    seen: list[Event] = []
+    for event in events:
+        audience = event.get("audience")
+        if audience is None or seat in audience:
+            seen.append(event)
+        elif "others" in event:
+            seen.append(event["others"])
+    return seen
