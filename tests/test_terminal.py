@@ -195,7 +195,7 @@ def test_the_variants_in_effect_are_shown_when_the_game_starts():
     ("game", "players", "german"),
     [
         ("money", 3, ["Deine Hand:", "Rechte Auslage:", "Platz", "Endstand"]),
-        ("byzanz", 3, ["Deine Hand", "Übrige Angebotskarten", "Gebot", "Endstand"]),
+        ("byzanz", 3, ["Deine Hand", "Versteigert wird: Angebotskarte", "Gebot", "Endstand"]),
         ("grand_bazaar", 2, ["Preise", "Bargeld", "Wert", "Endwertung"]),
         ("samarkand", 3, ["Familien", "Heiratskosten", "Deine Hand", "Endstand"]),
     ],
@@ -247,3 +247,72 @@ def test_a_hint_in_german_says_the_move_in_words_and_in_the_notation_one_types()
     assert words.startswith("einen ") and notation.split(" -> ")[0] in {
         str(a) for a in session.state.legal_actions(0)
     }
+
+
+def byzanz_screen(state, seat=0) -> str:
+    from merchantry.games.byzanz import terminal as byzanz_terminal
+
+    out = io.StringIO()
+    byzanz_terminal.draw(state.view(seat), Console(file=out, width=140, color_system=None))
+    return out.getvalue()
+
+
+def test_byzanz_shows_the_offer_card_up_for_auction_and_the_next_not_the_whole_stack():
+    state = records.Session("byzanz", 4, seed=3).state  # offer cards 2, 3, 4, 5 (BZ-X1)
+    screen = byzanz_screen(state)
+    assert "Up for auction: offer card 5 · 3 offer cards to come this round, next 4" in screen
+    assert "5 4 3 2" not in screen and "4 3 2" not in screen
+    rng = random.Random(3)
+    while state.view(None)["phase"] != "market":  # every auction of the first round
+        seat = state.to_act()[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+        view = state.view(None)
+        if view["phase"] == "auction" and len(view["offer_stack"]) == 1:
+            assert "Up for auction: offer card 2 · the last offer card of the round" in byzanz_screen(state)
+        if view["phase"] == "auction" and len(view["offer_stack"]) == 2:
+            assert "Up for auction: offer card 3 · 1 offer card to come this round: 2" in byzanz_screen(state)
+    assert "offer card" not in byzanz_screen(state)  # in the market none is to come
+    while not state.is_over():
+        seat = state.to_act()[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    assert "offer card" not in byzanz_screen(state)
+
+
+@pytest.mark.parametrize(("game", "board", "steps"), [("money", "Right group:", 3), ("byzanz", "Market:", 2)])
+def test_a_bid_built_card_by_card_redraws_only_the_hand_and_the_bid_and_board_shows_the_rest(
+    game, board, steps
+):
+    added = []
+
+    def read(prompt: str) -> str:
+        legal = [str(a) for a in table.state.legal_actions(0)]
+        adds = [a for a in legal if a.startswith("add ") and a != "add BLUFF"]
+        if len(added) < steps and adds:
+            added.append(adds[0])
+            return adds[0]
+        if len(added) == steps:
+            added.append("board")
+            return "board"
+        raise EOFError
+
+    players = 4
+    out = io.StringIO()
+    session = records.Session(game, players, seed=3)
+    table = TerminalTable(
+        session,
+        0,
+        ["you"] + ["greedy"] * 3,
+        Console(file=out, width=140, color_system=None),
+        read,
+        random.Random(3),
+        save_on_quit=False,
+    )
+    table.run()
+    assert len(added) == steps + 1
+    text = out.getvalue()
+    screens = text.split("Your hand")
+    assert text.count(board) == 2  # the whole board before the first card and on 'board', not per card
+    assert text.count("Your hand") == steps + 2
+    assert all(board not in screen for screen in screens[1:-2])  # each step: hand and bid so far only
+    bid = " ".join(a.split()[1] for a in added[:steps])
+    assert "Your bid so far: " + bid in text

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, ClassVar, TypeVar
@@ -331,7 +331,9 @@ class EventLog:
 
     An event is a JSON-ready dict with a "type" and its arguments; text comes from the game's catalogue
     where it is shown. An event only some seats may see carries "audience": [seats]; `visible_to` leaves
-    it out for everyone else. The first event of a round carries "new_round": n.
+    it out for everyone else, or, when it carries "others": {event}, hands everyone else that event in its
+    place (one discard is one event: its seat reads the card, the others "a card face down"; one line in
+    every seat's log). The first event of a round carries "new_round": n.
 
     The oldest node of a log is its root: empty for a new game, or the events one seat has seen of another
     log (`seen_by`), which is where a world sampled for that seat starts."""
@@ -365,7 +367,7 @@ class EventLog:
         same key order (its type first), as if it had been made when added."""
         event = self._event
         if event is None:
-            event = self._event = ReadOnlyEvent(type=self._type, **(self._arguments or {}))
+            event = self._event = _event({"type": self._type, **(self._arguments or {})})
             self._arguments = None
         return event
 
@@ -431,7 +433,7 @@ class EventLog:
         else:
             newer.extend(reversed(node._root))
         newer.reverse()
-        seen = (*older, *(e for e in newer if "audience" not in e or seat in e["audience"]))
+        seen = (*older, *faces_for(newer, seat))
         if self._visible is None:
             self._visible = {}
         self._visible[seat] = seen
@@ -444,5 +446,31 @@ class EventLog:
         for event in events:
             if not isinstance(event, dict) or not isinstance(event.get("type"), str):
                 raise InvalidRecord(f"a log entry must be an event with a type, not {event!r:.60}")
-            log = EventLog(ReadOnlyEvent(event), log)
+            others = event.get("others")
+            if others is not None and not (
+                "audience" in event and isinstance(others, dict) and isinstance(others.get("type"), str)
+            ):
+                raise InvalidRecord(f"an event's 'others' must be an event with a type: {event!r:.60}")
+            log = EventLog(_event(event), log)
         return log
+
+
+def _event(fields: dict[str, Any]) -> ReadOnlyEvent:
+    """A log event, read-only, and so is the event it hands the seats outside its audience."""
+    others = fields.get("others")
+    if others is not None:
+        fields = {**fields, "others": ReadOnlyEvent(others)}
+    return ReadOnlyEvent(fields)
+
+
+def faces_for(events: Iterable[Event], seat: int | None) -> list[Event]:
+    """What `seat` reads of `events`: an event with an audience only if the seat is in it, else the event it
+    carries for everyone else ("others"), if any; every other event as it is."""
+    seen: list[Event] = []
+    for event in events:
+        audience = event.get("audience")
+        if audience is None or seat in audience:
+            seen.append(event)
+        elif "others" in event:
+            seen.append(event["others"])
+    return seen

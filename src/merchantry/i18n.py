@@ -125,7 +125,7 @@ class Translator:
         values = {
             name: self._describe(name, value, seat_name)
             for name, value in event.items()
-            if name not in ("type", "audience", "new_round")
+            if name not in ("type", "audience", "others", "new_round")
         }
         text = self._find(f"event.{event['type']}", event.get("count"))
         if text is None:

@@ -485,11 +485,21 @@ def test_a_cloned_state_does_not_grow_with_its_log(name):
     assert late < 1.5 * early + 256, f"a clone costs {early:.0f} bytes early and {late:.0f} at the end"
 
 
+def seat_faces(events: list[dict], seat: int | None) -> list[dict]:
+    """The events `seat` may read: each with an audience only if the seat is in it, else the event it
+    carries for the others, if any (docs/engine.md, "The log")."""
+    return [
+        e if "audience" not in e or seat in e["audience"] else e["others"]
+        for e in events
+        if "audience" not in e or seat in e["audience"] or "others" in e
+    ]
+
+
 @pytest.mark.parametrize("name", games.names())
 def test_each_view_shows_its_seats_events_read_only_whatever_the_clones(name):
     """Views share the log's own events, remembered per seat as the log grows: each seat's log must
-    stay exactly the events it may see (by "audience") on every branch of clones, and no reader can
-    change the log through a view."""
+    stay exactly the events it may see (by "audience" and "others") on every branch of clones, and no
+    reader can change the log through a view."""
     game = games.get(name)
     for seed in range(3):
         state = game.new_game(players=game.max_players, seed=seed)
@@ -508,7 +518,7 @@ def test_each_view_shows_its_seats_events_read_only_whatever_the_clones(name):
                 events = checked.to_dict()["log"]
                 for seat in everyone(checked):
                     seen = checked.view(seat)["log"]
-                    assert seen == [e for e in events if "audience" not in e or seat in e["audience"]]
+                    assert seen == seat_faces(events, seat)
     view = state.view(0)
     entry = view["log"][-1]
     with pytest.raises(TypeError, match="read-only"):

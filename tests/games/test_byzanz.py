@@ -469,6 +469,14 @@ def test_bz_h1_over_seven_cards_the_player_must_discard_or_sell_first():
     # the log tells the discarding player (only) which card went: an event with an audience
     assert "You discard wine1 face down" in log_lines(state.view(0))
     assert "P1 discards a card face down" in log_lines(state.view(1))
+    # one line per discard: its player reads the card, never "a card face down" besides
+    assert [line for line in log_lines(state.view(0)) if "discard" in line] == [
+        "You discard wine1 face down",
+        "You discard olive1 face down",
+    ]
+    assert [line for line in log_lines(state.view(1)) if "discard" in line] == [
+        "P1 discards a card face down"
+    ] * 2
     assert state.view(0)["my_discards"] == ["wine1", "olive1"]
 
 
@@ -774,7 +782,9 @@ def test_bz_h1_over_the_limit_only_that_player_acts_and_only_by_discarding_or_se
     assert state.to_dict() == before
     act(state, 0, "discard wine1")
     mine = [e for e in state.view(0)["log"] if e["type"] == "discarded_card"]
-    assert mine == [{"type": "discarded_card", "seat": 0, "card": "wine1", "audience": [0]}]
+    others = {"type": "discarded", "seat": 0}  # the face the other seats read in its place
+    assert mine == [{"type": "discarded_card", "seat": 0, "card": "wine1", "audience": [0], "others": others}]
+    assert [e for e in state.view(1)["log"] if e.get("seat") == 0 and "discard" in e["type"]] == [others]
 
 
 def test_bz_a7_the_lot_card_put_into_the_market_must_be_one_of_the_lot():

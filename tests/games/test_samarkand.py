@@ -993,7 +993,37 @@ def test_sk_i1_the_log_numbers_turns_and_rounds_and_keeps_private_events_private
     assert ("married", 4, 2) in summary  # the first event of the second round opens it
     assert all(type(e.get("new_round", 0)) is int for e in public)  # round numbers, as JSON shows them
     assert [e["turn"] for e in own if e["type"] == "married"] == [1, 2, 3, 4]
-    assert [e.get("new_round") for e in own if e["turn"] == 1] == [1, None, None, None]
+    assert [(e["type"], e.get("new_round")) for e in own if e["turn"] == 1] == [
+        ("married", 1),
+        ("drew_cards", None),
+        ("you_discarded", None),  # one line for one's own discard: the others read it face down
+    ]
+
+
+def test_sk_i1_a_discard_is_one_line_naming_the_card_to_its_seat_and_face_down_to_everyone_else():
+    d = fresh(players=3)
+    turn_to(d, 0)
+    set_hand(d, 0, [1, 2])
+    d["deck"] = [g for g in d["deck"] if g not in (3, 4, 5)] + [5, 4, 3]  # draws 3, 4, 5
+    state = build(d)
+    state.apply(0, "marry egypt")
+    state.apply(0, "discard 4")
+    state.apply(0, "discard 5")
+    card, other_card = MAP.goods[3], MAP.goods[4]
+
+    def discard_lines(viewer: int | None) -> list[str]:
+        return [line for line in log_lines(state.view(viewer)) if " discards " in line]
+
+    assert discard_lines(0) == [f"P1 discards {card}", f"P1 discards {other_card}"]
+    for viewer in (1, 2, None):
+        lines = log_lines(state.view(viewer))
+        assert discard_lines(viewer) == ["P1 discards a card face down"] * 2
+        assert not any(card in line or other_card in line for line in lines)
+    # one event per discard, in the full log as in every view (the others read the face it carries)
+    assert [e["type"] for e in state.to_dict()["log"]].count("you_discarded") == 2
+    assert "discarded" not in [e["type"] for e in state.to_dict()["log"]]
+    again = build(state.to_dict())  # a record's log keeps both faces
+    assert all(again.view(p)["log"] == state.view(p)["log"] for p in (0, 1, None))
 
 
 def test_sk_i1_who_has_answered_a_sale_offer_is_seen_only_by_that_seat():

@@ -17,9 +17,11 @@ MEDIUM_SECONDS = 0.25
 HARD_SECONDS = 1.0
 
 GENERIC = {
-    # a glance: 15 random playouts per decision; loses to greedy, beats random (capped like medium: a random
-    # playout of a long game is slow on a busy machine, and the table's pace follows its slowest moves)
-    "easy": SearchConfig(iterations=15, seconds=MEDIUM_SECONDS, rollout="random"),
+    # a glance: greedy's move unless 15 random playouts find one better by 0.05 (their verdicts are mostly
+    # noise: beatable, never careless; without the anchor it kept 57-70% of greedy's score, with it
+    # 83-90%: benchmarks/results/strength-easy-issue32.txt). Capped like medium: a random playout of a
+    # long game is slow on a busy machine, and a table's pace follows its slowest moves
+    "easy": SearchConfig(iterations=15, seconds=MEDIUM_SECONDS, rollout="random", anchor_margin=0.05),
     # a short search that keeps the greedy move unless it finds one clearly better; within 0.3 s
     "medium": SearchConfig(iterations=150, seconds=MEDIUM_SECONDS, rollout="random", anchor_margin=0.05),
     # the strength of a recipe is its iterations (the same on any machine); the wall-time budget keeps a

@@ -79,6 +79,7 @@ class TerminalTable:
         self.renderer = renderer_for(session.game.name)
         self.translator = Translator(session.game.name, language)  # the log in the player's language
         self.log_seen = 0
+        self.last_mover: int | None = None  # who made the newest move here
 
     @property
     def state(self) -> State:
@@ -125,6 +126,7 @@ class TerminalTable:
         with self.console.status(self.say("thinking", seat=seat_label(seat), bot=self.bot_name(seat))):
             move = bots.play_turn(self.state, seat, self.bots[seat], self.rng)
         self.session.apply(seat, move)
+        self.last_mover = seat
 
     def terminal_record(self) -> dict[str, Any]:
         """The game record, with who sat where at this terminal: what `play --resume` needs to carry on."""
@@ -161,12 +163,22 @@ class TerminalTable:
         if move is None:
             return False
         self.session.apply(self.human, move)
+        self.last_mover = self.human
         return True
+
+    def continues_own_move(self) -> bool:
+        """The person is partway through a move of their own (a bid built card by card, discards after a
+        marriage) and nobody else has moved since their last step: only their part of the board changed."""
+        return self.last_mover == self.human and self.state.in_decision(self.human)
 
     def human_turn(self) -> None:
         view = self.state.view(self.human)
         legal = self.state.legal_actions(self.human)
-        self.draw(view)
+        draw_step = getattr(self.renderer, "draw_step", None)
+        if draw_step is not None and self.continues_own_move():
+            draw_step(view, self.console, self.translator)  # not the whole board again for every card
+        else:
+            self.draw(view)
         self.console.print(self.numbered(legal))
         while True:
             try:
@@ -186,6 +198,10 @@ class TerminalTable:
                 continue
             if command == "hint":
                 self.show_hint()
+                continue
+            if command == "board":
+                self.draw(view)
+                self.console.print(self.numbered(legal))
                 continue
             if command == "log":
                 print_log(self.console, [self.translator.event(event) for event in view.get("log", [])])
@@ -215,6 +231,7 @@ class TerminalTable:
             if not 1 <= number <= len(legal):
                 raise IllegalAction(self.say("chooseNumber", count=len(legal)))
             self.session.apply(self.human, legal[number - 1])
+            self.last_mover = self.human
             return
         expand = getattr(self.renderer, "expand", None)
         moves = expand(text) if expand else [text]
@@ -223,6 +240,7 @@ class TerminalTable:
             trial.apply(self.human, move)
         for move in moves:
             self.session.apply(self.human, move)
+        self.last_mover = self.human
 
     def numbered(self, legal: list[Any]) -> Table:
         table = Table(show_header=False, box=None, padding=(0, 2))

@@ -402,8 +402,14 @@ class ByzanzState(State):
         self.maybe[player] = self.maybe[player] + newly_unsure
         self.known[player] = _NO_CARDS
         self.discards[player] = (*self.discards[player], code)
-        self.log = self.log.add("discarded", seat=player)
-        self.log = self.log.add("discarded_card", seat=player, card=CODES[code], audience=[player])
+        # BZ-I1: one event, one line in every log: the card for its player, "a card face down" for the others
+        self.log = self.log.add(
+            "discarded_card",
+            seat=player,
+            card=CODES[code],
+            audience=[player],
+            others={"type": "discarded", "seat": player},
+        )
         self._check_limit_resolved(player)
 
     def hand_size(self, player: int) -> int:

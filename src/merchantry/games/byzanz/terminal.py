@@ -44,14 +44,31 @@ def draw(view: dict[str, Any], console: Console, tr: Translator | None = None) -
     t = (tr or Translator("byzanz")).terminal
     phase = t(f"phase_{view['phase']}")
     console.rule(t("heading", round=view["round"], rounds=view["rounds"], phase=phase, deck=view["deck"]))
-    stack = " ".join(str(v) for v in reversed(view["offer_stack"])) or "—"
-    console.print(t("offersLeft", offers=stack))
+    offers = offers_line(view, t)
+    if offers:
+        console.print(offers)
     console.print(t("lot", cards=cards(view["lot"])))
     console.print(t("market", cards=cards(view["market"])))
     console.print(seats_table(view, t))
-    me = view["seat"]
-    if me is None:  # a spectator (a replay): no hand of one's own
+    if view["seat"] is None:  # a spectator (a replay): no hand of one's own
         return
+    draw_own(view, console, t)
+
+
+def draw_step(view: dict[str, Any], console: Console, tr: Translator | None = None) -> None:
+    """The next step of a bid the player is building (or of getting down to the hand limit): only what
+    the step changes, the lot and the player's own hand and bid; the board is as it was ('board' shows it)."""
+    t = (tr or Translator("byzanz")).terminal
+    console.print(t("lot", cards=cards(view["lot"])))
+    mine = next(seat for seat in view["seats"] if seat["seat"] == view["seat"])
+    if mine["bid"]:
+        total = sum(int(code.lstrip("abcdefghijklmnopqrstuvwxyz") or 0) for code in mine["bid"])
+        console.print(t("yourBidSoFar", cards=f"{cards(mine['bid'])} = {total}"))
+    draw_own(view, console, t)
+
+
+def draw_own(view: dict[str, Any], console: Console, t: Callable[..., str]) -> None:
+    me = view["seat"]
     console.print(t("yourHand", count=len(view["hand"]), cards=hand_by_type(view["hand"])))
     if view["hand_limit_player"] == me:
         console.print(f"[bold red]{t('overLimit', limit=hand_limit(view))}[/]")
@@ -60,6 +77,18 @@ def draw(view: dict[str, Any], console: Console, tr: Translator | None = None) -
         console.print(f"[bold]{t('yourBidHigh', high=high) if high else t('yourBidFirst')}[/]")
     elif view["phase"] == "market" and me in view["to_act"]:
         console.print(f"[bold]{t('takeOne')}[/]")
+
+
+def offers_line(view: dict[str, Any], t: Callable[..., str]) -> str:
+    """The offer card up for auction and the next (offer cards lie face up, highest on top: BZ-S3, BZ-A7),
+    with how many are still to come this round; nothing in the market or at the end."""
+    to_come = view["offers_to_come"]
+    on_block = view["phase"] in ("auction", "lot_choice") and bool(view["lot"]) and bool(view["offer_stack"])
+    if not on_block:
+        return t("offersToCome", count=len(to_come), next=to_come[0]) if to_come else ""
+    up = t("offerUp", offer=view["offer_stack"][-1])
+    after = t("offersToCome", count=len(to_come), next=to_come[0]) if to_come else t("offerLast")
+    return f"{up} · {after}"
 
 
 def hand_limit(view: dict[str, Any]) -> int:

@@ -52,6 +52,17 @@ def draw(view: dict[str, Any], console: Console, tr: Translator | None = None) -
     console.print(seats_table(view, t))
     if me is None:  # a spectator (a replay): no hand, no bid of one's own
         return
+    draw_own(view, console, t)
+
+
+def draw_step(view: dict[str, Any], console: Console, tr: Translator | None = None) -> None:
+    """The next card of a sealed bid being built: only the hand and the bid so far, which are all the step
+    changes (the market and the seats are as they were; 'board' shows them)."""
+    draw_own(view, console, (tr or Translator("money")).terminal)
+
+
+def draw_own(view: dict[str, Any], console: Console, t: Callable[..., str]) -> None:
+    me = view["seat"]
     console.print(t("yourHand", cards=hand_by_currency(view["hand"], view.get("hand_serials"))))
     if view["phase"] == "bidding":
         console.print(t("yourBid", cards=cards(view["my_bid"])))

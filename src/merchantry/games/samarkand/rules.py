@@ -336,6 +336,10 @@ class SamarkandState(State):
             last = self.log.last
             if last is None or last.get("turn") != turn:
                 arguments["new_round"] = self.turns // self.num_players + 1
+        others = arguments.get("others")
+        if isinstance(others, dict):  # what the seats outside the audience read: the same turn and round
+            rounds = {k: v for k, v in arguments.items() if k == "new_round"}
+            arguments["others"] = {**others, "turn": turn, **rounds}
         return self.log.add(event_type, turn=turn, **arguments)
 
     def _marry(self, player: int, family: int) -> None:
@@ -388,8 +392,14 @@ class SamarkandState(State):
         self.discards += (good,)
         self.discarders += (player,)
         self.discarded += 1
-        self.log = self._add("discarded", seat=player)
-        self.log = self._add("you_discarded", seat=player, good_name=good_name(good), audience=[player])
+        # SK-I1: one event, one line in every log: the card's name for its seat, face down for everyone else
+        self.log = self._add(
+            "you_discarded",
+            seat=player,
+            good_name=good_name(good),
+            audience=[player],
+            others={"type": "discarded", "seat": player},
+        )
         if self.discarded == MAX_DISCARDS:  # SK-T2: two discards always leave the hand within the limit
             self._end_turn()
 

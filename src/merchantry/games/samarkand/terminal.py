@@ -158,6 +158,21 @@ def draw(view: dict[str, Any], console: Console, tr: Translator | None = None) -
     console.print(map_text(view))
     console.print(families_table(view, tr))
     console.print(players_table(view, tr))
+    draw_own(view, console, tr)
+
+
+def draw_step(view: dict[str, Any], console: Console, tr: Translator | None = None) -> None:
+    """The next step of the player's own turn. Between discards only the hand changes, so only it is shown
+    (the map and the tables are as they were; 'board' shows them); before a second camel the map, where
+    the first one now stands."""
+    tr = tr or Translator("samarkand")
+    if view["phase"] == "second":
+        console.print(map_text(view))
+    draw_own(view, console, tr)
+
+
+def draw_own(view: dict[str, Any], console: Console, tr: Translator) -> None:
+    t = tr.terminal
     hand = view["hand"]
     if hand is not None:
         listed = [t("card", good=c["good"], name=tr.term(c["name"]), points=c["points"]) for c in hand]

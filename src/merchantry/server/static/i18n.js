@@ -80,7 +80,7 @@ export async function gameTranslator(game) {
   const event = (ev, seatName = (s) => `P${s + 1}`) => {
     const vars = {};
     for (const [name, value] of Object.entries(ev)) {
-      if (name === "type" || name === "audience" || name === "new_round") continue;
+      if (name === "type" || name === "audience" || name === "others" || name === "new_round") continue;
       vars[name] = describe(name, value, { ui, term, seatName });
     }
     const template = pick(catalogues, `event.${ev.type}`, { count: ev.count }, lang);
