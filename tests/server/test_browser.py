@@ -173,6 +173,9 @@ def test_the_lobby_lists_finished_games_and_replays_step_through_them(live_serve
     page.click("a:has-text('Replay')")
     page.wait_for_selector("#replay-at")
     assert page.inner_text("#replay-at").startswith("Move 0 /")
+    # a game with the standard options has no options line, and nothing stands in its place
+    assert page.locator("#table-options").count() == 0
+    assert "null" not in page.inner_text("#replay")
     page.click("#replay-next")
     page.wait_for_selector("#replay-at:has-text('Move 1 /')")
     page.keyboard.press("ArrowRight")

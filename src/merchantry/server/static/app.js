@@ -616,7 +616,9 @@ async function replayPage(tableId) {
       const seatChoice = h("select", { id: "replay-seat", "aria-label": t("pointOfView"), onchange: (e) => { viewer = e.target.value; show(at); } },
         h("option", { value: "" }, t("spectators")),
         info.table.seats.map((s) => h("option", { value: String(s.seat), selected: String(s.seat) === viewer ? true : null }, noted(info.table, s.seat))));
-      area.replaceChildren(
+      // replaceChildren writes a null as the text "null": a game played with the standard options has no
+      // options line, so the missing parts are left out first (as the live table does)
+      area.replaceChildren(...[
         h("div", { class: "replay-bar" },
           h("button", { onclick: () => show(0) }, t("first")),
           h("button", { id: "replay-prev", onclick: () => show(at - 1) }, t("prev")),
@@ -633,7 +635,7 @@ async function replayPage(tableId) {
         h("div", { class: "log" }, h("h3", {}, t("log")), h("ol", {}, (step.view.log || []).map((entry, i, all) =>
           h("li", { class: i === all.length - 1 ? "current" : "" }, logText(entry, tr, info.table))))),
         analysisPanel(analysis, info.table, startAnalysis, show, tr, step.rounds || []),
-      );
+      ].filter(Boolean));
       // the log follows the move shown: its newest line in view, inside the log's own box
       const box = area.querySelector(".log");
       if (box) box.scrollTop = box.scrollHeight;
