@@ -479,6 +479,16 @@ def test_a_hinted_move_played_to_the_letter_is_not_marked_by_the_analysis(live_s
             "ns => ns.map(n => n.getBoundingClientRect().right)"
         )
         assert not rights or max(rights) <= size["width"], f"a column is cut at {max(rights)} px"
+        # the summary too: its last column, "Mean loss (points)", was cut on a phone
+        rights = viewer.locator(".analysis-summary th, .analysis-summary td").evaluate_all(
+            "ns => ns.map(n => n.getBoundingClientRect().right)"
+        )
+        assert max(rights) <= size["width"], f"a summary column is cut at {max(rights)} px"
+        lonely = viewer.evaluate(  # a seat's key moments one under another, no separator left on its own
+            "[...document.querySelectorAll('.key-moments *')].flatMap(e => [...e.childNodes])"
+            ".filter(n => n.nodeType === 3 && n.textContent.trim() === ';').length"
+        )
+        assert lonely == 0
         width = viewer.evaluate("document.documentElement.scrollWidth")
         assert width <= size["width"], f"the page is {width} px wide on a {size['width']} px screen"
     judged = httpx.get(f"{live_server}/api/tables/{tid}/analysis").json()
