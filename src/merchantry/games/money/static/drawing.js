@@ -100,7 +100,7 @@ function prompt(view, seat, table, can, t) {
 export function render(payload, act, t) {
   const { view, legal, seat, table } = payload;
   const can = new Set(legal);
-  const root = h("section", { class: "money" });
+  const root = h("section", { class: `money phase-${view.phase}` });  // drawing.css: the hand's place on a phone
   const said = prompt(view, seat, table, can, t);
   if (said) root.append(h("div", { class: "banner money-prompt", role: "status" }, said));
   root.append(h("div", { class: "status-line" },
