@@ -85,6 +85,7 @@ def test_focus_stays_in_the_money_hand_after_a_card_is_added(live_server, browse
     page = browser.new_page(viewport={"width": 1100, "height": 900})
     create_table(page, live_server, "Ann", ["human", "bot:greedy", "bot:greedy"])
     page.wait_for_selector(".money .hand button.card[data-move^='add ']")
+    assert page.inner_text("details.host summary") == "Seats and the table"  # no invite link in it: bots only
     serials = page.locator(".money .hand .card-serial").all_inner_texts()
     assert serials and all(re.fullmatch(r"№\d+", s) for s in serials)  # MO-R5's tie-breakers, on the cards
     cards = page.locator(".money .hand button.card").count()

@@ -595,7 +595,9 @@ function hostPanel(tableId, table, mine) {
       try { await api(`/api/tables/${tableId}/close`, { method: "POST", body: JSON.stringify({ host_token: mine.host }) }); }
       catch (error) { toast(error.message); }
     } }, t("closeTable")) : null;
-  return h("details", { class: "host", open: table.status === "waiting" }, h("summary", {}, t("invites")), h("ul", {}, rows), close);
+  // named after what it holds: invite links while a seat awaits its person, else the seats and Close this table
+  const invites = rows.some((row) => row.querySelector("input.invite"));
+  return h("details", { class: "host", open: table.status === "waiting" }, h("summary", {}, t(invites ? "invites" : "hostSeats")), h("ul", {}, rows), close);
 }
 
 // --- replays -----------------------------------------------------------------------------------------
