@@ -120,6 +120,11 @@ def test_byzanz_end_table_is_the_engines_scores_every_hand_shows_and_no_offers_a
             "ns => ns.map(n => n.getBoundingClientRect().top - n.parentElement.getBoundingClientRect().top)"
         )
         assert apart and max(apart) < 8
+        # every seat's cards under their label, one card or many: the seats side by side line up
+        below = page.locator(".byzanz .bz-final-hand > .cards, .byzanz .bz-profits > .cards").evaluate_all(
+            "ns => ns.map(n => n.getBoundingClientRect().top - n.parentElement.getBoundingClientRect().top)"
+        )
+        assert below and min(below) >= 10, below
         # "(tie-break)" is never cut at its hyphen: its opening and closing bracket sit on one line
         bracket = page.locator("table.bz-final th .nowrap").evaluate_all(
             "ns => ns.map(n => n.getClientRects().length)"
