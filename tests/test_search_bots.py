@@ -471,6 +471,27 @@ def test_a_move_the_hint_proposed_is_the_move_the_analysis_prefers(game):
         assert d.played == d.preferred and d.mark is None, d
 
 
+def test_the_analysis_judges_and_shows_a_bid_without_the_cards_taken_back_out():
+    """A person's sealed bid built with take-backs is judged and shown as the bid sealed (State.net_move),
+    its move numbers still every step it took: a newcomer read "add BRL50, add EUR40, add CAD30, remove
+    CAD30, bid" in the analysis of issue 32."""
+    session = records.Session("money", 3, seed=5)
+    greedy, rng = bots.get("greedy", "money"), random.Random(5)
+    hand = [
+        str(a) for a in session.state.legal_actions(0) if str(a).startswith("add ") and "BLUFF" not in str(a)
+    ]
+    fiddle = [hand[0], hand[1], f"remove {hand[1][4:]}", "bid"]
+    for step in fiddle:
+        session.apply(0, step)
+    while 0 not in session.state.to_act():  # the others bid, up to P1's exchange
+        seat = session.state.to_act()[0]
+        session.apply(seat, bots.play_turn(session.state, seat, greedy, rng))
+    record = session.record()
+    mine = [d for d in analyze(record, QUICK, worlds=4) if d.seat == 0]
+    assert mine[0].played == f"{hand[0]}, bid", mine[0]
+    assert mine[0].moves == [1, 2, 3, 4]
+
+
 def test_the_anchor_move_is_kept_unless_the_search_finds_one_clearly_better():
     """From 6, +1 wins for sure and +2 loses: a margin of 0.5 lets the search overrule an anchor on +2; a
     margin above 1 never can."""

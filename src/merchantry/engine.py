@@ -151,6 +151,12 @@ class State(ABC):
         analysis judge whole moves. By default every action is a decision of its own."""
         return False
 
+    def net_move(self, player: int, steps: list[Action]) -> list[Action]:
+        """The whole move `steps` of `player` from this position as a person would say it: without the steps
+        it took back (a card put into a sealed bid and taken out again), leading to the same position. The
+        analysis judges and shows this move. By default the steps themselves."""
+        return list(steps)
+
     def answers_unseen(self) -> bool:
         """True in a simultaneous step whose answers nobody sees until it ends (a sale offer that whoever
         holds the card answers by speaking up, everyone else by staying silent). The view then shows no

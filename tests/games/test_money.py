@@ -186,6 +186,26 @@ def test_mo_r1_a_card_goes_back_into_the_hand_before_the_bid_is_sealed():
     assert not any(str(a).startswith("remove") for a in state.legal_actions(0))  # sealed is sealed
 
 
+def test_mo_r1_a_bid_built_with_take_backs_is_said_as_the_bid_sealed():
+    """The analysis shows a whole move as its player would say it: a sealed bid without the cards put in
+    and taken back out (a newcomer of issue 32 read "add BRL50, add EUR40, add CAD30, remove CAD30, bid")."""
+    state = four_player_table()
+    fiddled = ["add EUR20", "add EUR30", "add BLUFF", "remove EUR20", "add EUR20", "remove BLUFF", "bid"]
+    steps = []
+    trial = state.clone()
+    for text in fiddled:
+        steps.append(GAME.parse_action(trial, 0, text))
+        trial.apply(0, steps[-1])
+    net = state.net_move(0, steps)
+    assert [str(a) for a in net] == ["add EUR30", "add EUR20", "bid"]
+    short = state.clone()
+    for step in net:
+        short.apply(0, step)
+    assert short.bids == trial.bids and sorted(short.hands[0]) == sorted(trial.hands[0])  # the same bid
+    plain = [GAME.parse_action(state, 0, text) for text in ("add EUR20", "bid")]
+    assert state.net_move(0, plain) == plain  # nothing taken back: the move as played
+
+
 def test_mo_r2_bluff_card_returns_and_a_bid_without_value_sits_out():
     state = four_player_table()
     bid_round(state, [["BLUFF", "EUR30"], ["BLUFF"], [], ["BRL20"]])

@@ -173,8 +173,9 @@ def test_the_lobby_lists_finished_games_and_replays_step_through_them(live_serve
     page.click("a:has-text('Replay')")
     page.wait_for_selector("#replay-at")
     assert page.inner_text("#replay-at").startswith("Move 0 /")
-    # a standard game has no variants line: nothing stands in its place (it once read "null")
-    assert "null" not in page.inner_text("#replay"), "a stray null on the replay"
+    # a game with the standard options has no options line, and nothing stands in its place
+    assert page.locator("#table-options").count() == 0
+    assert "null" not in page.inner_text("#replay")
     page.click("#replay-next")
     page.wait_for_selector("#replay-at:has-text('Move 1 /')")
     page.keyboard.press("ArrowRight")
@@ -518,6 +519,16 @@ def test_a_hinted_move_played_to_the_letter_is_not_marked_by_the_analysis(live_s
             "ns => ns.map(n => n.getBoundingClientRect().right)"
         )
         assert not rights or max(rights) <= size["width"], f"a column is cut at {max(rights)} px"
+        # the summary too: its last column, "Mean loss (points)", was cut on a phone
+        rights = viewer.locator(".analysis-summary th, .analysis-summary td").evaluate_all(
+            "ns => ns.map(n => n.getBoundingClientRect().right)"
+        )
+        assert max(rights) <= size["width"], f"a summary column is cut at {max(rights)} px"
+        lonely = viewer.evaluate(  # a seat's key moments one under another, no separator left on its own
+            "[...document.querySelectorAll('.key-moments *')].flatMap(e => [...e.childNodes])"
+            ".filter(n => n.nodeType === 3 && n.textContent.trim() === ';').length"
+        )
+        assert lonely == 0
         width = viewer.evaluate("document.documentElement.scrollWidth")
         assert width <= size["width"], f"the page is {width} px wide on a {size['width']} px screen"
     judged = httpx.get(f"{live_server}/api/tables/{tid}/analysis").json()

@@ -74,6 +74,10 @@ def test_money_end_table_is_the_engines_scores_and_every_hand_is_shown(live_serv
         page.wait_for_selector(".money table.scores")
         totals = column(page, ".money table.scores", "Total")
         assert {s: as_number(v) for s, v in totals.items()} == dict(enumerate(state.scores()))
+        scores = state.scores()  # each seat's place, as Byzanz's table has it (equal totals share one)
+        ranks = {s: int(v) for s, v in column(page, ".money table.scores", "Rank").items()}
+        assert ranks == {s: 1 + sum(other > mine for other in scores) for s, mine in enumerate(scores)}
+        assert list(ranks.values()) == sorted(ranks.values()), "best first"
         final = state.view(None)["results"][-1]["hands"]
         worked = column(page, ".money table.scores", "Currencies: total → score")
         for s, hand in enumerate(final):  # each currency worked out step by step (MO-E3, MO-E4)
@@ -116,6 +120,11 @@ def test_byzanz_end_table_is_the_engines_scores_every_hand_shows_and_no_offers_a
             "ns => ns.map(n => n.getBoundingClientRect().top - n.parentElement.getBoundingClientRect().top)"
         )
         assert apart and max(apart) < 8
+        # every seat's cards under their label, one card or many: the seats side by side line up
+        below = page.locator(".byzanz .bz-final-hand > .cards, .byzanz .bz-profits > .cards").evaluate_all(
+            "ns => ns.map(n => n.getBoundingClientRect().top - n.parentElement.getBoundingClientRect().top)"
+        )
+        assert below and min(below) >= 10, below
         # "(tie-break)" is never cut at its hyphen: its opening and closing bracket sit on one line
         bracket = page.locator("table.bz-final th .nowrap").evaluate_all(
             "ns => ns.map(n => n.getClientRects().length)"

@@ -77,7 +77,13 @@ def test_a_byzanz_bid_card_is_taken_back_before_bid_and_the_bid_sends_the_rest(l
         assert page.locator("#bz-bid[disabled]").get_attribute("title") == f"the bid must beat {high}"
         return
     page.click("#bz-bid")
-    page.wait_for_selector(f".seat.me .bz-bid:has-text('= {held}')")
+    page.wait_for_selector(f".seat.me .bz-bid .bz-bid-total:has-text('= {held}')")
+    # the total stays whole on one line, never "=" at a line's end and the figure below it
+    lines = page.evaluate(  # in one go: a bot's move redraws the seats at any moment; one rect per text run
+        "(() => { const n = document.querySelector('.seat.me .bz-bid-total');"
+        " return n && new Set([...n.getClientRects()].map((r) => Math.round(r.top))).size })()"
+    )
+    assert lines in (1, None), lines  # None: the auction already over, the bid gone to the market
     assert page.locator(".bz-building [data-take-back]").count() == 0
 
 
@@ -85,6 +91,7 @@ def test_focus_stays_in_the_money_hand_after_a_card_is_added(live_server, browse
     page = browser.new_page(viewport={"width": 1100, "height": 900})
     create_table(page, live_server, "Ann", ["human", "bot:greedy", "bot:greedy"])
     page.wait_for_selector(".money .hand button.card[data-move^='add ']")
+    assert page.inner_text("details.host summary") == "Seats and the table"  # no invite link in it: bots only
     serials = page.locator(".money .hand .card-serial").all_inner_texts()
     assert serials and all(re.fullmatch(r"№\d+", s) for s in serials)  # MO-R5's tie-breakers, on the cards
     cards = page.locator(".money .hand button.card").count()
@@ -101,6 +108,9 @@ def test_error_messages_stack_readably_and_repeat_only_once(live_server, browser
     page = browser.new_page(viewport={"width": 390, "height": 844})
     create_table(page, live_server, "Ann", ["human", "bot:greedy", "bot:greedy"])
     page.wait_for_selector(".money .hand button.card")
+    # on a phone the hand comes right after the market, not below every seat (a newcomer scrolled for it)
+    hand, seats = page.locator(".money .mine").bounding_box(), page.locator(".money .seats").bounding_box()
+    assert hand["y"] + hand["height"] <= seats["y"], "the hand is below the seats"
     # once both bots have sealed nothing redraws the page (a redraw closes the moves panel) until Ann acts
     page.wait_for_function("document.querySelectorAll('.money .seat:not(.me) .ok').length === 2")
     page.click(".moves-panel summary")

@@ -218,10 +218,11 @@ def whole_move(
                 position = _after(state, seat, steps)
                 seen = {p: n for p, n in seen.items() if n <= len(steps)}
                 if detours > MAX_DETOURS:
-                    return _finished_by_greedy(position, seat, steps, rng), first
+                    return state.net_move(seat, _finished_by_greedy(position, seat, steps, rng)), first
                 continue
             if _decided(position, seat, steps):
-                return _without_idle_steps(state, seat, steps), first
+                # net_move: a detour the picture cannot see (a note taken back goes to the end of the hand)
+                return state.net_move(seat, _without_idle_steps(state, seat, steps)), first
             seen[picture] = len(steps)
 
 
@@ -566,6 +567,9 @@ def _decision(
     floor: int | None,
 ) -> Decision:
     calibrate = calibration(game, before.num_players)
+    # the move as its player would say it (a bid without the cards taken back out): the same position, so
+    # the same judgement, and equal to the preferred move where it is the same bid
+    played = before.net_move(seat, played)
     preferred, outcomes = judge(before, seat, played, _search_for(game, config), worlds, floor, calibrate)
     mine = [[shares[seat] for shares in outcome] for outcome in outcomes]
     after, loss = Estimate.of(mine[0]), loss_of(outcomes, seat)

@@ -144,6 +144,31 @@ class MoneyState(State):
             and (bool(self.bids[player]) or self.bluff_bid[player])
         )
 
+    def net_move(self, player: int, steps: list[MoneyAction]) -> list[MoneyAction]:
+        """A sealed bid without its take-backs (MO-R1: a bid is the player's until sealed): each `remove`
+        cancels the latest `add` of the same card before it, as `_take_out_of_bid` returns the note added
+        last. Kept only when it leads to the same bid and hand (a hand's order aside: a note taken back goes
+        to its end), else the steps as played."""
+        net: list[MoneyAction] = []
+        for step in steps:
+            if step.verb == "remove" and MoneyAction("add", step.arg) in net:
+                last = len(net) - 1 - net[::-1].index(MoneyAction("add", step.arg))
+                del net[last]
+            else:
+                net.append(step)
+        if len(net) == len(steps) or self._position_of(player, net) != self._position_of(player, steps):
+            return list(steps)
+        return net
+
+    def _position_of(self, player: int, steps: list[MoneyAction]) -> tuple[list[list[int]], dict[str, JSON]]:
+        """Where `steps` of `player` lead: each hand as a set of cards, and the rest of the state."""
+        state = self.clone()
+        for step in steps:
+            state.apply(player, step)
+        hands = [sorted(hand) for hand in state.hands]
+        state.hands = [() for _ in state.hands]
+        return hands, state.to_dict()
+
     def legal_actions(self, player: Any) -> list[MoneyAction]:
         if type(player) is not int or not 0 <= player < self.num_players:
             self.check_seat(player)

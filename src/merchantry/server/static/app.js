@@ -613,7 +613,9 @@ function hostPanel(tableId, table, mine) {
       try { await api(`/api/tables/${tableId}/close`, { method: "POST", body: JSON.stringify({ host_token: mine.host }) }); }
       catch (error) { toast(error.message); }
     } }, t("closeTable")) : null;
-  return h("details", { class: "host", open: table.status === "waiting" }, h("summary", {}, t("invites")), h("ul", {}, rows), close);
+  // named after what it holds: invite links while a seat awaits its person, else the seats and Close this table
+  const invites = rows.some((row) => row.querySelector("input.invite"));
+  return h("details", { class: "host", open: table.status === "waiting" }, h("summary", {}, t(invites ? "invites" : "hostSeats")), h("ul", {}, rows), close);
 }
 
 // --- replays -----------------------------------------------------------------------------------------
@@ -722,16 +724,18 @@ function analysisPanel(analysis, table, start, show, tr, rounds = []) {
     h("td", { class: "num" }, String(r.inaccuracy)), h("td", { class: "num" }, String(r.mistake)), h("td", { class: "num" }, String(r.blunder)),
     h("td", { class: "num" }, (r.mean_loss * 100).toFixed(1))));
   const moments = (analysis.key_moments || []).flatMap((mine, seat) => mine.length
-    ? [h("li", {}, h("strong", {}, `${seatName(table, seat)}: `), mine.map((m, i) => h("span", {}, i ? "; " : "",
+    // a seat's moments one under another: run on with "; ", a long one left the separator alone on a line
+    ? [h("li", {}, h("strong", {}, `${seatName(table, seat)}: `), h("ul", { class: "seat-moments" }, mine.map((m) => h("li", {},
       h("button", { class: "link key-moment", onclick: () => show(m.move - 1), title: `${t("showPosition")} (${m.played} · ${m.preferred})`, "data-notation": m.played },
-        t("keyMoment", { round: m.round, played: t("quoted", { text: moveInWords(m.played, tr) }), preferred: t("quoted", { text: moveInWords(m.preferred, tr) }), points: m.points })))))]
+        t("keyMoment", { round: m.round, played: t("quoted", { text: moveInWords(m.played, tr) }), preferred: t("quoted", { text: moveInWords(m.preferred, tr) }), points: m.points }))))))]
     : []);
   return h("section", { id: "analysis" },
     h("h2", {}, t("analysisTitle")),
     h("p", { class: "muted" }, t("analysisHelp")),
     moments.length ? h("div", { class: "key-moments" }, h("h3", {}, t("keyMoments")), h("ul", {}, moments)) : null,
     chanceChart(analysis, table, tr, rounds),
-    h("div", { class: "table-scroll" }, h("table", { class: "scores analysis-summary" }, h("thead", {}, h("tr", {}, ["seat", "decisions", "inaccuracies", "mistakes", "blunders", "meanLoss"].map((k) => h("th", {}, t(k))))), h("tbody", {}, totals))),
+    // six columns do not fit a phone either: the summary stacks like the marks (the last column was cut)
+    h("div", { class: "table-scroll" }, stackable(h("table", { class: "scores analysis-summary" }, h("thead", {}, h("tr", {}, ["seat", "decisions", "inaccuracies", "mistakes", "blunders", "meanLoss"].map((k) => h("th", {}, t(k))))), h("tbody", {}, totals)))),
     marked.length ? h("div", { class: "table-scroll" }, stackable(h("table", { class: "scores analysis-marks" },
       h("thead", {}, h("tr", {}, ["move", "seat", "played", "preferred", "chance", "mark"].map((k) => h("th", {}, t(k))))), h("tbody", {}, rows))))
       : h("p", {}, t("noMarks")));

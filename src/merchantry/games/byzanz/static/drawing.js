@@ -104,7 +104,8 @@ function seatBox(view, info, seat, table, t) {
     h("div", { class: "muted" }, t("handSize", { count: info.hand_size }), info.discarded ? ` · ${t("discardedCount", { count: info.discarded })}` : ""),
     info.offer ? h("div", { class: "bz-offer", title: t("offerHelp") }, `${t("offerCard")}: ${info.offer}`) : null,
     view.phase === "over" ? null : h("div", { class: "bz-bid" }, `${t("bid")}: `, out ? h("span", { class: "muted" }, t("passed"))
-      : info.bid.length ? [row(info.bid), ` = ${total(info.bid)}`, auction && auction.high_bidder === s ? ` (${t("highest")})` : ""]
+      // the total and "(highest)" kept together: a long bid wrapped "=" away from its figure
+      : info.bid.length ? [row(info.bid), " ", h("span", { class: "bz-bid-total" }, `= ${total(info.bid)}`, auction && auction.high_bidder === s ? ` (${t("highest")})` : "")]
         : h("span", { class: "muted" }, "—")),
     // the points head the line: after a long row of cards they would wrap onto a line of their own
     h("div", { class: "bz-profits", title: t("profitHelp") }, `${t("profits")} `, h("span", { class: "bz-points" }, `(${t("points", { count: info.score })})`), ": ",

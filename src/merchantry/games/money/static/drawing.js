@@ -100,7 +100,7 @@ function prompt(view, seat, table, can, t) {
 export function render(payload, act, t) {
   const { view, legal, seat, table } = payload;
   const can = new Set(legal);
-  const root = h("section", { class: "money" });
+  const root = h("section", { class: `money phase-${view.phase}` });  // drawing.css: the hand's place on a phone
   const said = prompt(view, seat, table, can, t);
   if (said) root.append(h("div", { class: "banner money-prompt", role: "status" }, said));
   root.append(h("div", { class: "status-line" },
@@ -186,7 +186,11 @@ function currencyScore(view, currency, c, t) {
 function finalScores(view, table, t) {
   const wrap = h("div", { class: "final" });
   view.results.forEach((result, index) => {
-    const rows = result.hands.map((hand, s) => h("tr", {},
+    // best first, each with its place (equal totals share one), as every game's end table
+    const rankOf = (s) => 1 + result.hands.filter((other) => other.total > result.hands[s].total).length;
+    const order = result.hands.map((_, s) => s).sort((a, b) => rankOf(a) - rankOf(b) || a - b);
+    const rows = order.map((s) => [s, result.hands[s]]).map(([s, hand]) => h("tr", { "data-seat": s },
+      h("td", { class: "num" }, String(rankOf(s))),
       h("td", {}, seatName(table, s)),
       h("td", {}, Object.entries(hand.currencies).map(([cur, c]) => h("div", {}, currencyScore(view, cur, c, t)))),  // a line each
       h("td", {}, String(hand.coins)),
@@ -194,7 +198,7 @@ function finalScores(view, table, t) {
     ));
     wrap.append(h("table", { class: "scores" },
       h("caption", {}, view.match.of > 1 ? `${t("game")} ${index + 1}` : t("scores")),
-      h("thead", {}, h("tr", {}, h("th", {}, t("seat")), h("th", {}, t("scoreColumn")), h("th", {}, t("coins")), h("th", {}, t("total")))),
+      h("thead", {}, h("tr", {}, h("th", {}, t("rank")), h("th", {}, t("seat")), h("th", {}, t("scoreColumn")), h("th", {}, t("coins")), h("th", {}, t("total")))),
       h("tbody", {}, rows)));
   });
   return wrap;
