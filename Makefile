@@ -7,8 +7,9 @@ UV_VERSION := 0.13.9
 STAMP := $(VENV)/.synced
 # The compiled engine (native_build.py): mypyc extensions of these sources, loaded while they are unchanged
 NATIVE := src/merchantry/_native/manifest.json
-NATIVE_SOURCES := src/merchantry/engine.py $(wildcard $(addprefix src/merchantry/games/*/,rules.py actions.py \
-	components.py game.py scoring.py native.txt)) \
+NATIVE_SOURCES := src/merchantry/engine.py $(addprefix src/merchantry/rl/,encoding.py episode.py table.py) \
+	$(wildcard $(addprefix src/merchantry/games/*/,rules.py actions.py components.py game.py scoring.py \
+	encoding.py native.txt)) \
 	$(foreach game,$(wildcard src/merchantry/games/*/native.txt),$(patsubst %,$(dir $(game))%.py,$(shell sed -e 's/\#.*//' $(game))))
 # The tests run on both builds: everything on pure Python, the games' courses also on the compiled one
 COURSE_TESTS := tests/conformance tests/test_golden.py tests/test_course_fingerprints.py tests/test_build.py \

@@ -81,7 +81,9 @@ class ActionSpace:
         self.texts: tuple[str, ...] = tuple(encoding_of(game).actions(players))
         self.ids = {text: i for i, text in enumerate(self.texts)}
         self.by_action: dict[Any, int] = {}
-        self.masks: dict[tuple[int, ...], np.ndarray] = {}
+        self.masks: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
+        self.no_actions = read_only(np.zeros(len(self.texts), np.int8))  # shared by every empty mask
+        self.no_flags = read_only(np.zeros(len(self.texts), bool))
         if len(self.ids) != len(self.texts):
             raise ValueError(f"{game}'s action list names an action twice")
 
@@ -106,18 +108,22 @@ class ActionSpace:
             return self.ids[str(action)]
 
     def mask_of(self, ids: list[int]) -> np.ndarray:
-        """The mask (int8, read-only) of these legal ids, increasing: one array per set of ids met, shared
-        (a game meets few sets again and again; the cache is emptied when it grows past MASKS)."""
+        """The mask (int8, read-only) of these legal ids, increasing."""
+        return self.masks_of(ids)[0]
+
+    def masks_of(self, ids: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        """The mask of these legal ids, increasing, as int8 and as bools (both read-only): one pair per set
+        of ids met, shared (a game meets few sets again and again; the cache is emptied when it grows
+        past MASKS)."""
         key = tuple(ids)
-        mask = self.masks.get(key)
-        if mask is None:
+        masks = self.masks.get(key)
+        if masks is None:
             if len(self.masks) >= MASKS:
                 self.masks.clear()
             mask = np.zeros(len(self.texts), np.int8)
             mask[ids] = 1
-            mask.flags.writeable = False
-            self.masks[key] = mask
-        return mask
+            masks = self.masks[key] = (read_only(mask), read_only(mask.astype(bool)))
+        return masks
 
     def legal_ids(self, state: State, seat: int) -> list[int]:
         """The legal action ids of `seat`, in increasing order."""
@@ -133,6 +139,11 @@ class ActionSpace:
     def action(self, state: State, seat: int, action_id: int) -> Any:
         """The game's action for an id (parsed from its notation)."""
         return self.game.parse_action(state, seat, self.texts[action_id])
+
+
+def read_only(array: np.ndarray) -> np.ndarray:
+    array.flags.writeable = False
+    return array
 
 
 class Numbers(Protocol):

@@ -200,7 +200,7 @@ class MerchantryState(pyspiel.State):  # type: ignore[misc]
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
         """The encoding of the player's view, as pyspiel gives it (a list), without pyspiel's round trip."""
-        return self.view_numbers(self.current_player() if player is None else player).tolist()  # type: ignore[no-any-return]
+        return self.table.view_list(self.current_player() if player is None else player)
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
         seat = self.current_player() if player is None else player

@@ -133,16 +133,19 @@ class SamarkandObserver:
         self.offer, self.expanding = OneHot(numbers, OFFER, NUM_GOODS), OneHot(numbers, EXPANDING, FAMILIES)
         self.header: tuple[Any, ...] | None = None
         self.camels: tuple[int, ...] = (0,) * SPACES
-        self.seen: dict[str, Any] = {}  # per part of the state read: the object last written from
+        # per part of the state read: the object last written from (None: nothing yet)
+        self.camels_from: object = None
+        self.hand_from: object = None
+        self.worth_from: object = None
+        self.own_from: object = None
+        self.family_from: list[object] = [None] * 5  # the columns of `_families`, in its order
+        self.met_from: object = None
+        self.seat_from: list[object] = [None] * 3  # the columns of `_seats`, in its order
+        self.hands_from: object = None
+        self.sold_from: object = None
+        self.tiles_from: object = None
         self.held: tuple[int, ...] = ()
         self.sold: set[int] = set()
-
-    def _changed(self, name: str, value: object) -> bool:
-        """Whether the state's `name` is another object than the one last written from."""
-        if self.seen.get(name) is value:
-            return False
-        self.seen[name] = value
-        return True
 
     def observe(self, state: SamarkandState) -> np.ndarray:
         numbers, me = self.numbers, self.seat
@@ -159,16 +162,15 @@ class SamarkandObserver:
         numbers[6] = float(bool(state.offer_good) and state.offer_waiting[me])  # only its own answer
         self.expanding.write(state.family if state.family >= 0 else None)
         numbers[COUNTS], numbers[COUNTS + 1] = state.camels_placed / 2, state.discarded / 2
-        if self._changed("camels", state.camels):
+        if state.camels is not self.camels_from:
+            self.camels_from = state.camels
             self._map(state.camels)
         self._families(state)
         self._seats(state)
-        mine, camels = state.hands[me], state.camels  # a card's worth: the camels and the observer's tiles
-        if (
-            self._changed("hand", mine)
-            | self._changed("worth", camels)
-            | self._changed("own", state.tiles_held[me])
-        ):
+        mine, camels, own = state.hands[me], state.camels, state.tiles_held[me]
+        # a card's worth changes with the camels and the observer's tiles
+        if mine is not self.hand_from or camels is not self.worth_from or own is not self.own_from:
+            self.hand_from, self.worth_from, self.own_from = mine, camels, own
             self._hand(state)
         numbers[COUNTS + 2] = len(state.deck) / NUM_GOODS
         numbers[COUNTS + 3] = len(state.discards) / NUM_GOODS
@@ -193,11 +195,14 @@ class SamarkandObserver:
             (4, state.stack, 5),
             (6, state.tiles_held[self.seat], 2),  # the observer's own tiles of each family
         )
-        for column, values, divisor in columns:
-            if self._changed(f"family{column}", values):
+        seen = self.family_from
+        for part, (column, values, divisor) in enumerate(columns):
+            if values is not seen[part]:
+                seen[part] = values
                 for family in range(FAMILIES):
                     numbers[FAMILY_ROWS + family * PER_FAMILY + column] = values[family] / divisor
-        if self._changed("met", state.met):
+        if state.met is not self.met_from:
+            self.met_from = state.met
             every = (1 << FAMILIES) - 1
             for family in range(FAMILIES):
                 met = bin(state.met[family] & every).count("1")
@@ -210,14 +215,18 @@ class SamarkandObserver:
             (4, state.goods_markers, 10),
             (5, state.relation_markers, 10),
         )
-        for column, values, divisor in columns:
-            if self._changed(f"seat{column}", values):
+        seen = self.seat_from
+        for part, (column, values, divisor) in enumerate(columns):
+            if values is not seen[part]:
+                seen[part] = values
                 for p in range(self.players):
                     numbers[SEATS + slot_of[p] * PER_SEAT + column] = values[p] / divisor
-        if self._changed("hands", state.hands):
+        if state.hands is not self.hands_from:
+            self.hands_from = state.hands
             for p in range(self.players):
                 numbers[SEATS + slot_of[p] * PER_SEAT + 2] = len(state.hands[p]) / 10
-        if self._changed("sold", state.sold):
+        if state.sold is not self.sold_from:
+            self.sold_from = state.sold
             sold: set[int] = set()
             for p in range(self.players):
                 numbers[SEATS + slot_of[p] * PER_SEAT + 3] = len(state.sold[p]) / 10
@@ -225,7 +234,8 @@ class SamarkandObserver:
             for good in sold ^ self.sold:
                 numbers[SOLD + good - 1] = 1.0 if good in sold else 0.0
             self.sold = sold
-        if self._changed("tiles", state.tiles_held):
+        if state.tiles_held is not self.tiles_from:
+            self.tiles_from = state.tiles_held
             for p in range(self.players):
                 start = SEATS + slot_of[p] * PER_SEAT + 6
                 for family in range(FAMILIES):
