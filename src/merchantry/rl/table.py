@@ -26,11 +26,18 @@ from merchantry.rl.episode import Episode, check_reward, final_rewards
 
 
 class Legal:
-    """The legal actions of one seat in one position: their ids (increasing), the mask (int8, and as bools
-    for the policies and `action_masks`), the actions by id."""
+    """The legal actions of one seat in one position: the mask (int8, and as bools for the policies and
+    `action_masks`), the actions by id, and their ids (increasing; worked out when first asked for)."""
 
-    def __init__(self, ids: list[int], mask: np.ndarray, flags: np.ndarray, by_id: dict[int, Any]):
-        self.ids, self.mask, self.flags, self.by_id = ids, mask, flags, by_id
+    def __init__(self, mask: np.ndarray, flags: np.ndarray, by_id: dict[int, Any]):
+        self.mask, self.flags, self.by_id = mask, flags, by_id
+        self.sorted: list[int] | None = None
+
+    @property
+    def ids(self) -> list[int]:
+        if self.sorted is None:
+            self.sorted = sorted(self.by_id)
+        return self.sorted
 
 
 class ListMirror:
@@ -140,9 +147,8 @@ class Table:
                 by_id[by_action[action]] = action
             except (KeyError, TypeError):  # met for the first time, or unhashable
                 by_id[id_of(action)] = action
-        ids = sorted(by_id)
-        mask, flags = space.masks_of(ids)
-        legal = Legal(ids, mask, flags, by_id)
+        mask, flags = space.masks_of(list(by_id))
+        legal = Legal(mask, flags, by_id)
         self.legal_now[seat] = legal
         return legal
 

@@ -136,7 +136,7 @@ class SamarkandObserver:
         # per part of the state read: the object last written from (None: nothing yet)
         self.camels_from: object = None
         self.hand_from: object = None
-        self.worth_from: object = None
+        self.worth_from: tuple[int, ...] = ()
         self.own_from: object = None
         self.family_from: list[object] = [None] * 5  # the columns of `_families`, in its order
         self.met_from: object = None
@@ -169,9 +169,12 @@ class SamarkandObserver:
         self._seats(state)
         mine, camels, own = state.hands[me], state.camels, state.tiles_held[me]
         # a card's worth changes with the camels and the observer's tiles
-        if mine is not self.hand_from or camels is not self.worth_from or own is not self.own_from:
+        if mine is not self.hand_from or own is not self.own_from:
             self.hand_from, self.worth_from, self.own_from = mine, camels, own
             self._hand(state)
+        elif camels is not self.worth_from:  # only the camels moved: the worth of the cards they reach
+            self._worth(state, self.worth_from)
+            self.worth_from = camels
         numbers[COUNTS + 2] = len(state.deck) / NUM_GOODS
         numbers[COUNTS + 3] = len(state.discards) / NUM_GOODS
         numbers[COUNTS + 4] = len(state.bag) / 10
@@ -240,6 +243,14 @@ class SamarkandObserver:
                 start = SEATS + slot_of[p] * PER_SEAT + 6
                 for family in range(FAMILIES):
                     numbers[start + family] = float(state.tiles_held[p][family])
+
+    def _worth(self, state: SamarkandState, before: tuple[int, ...]) -> None:
+        """The worth of the observer's cards whose space's camels changed since `before` (SK-E2)."""
+        numbers, camels, space_of = self.numbers, state.camels, MAP.goods_space
+        for good in state.hands[self.seat]:
+            space = space_of[good - 1]
+            if camels[space] != before[space]:
+                numbers[WORTH + good - 1] = state.goods_card_points(self.seat, good) / 8
 
     def _hand(self, state: SamarkandState) -> None:
         """The observer's cards, each with its worth now (SK-E2): it changes with the camels."""
