@@ -22,15 +22,15 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterable, Sequence
 from functools import cache
-from typing import Any, Protocol, cast
+from typing import Any, Final, Protocol, cast
 
 import numpy as np
 
 from merchantry import games
 from merchantry.engine import State
 
-BOUND = 10.0
-MASKS = 10_000  # masks kept per action space (each len(actions) bytes: 9 MB at most for 926 actions)
+BOUND: Final = 10.0
+MASKS: Final = 10_000  # masks kept per action space (each len(actions) bytes: 9 MB at most for 926 actions)
 
 
 class Encoding(Protocol):

@@ -16,15 +16,15 @@ walk of adds and removes in one sealed bid), the longest random game about 1,500
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
 from merchantry.engine import State
 
-MOVE_STEPS = 1_000  # actions of one seat in one move (it stays in to_act() throughout)
-EPISODE_STEPS = 100_000  # actions of all seats in one episode; a last resort (no game comes near)
-REWARDS = ("win", "margin")
+MOVE_STEPS: Final = 1_000  # actions of one seat in one move (it stays in to_act() throughout)
+EPISODE_STEPS: Final = 100_000  # actions of all seats in one episode; a last resort (no game comes near)
+REWARDS: Final = ("win", "margin")
 
 
 def check_reward(reward: str) -> str:

@@ -23,7 +23,7 @@ Only `view(seat)` is read: other seats' hands appear only as their sizes.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
@@ -32,20 +32,26 @@ from merchantry.games.samarkand.components import MAP, NUM_GOODS
 from merchantry.games.samarkand.rules import PHASES, SamarkandState
 from merchantry.rl.encoding import OneHot, numbers_of, one_hot, relative
 
-SLOTS = 5  # the most players
-FAMILY_INDEX = {family.name: family.index for family in MAP.families}
-FAMILIES, SPACES = len(MAP.families), len(MAP.spaces)
-PER_SEAT = 6 + FAMILIES
-PER_FAMILY = 7
+SLOTS: Final = 5  # the most players
+FAMILY_INDEX: Final = {family.name: family.index for family in MAP.families}
+FAMILIES: Final = len(MAP.families)
+SPACES: Final = len(MAP.spaces)
+PER_SEAT: Final = 6 + FAMILIES
+PER_FAMILY: Final = 7
 # Where each part of the observation starts (the order of `observe` below)
-FIRST, CURRENT, TURN, CAMELS = 7, 7 + SLOTS, 7 + 2 * SLOTS, 8 + 2 * SLOTS
-FAMILY_ROWS = CAMELS + SPACES * FAMILIES
-SEATS = FAMILY_ROWS + FAMILIES * PER_FAMILY
-HELD = SEATS + SLOTS * PER_SEAT
-WORTH, SOLD, OFFER = HELD + NUM_GOODS, HELD + 2 * NUM_GOODS, HELD + 3 * NUM_GOODS
-EXPANDING = OFFER + NUM_GOODS
-COUNTS = EXPANDING + FAMILIES
-SIZE = COUNTS + 5
+FIRST: Final = 7
+CURRENT: Final = 7 + SLOTS
+TURN: Final = 7 + 2 * SLOTS
+CAMELS: Final = 8 + 2 * SLOTS
+FAMILY_ROWS: Final = CAMELS + SPACES * FAMILIES
+SEATS: Final = FAMILY_ROWS + FAMILIES * PER_FAMILY
+HELD: Final = SEATS + SLOTS * PER_SEAT
+WORTH: Final = HELD + NUM_GOODS
+SOLD: Final = HELD + 2 * NUM_GOODS
+OFFER: Final = HELD + 3 * NUM_GOODS
+EXPANDING: Final = OFFER + NUM_GOODS
+COUNTS: Final = EXPANDING + FAMILIES
+SIZE: Final = COUNTS + 5
 
 
 class SamarkandEncoding:
@@ -294,4 +300,4 @@ def _empty_view() -> dict[str, Any]:
     }
 
 
-ENCODING = SamarkandEncoding()
+ENCODING: Final = SamarkandEncoding()
