@@ -81,8 +81,9 @@ class ActionSpace:
         self.texts: tuple[str, ...] = tuple(encoding_of(game).actions(players))
         self.ids = {text: i for i, text in enumerate(self.texts)}
         self.by_action: dict[Any, int] = {}
-        self.masks: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
-        self.no_actions, self.no_flags = self.masks_of([])  # shared by every empty mask
+        self.masks: dict[tuple[int, ...], np.ndarray] = {}
+        self.no_actions = self.mask_of([])  # shared by every empty mask
+        self.no_flags = self.no_actions.view(np.bool_)
         if len(self.ids) != len(self.texts):
             raise ValueError(f"{game}'s action list names an action twice")
 
@@ -107,25 +108,20 @@ class ActionSpace:
             return self.ids[str(action)]
 
     def mask_of(self, ids: list[int]) -> np.ndarray:
-        """The mask (int8, read-only) of these legal ids."""
-        return self.masks_of(ids)[0]
-
-    def masks_of(self, ids: list[int]) -> tuple[np.ndarray, np.ndarray]:
-        """The mask of these legal ids, as int8 and as bools (read-only views of the same bytes): one pair
-        per list of ids met, shared (a game meets few lists again and again, each in the order of its
-        `legal_actions`; the cache is emptied when it grows past MASKS). Built from bytes, not by numpy's
-        fancy indexing, which costs some 2 µs for a list of ids."""
+        """The mask (int8, read-only) of these legal ids: one array per list of ids met, shared (a game meets
+        few lists again and again, each in the order of its `legal_actions`; the cache is emptied when it
+        grows past MASKS). Built from bytes, not by numpy's fancy indexing, which costs some 2 µs for a list
+        of ids."""
         key = tuple(ids)
-        masks = self.masks.get(key)
-        if masks is None:
+        mask = self.masks.get(key)
+        if mask is None:
             if len(self.masks) >= MASKS:
                 self.masks.clear()
             flags = bytearray(len(self.texts))
             for action_id in ids:
                 flags[action_id] = 1
-            numbers = bytes(flags)  # arrays over bytes are read-only
-            masks = self.masks[key] = (np.frombuffer(numbers, np.int8), np.frombuffer(numbers, np.bool_))
-        return masks
+            mask = self.masks[key] = np.frombuffer(bytes(flags), np.int8)  # over bytes: read-only
+        return mask
 
     def legal_ids(self, state: State, seat: int) -> list[int]:
         """The legal action ids of `seat`, in increasing order."""

@@ -29,9 +29,14 @@ class Legal:
     """The legal actions of one seat in one position: the mask (int8, and as bools for the policies and
     `action_masks`), the actions by id, and their ids (increasing; worked out when first asked for)."""
 
-    def __init__(self, mask: np.ndarray, flags: np.ndarray, by_id: dict[int, Any]):
-        self.mask, self.flags, self.by_id = mask, flags, by_id
+    def __init__(self, mask: np.ndarray, by_id: dict[int, Any]):
+        self.mask, self.by_id = mask, by_id
         self.sorted: list[int] | None = None
+
+    @property
+    def flags(self) -> np.ndarray:
+        flags: np.ndarray = self.mask.view(np.bool_)  # read-only, as the mask is
+        return flags
 
     @property
     def ids(self) -> list[int]:
@@ -147,8 +152,7 @@ class Table:
                 by_id[by_action[action]] = action
             except (KeyError, TypeError):  # met for the first time, or unhashable
                 by_id[id_of(action)] = action
-        mask, flags = space.masks_of(list(by_id))
-        legal = Legal(mask, flags, by_id)
+        legal = Legal(space.mask_of(list(by_id)), by_id)
         self.legal_now[seat] = legal
         return legal
 
@@ -194,6 +198,20 @@ class Table:
     def first_to_act(self) -> int:
         assert self.state is not None
         return self.state.to_act()[0]
+
+    def ended(self) -> bool:
+        """Over, or truncated (`episode`)."""
+        assert self.state is not None
+        return self.state.is_over() or self.episode.truncated()
+
+    def current_player(self, pinned: int | None, ended: int) -> int:
+        """OpenSpiel's current player: `ended` once the episode has ended, else `pinned` if it is to act
+        (a world's first mover), else the first seat of `to_act()`."""
+        if self.ended():
+            return ended
+        assert self.state is not None
+        acting = self.state.to_act()
+        return pinned if pinned is not None and pinned in acting else acting[0]
 
     # --- numbers ------------------------------------------------------------------------------------
 
