@@ -73,8 +73,8 @@ class Episode:
     def __deepcopy__(self, memo: dict[int, Any]) -> Episode:
         """A copy for a cloned state (OpenSpiel clones with copy.deepcopy): the lists of ints are copied,
         the kept observations are never changed in place, so they are shared."""
-        copy = Episode.__new__(Episode)
-        copy.players, copy.history, copy.steps = self.players, self.history, self.steps
+        copy = Episode(self.players, self.history)  # compiled, the class has no __new__ without __init__
+        copy.steps = self.steps
         copy.move_steps = list(self.move_steps)
         copy.own = [list(actions) for actions in self.own]
         copy.move = [list(actions) for actions in self.move]
