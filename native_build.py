@@ -49,7 +49,8 @@ setup(name="merchantry-native", ext_modules=mypycify({sources!r}, opt_level="3",
 
 def compiled_sources(package: Path = PACKAGE) -> list[Path]:
     """The sources to compile, relative to the folder holding the package."""
-    sources = [package / "engine.py", *(package / "rl" / f"{name}.py" for name in RL_MODULES)]
+    sources = [package / "engine.py"]
+    sources += [path for name in RL_MODULES if (path := package / "rl" / f"{name}.py").exists()]
     for game in sorted(p for p in (package / "games").iterdir() if (p / "__init__.py").exists()):
         sources += [game / f"{name}.py" for name in GAME_MODULES if (game / f"{name}.py").exists()]
         sources += [game / f"{name}.py" for name in more_modules(game)]
