@@ -7,12 +7,14 @@ UV_VERSION := 0.13.9
 STAMP := $(VENV)/.synced
 # The compiled engine (native_build.py): mypyc extensions of these sources, loaded while they are unchanged
 NATIVE := src/merchantry/_native/manifest.json
-NATIVE_SOURCES := src/merchantry/engine.py $(wildcard $(addprefix src/merchantry/games/*/,rules.py actions.py \
-	components.py game.py scoring.py native.txt)) \
+NATIVE_SOURCES := src/merchantry/engine.py $(addprefix src/merchantry/rl/,encoding.py episode.py table.py) \
+	$(wildcard $(addprefix src/merchantry/games/*/,rules.py actions.py components.py game.py scoring.py \
+	encoding.py native.txt)) \
 	$(foreach game,$(wildcard src/merchantry/games/*/native.txt),$(patsubst %,$(dir $(game))%.py,$(shell sed -e 's/\#.*//' $(game))))
-# The tests run on both builds: everything on pure Python, the games' courses also on the compiled one
+# The tests run on both builds: everything on pure Python, the games' courses also on the compiled one, and
+# the compiled RL observers against the views' encodings and OpenSpiel's checks (cloned tables and episodes)
 COURSE_TESTS := tests/conformance tests/test_golden.py tests/test_course_fingerprints.py tests/test_build.py \
-	tests/test_api_promise.py
+	tests/test_api_promise.py tests/rl/test_observers.py tests/rl/test_openspiel.py
 
 .PHONY: setup compiled extras baselines run play test lint typecheck check bench simulate clean
 
@@ -40,8 +42,8 @@ play: setup
 
 ## Lint, type-check, then the whole test suite on both cores, with the optional extras (Ray, the RL
 ## adapters) installed: they are tested for real. The suite runs on pure Python, then the conformance
-## suite (on 50 of its 200 seeds), golden playthroughs and course fingerprints again on the compiled build
-## (where it can be built).
+## suite (on 50 of its 200 seeds), golden playthroughs, course fingerprints and the RL observers and
+## OpenSpiel checks again on the compiled build (where it can be built).
 test: setup extras lint typecheck
 	MERCHANTRY_PURE=1 $(BIN)/pytest -n 2
 	MERCHANTRY_EXPECT_COMPILED=1 MERCHANTRY_CONFORMANCE_SEEDS=50 $(BIN)/pytest -n 2 $(COURSE_TESTS)

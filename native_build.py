@@ -29,12 +29,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 PACKAGE = ROOT / "src" / "merchantry"
-# Modules compiled in every game package (when it has them), besides the engine: the forward model.
-GAME_MODULES = ("rules", "actions", "components", "game", "scoring")
+# Modules compiled in every game package (when it has them), besides the engine: the forward model and
+# the game's RL encoding.
+GAME_MODULES = ("rules", "actions", "components", "game", "scoring", "encoding")
 # A game may list more of its modules here, one per line ('#' starts a comment): what its play-outs spend
 # their time in (issue 28: a whole-game analysis is mostly play-outs by the greedy policy). Only modules
 # with no class that an uncompiled module subclasses: mypyc refuses interpreted subclasses of its classes.
 MORE_MODULES = "native.txt"
+# The RL adapters' step path beside it (issue 30): the tables, episodes and observers run once per step.
+RL_MODULES = ("encoding", "episode", "table")
 GROUP = "merchantry_native"  # mypyc's shared library: merchantry_native__mypyc
 SETUP = """
 from setuptools import setup
@@ -47,6 +50,7 @@ setup(name="merchantry-native", ext_modules=mypycify({sources!r}, opt_level="3",
 def compiled_sources(package: Path = PACKAGE) -> list[Path]:
     """The sources to compile, relative to the folder holding the package."""
     sources = [package / "engine.py"]
+    sources += [path for name in RL_MODULES if (path := package / "rl" / f"{name}.py").exists()]
     for game in sorted(p for p in (package / "games").iterdir() if (p / "__init__.py").exists()):
         sources += [game / f"{name}.py" for name in GAME_MODULES if (game / f"{name}.py").exists()]
         sources += [game / f"{name}.py" for name in more_modules(game)]

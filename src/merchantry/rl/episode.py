@@ -16,15 +16,15 @@ walk of adds and removes in one sealed bid), the longest random game about 1,500
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
 from merchantry.engine import State
 
-MOVE_STEPS = 1_000  # actions of one seat in one move (it stays in to_act() throughout)
-EPISODE_STEPS = 100_000  # actions of all seats in one episode; a last resort (no game comes near)
-REWARDS = ("win", "margin")
+MOVE_STEPS: Final = 1_000  # actions of one seat in one move (it stays in to_act() throughout)
+EPISODE_STEPS: Final = 100_000  # actions of all seats in one episode; a last resort (no game comes near)
+REWARDS: Final = ("win", "margin")
 
 
 def check_reward(reward: str) -> str:
@@ -73,8 +73,8 @@ class Episode:
     def __deepcopy__(self, memo: dict[int, Any]) -> Episode:
         """A copy for a cloned state (OpenSpiel clones with copy.deepcopy): the lists of ints are copied,
         the kept observations are never changed in place, so they are shared."""
-        copy = Episode.__new__(Episode)
-        copy.players, copy.history, copy.steps = self.players, self.history, self.steps
+        copy = Episode(self.players, self.history)  # compiled, the class has no __new__ without __init__
+        copy.steps = self.steps
         copy.move_steps = list(self.move_steps)
         copy.own = [list(actions) for actions in self.own]
         copy.move = [list(actions) for actions in self.move]

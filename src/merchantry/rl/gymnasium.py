@@ -160,8 +160,7 @@ class SeatEnv(gymnasium.Env[np.ndarray, np.int64]):
                 action = bots.play_turn(state, seat, self.opponents[seat], self.bot_rng)
                 action_id = self.action_ids.id_of(action)
             else:
-                seen = table.observe(seat, may_act=True)
-                action_id = int(policy(seen["observation"], seen["action_mask"].astype(bool)))
+                action_id = int(policy(table.observation(seat), table.flags(seat)))
             table.play(seat, action_id)
 
     def _ended(self) -> bool:
@@ -170,10 +169,10 @@ class SeatEnv(gymnasium.Env[np.ndarray, np.int64]):
         return state.is_over() or self.table.episode.truncated()
 
     def action_masks(self) -> np.ndarray:
-        """The legal action ids of the learner (all False once the episode has ended)."""
-        if self._ended():
-            return np.zeros(len(self.action_ids), bool)
-        return self.table.mask(self.seat).astype(bool)
+        """The legal action ids of the learner (all False once the episode has ended): a new array (users keep
+        what an environment returns; gymnasium's checker holds it to that)."""
+        flags: np.ndarray = self.table.flags(self.seat, may_act=not self.table.episode.truncated()).copy()
+        return flags
 
     def _observation(self) -> np.ndarray:
         return self.table.observation(self.seat)

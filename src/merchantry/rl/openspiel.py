@@ -47,6 +47,7 @@ from merchantry.rl.episode import EPISODE_STEPS, MOVE_STEPS, Episode, final_rewa
 from merchantry.rl.table import Table
 
 MOVE_SLOTS = 32  # the current move's actions in the information state tensor
+TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 UNKNOWN = -1  # in a world: "this seat's actions before the world was sampled are not known"
 
 
@@ -152,10 +153,7 @@ class MerchantryState(pyspiel.State):  # type: ignore[misc]
         return self.table.episode
 
     def current_player(self) -> int:
-        if self.is_terminal():
-            return int(pyspiel.PlayerId.TERMINAL)
-        acting = self.state.to_act()
-        return self.pinned if self.pinned in acting else acting[0]
+        return self.table.current_player(self.pinned, TERMINAL)
 
     def _legal_actions(self, player: int) -> list[int]:
         return list(self.table.legal(player).ids)
@@ -163,7 +161,7 @@ class MerchantryState(pyspiel.State):  # type: ignore[misc]
     def legal_actions(self, player: int | None = None) -> list[int]:
         """pyspiel's `legal_actions`, answered here: through pyspiel's C++ and back it costs some 30 µs."""
         current = self.current_player()  # pyspiel: no legal action for another player, nor once over
-        if self.is_terminal() or player not in (None, current):
+        if current == TERMINAL or player not in (None, current):
             return []
         return list(self.table.legal(current).ids)
 
@@ -176,7 +174,7 @@ class MerchantryState(pyspiel.State):  # type: ignore[misc]
         return self.action_ids.texts[action]
 
     def is_terminal(self) -> bool:
-        return self.state.is_over() or self.episode.truncated()
+        return self.table.ended()
 
     def returns(self) -> list[float]:
         if self.state.is_over():
@@ -200,7 +198,7 @@ class MerchantryState(pyspiel.State):  # type: ignore[misc]
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
         """The encoding of the player's view, as pyspiel gives it (a list), without pyspiel's round trip."""
-        return self.view_numbers(self.current_player() if player is None else player).tolist()  # type: ignore[no-any-return]
+        return self.table.view_list(self.current_player() if player is None else player)
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
         seat = self.current_player() if player is None else player

@@ -184,11 +184,10 @@ class MerchantryEnv(Shared, AECEnv):  # type: ignore[misc]
             return
         if action is None:
             raise ValueError(f"{agent} must act: pass an action id")
-        self.table.play(self.seats[agent], int(action))
+        rewards = self.table.step(self.seats[agent], action)
         self._cumulative_rewards[agent] = 0.0
-        rewards = self.table.end_rewards()
         if rewards is None:  # play goes on; every reward stays 0 until the end
-            self.agent_selection = self.possible_agents[state.to_act()[0]]
+            self.agent_selection = self.possible_agents[self.table.first_to_act()]
             return
         over = state.is_over()
         for other, reward in zip(self.agents, rewards, strict=True):
@@ -231,11 +230,7 @@ class MerchantryParallelEnv(Shared, ParallelEnv):  # type: ignore[misc]
         return self._observations(), {a: {} for a in self.agents}
 
     def _observations(self) -> dict[str, dict[str, np.ndarray]]:
-        state = self.table.state
-        assert state is not None
-        acting = state.to_act()
-        table, names = self.table, self.possible_agents
-        return {names[seat]: table.observe(seat, seat in acting) for seat in range(self.players)}
+        return self.table.observe_all(self.possible_agents)
 
     def step(
         self, actions: dict[str, int]
@@ -246,35 +241,10 @@ class MerchantryParallelEnv(Shared, ParallelEnv):  # type: ignore[misc]
         dict[str, bool],
         dict[str, dict[str, Any]],
     ]:
-        table, state = self.table, self.table.state
-        assert state is not None and self.agents, "call reset() first"
-        names = self.possible_agents
-        acting = state.to_act()
-        missing = [names[seat] for seat in acting if names[seat] not in actions]
-        if missing:
-            raise ValueError(f"{', '.join(missing)} must act: pass an action id for each")
-        seen = {seat: table.view_numbers(seat) for seat in acting} if len(acting) > 1 else {}
-        for seat in acting:
-            if seat in seen and (
-                seat not in state.to_act() or not _same(table.view_numbers(seat), seen[seat])
-            ):
-                continue  # an earlier seat's action ended the simultaneous step: this one acts anew
-            table.play(seat, int(actions[names[seat]]))
-            if state.is_over() or table.episode.truncated():
-                break
-        observations = self._observations()
-        rewards = table.end_rewards()
-        over = state.is_over()
-        done = rewards is not None
-        names = self.agents
-        reward_of = dict(zip(names, rewards or [0.0] * self.players, strict=True))
-        terminations = {a: done and over for a in names}
-        truncations = {a: done and not over for a in names}
-        infos: dict[str, dict[str, Any]] = {a: {} for a in names}
-        if done:
+        assert self.table.state is not None and self.agents, "call reset() first"
+        observations, rewards, terminations, truncations, infos = self.table.step_together(
+            actions, self.possible_agents
+        )
+        if terminations[self.agents[0]] or truncations[self.agents[0]]:
             self.agents = []
-        return observations, reward_of, terminations, truncations, infos
-
-
-def _same(now: np.ndarray, before: np.ndarray) -> bool:
-    return bool(np.array_equal(now, before))
+        return observations, rewards, terminations, truncations, infos

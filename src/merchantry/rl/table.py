@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import Any
+from typing import Any, SupportsIndex
 
 import numpy as np
 
@@ -26,16 +26,53 @@ from merchantry.rl.episode import Episode, check_reward, final_rewards
 
 
 class Legal:
-    """The legal actions of one seat in one position: their ids (increasing), the mask, the actions by id."""
+    """The legal actions of one seat in one position: the mask (int8, and as bools for the policies and
+    `action_masks`), the actions by id, and their ids (increasing; worked out when first asked for)."""
 
-    __slots__ = ("ids", "mask", "by_id")
+    def __init__(self, mask: np.ndarray, by_id: dict[int, Any]):
+        self.mask, self.by_id = mask, by_id
+        self.sorted: list[int] | None = None
 
-    def __init__(self, ids: list[int], mask: np.ndarray, by_id: dict[int, Any]):
-        self.ids, self.mask, self.by_id = ids, mask, by_id
+    @property
+    def flags(self) -> np.ndarray:
+        flags: np.ndarray = self.mask.view(np.bool_)  # read-only, as the mask is
+        return flags
+
+    @property
+    def ids(self) -> list[int]:
+        if self.sorted is None:
+            self.sorted = sorted(self.by_id)
+        return self.sorted
+
+
+class ListMirror:
+    """A seat's observation as a list of floats (OpenSpiel's tensors are lists): `tolist()` of a thousand
+    numbers costs some 15 µs, more than an engine step; this list is kept in step with the observer's
+    numbers instead, rewriting only the numbers that changed since it was last asked, and copied (2 µs)."""
+
+    def __init__(self, size: int):
+        self.numbers: list[float] = [0.0] * size
+        self.seen = np.zeros(size, np.float32)
+
+    def follow(self, observation: np.ndarray) -> list[float]:
+        """The numbers of `observation` (float32), as a new list."""
+        changed = np.flatnonzero(observation != self.seen)
+        if len(changed):
+            numbers = self.numbers
+            values = observation[changed].tolist()
+            for place, index in enumerate(changed.tolist()):
+                numbers[index] = values[place]
+            self.seen[changed] = observation[changed]
+        return list(self.numbers)
 
 
 class Table:
     """One game as every adapter sees it: the engine state, the episode's counts and the numbers."""
+
+    state: State | None
+    observers: list[Observer]
+    legal_now: list[Legal | None]
+    lists: list[ListMirror]
 
     def __init__(
         self,
@@ -44,7 +81,11 @@ class Table:
         options: dict[str, Any] | None = None,
         reward: str = "win",
         history: int = 0,
+        like: Table | None = None,
     ):
+        if like is not None:  # a copy (`__deepcopy__`): the compiled class has no __new__ without __init__
+            self._share(like)
+            return
         self.game = games.get(game)
         self.options = self.game.resolve_options(options or {})
         self.players = players or self.game.min_players
@@ -58,23 +99,30 @@ class Table:
         self.action_ids = action_space(game, self.players)
         self.view_size = self.encoding.observation_size(self.players)
         self.size = self.view_size * (1 + history)
-        self.no_actions = np.zeros(len(self.action_ids), np.int8)
-        self.no_actions.flags.writeable = False  # shared by every empty mask
-        self.state: State | None = None
+        self.no_actions = self.action_ids.no_actions
+        self.state = None
         self.episode = Episode(self.players, history)
-        self.observers: list[Observer] = [
-            observer_of(self.encoding, self.players, s) for s in range(self.players)
-        ]
-        self.legal_now: dict[int, Legal] = {}  # per seat, for the position as it is: forgotten by every play
+        self.observers = [observer_of(self.encoding, self.players, s) for s in range(self.players)]
+        self.legal_now = [None] * self.players  # per seat, for the position as it is: forgotten by every play
+        self.lists = [ListMirror(self.view_size) for _ in range(self.players)]
+
+    def _share(self, other: Table) -> None:
+        """Everything of `other` but its state and episode: the game, its numbers and the observers (their
+        caches are keyed on what they read, so any state may ask them), shared."""
+        self.game, self.options, self.players = other.game, other.options, other.players
+        self.reward, self.history, self.encoding = other.reward, other.history, other.encoding
+        self.action_ids, self.view_size, self.size = other.action_ids, other.view_size, other.size
+        self.no_actions, self.observers, self.lists = other.no_actions, other.observers, other.lists
+        self.state = other.state
+        self.episode = other.episode
+        self.legal_now = [None] * self.players
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Table:
         """A copy for a cloned OpenSpiel state: the engine state cloned (never deep-copied), the episode's
-        counts copied; the game, its numbers and the observers (their caches are keyed on what they read)
-        shared."""
-        other = copy.copy(self)
+        counts copied; the game, its numbers and the observers shared."""
+        other = Table(self.game.name, self.players, like=self)
         other.state = None if self.state is None else self.state.clone()
         other.episode = copy.deepcopy(self.episode, memo)
-        other.legal_now = {}
         return other
 
     def new(self, seed: int | None) -> State:
@@ -86,26 +134,26 @@ class Table:
 
     def set_state(self, state: State) -> None:
         self.state = state
-        self.legal_now = {}
+        self.legal_now = [None] * self.players
 
     # --- actions ------------------------------------------------------------------------------------
 
     def legal(self, seat: int) -> Legal:
         """The legal actions of `seat` now, asked of the engine once per position."""
-        known = self.legal_now.get(seat)
+        known = self.legal_now[seat]
         if known is not None:
             return known
         assert self.state is not None
         space = self.action_ids
         by_action, id_of = space.by_action, space.id_of_action
-        by_id = {}
+        by_id: dict[int, Any] = {}
         for action in self.state.legal_actions(seat):
             try:
                 by_id[by_action[action]] = action
             except (KeyError, TypeError):  # met for the first time, or unhashable
                 by_id[id_of(action)] = action
-        ids = sorted(by_id)
-        legal = self.legal_now[seat] = Legal(ids, space.mask_of(ids), by_id)
+        legal = Legal(space.mask_of(list(by_id)), by_id)
+        self.legal_now[seat] = legal
         return legal
 
     def mask(self, seat: int, may_act: bool = True) -> np.ndarray:
@@ -116,8 +164,16 @@ class Table:
             return self.no_actions
         return self.legal(seat).mask
 
-    def play(self, seat: int, action: int) -> None:
-        """Apply `seat`'s action id (IllegalAction, a ValueError, if it is not legal now)."""
+    def flags(self, seat: int, may_act: bool = True) -> np.ndarray:
+        """`mask` as bools (read-only, shared likewise): what policies and `action_masks` take."""
+        assert self.state is not None
+        if not may_act or self.state.is_over():
+            return self.action_ids.no_flags
+        return self.legal(seat).flags
+
+    def play(self, seat: int, action: SupportsIndex) -> None:
+        """Apply `seat`'s action id (an int, or numpy's; IllegalAction, a ValueError, if it is not legal
+        now)."""
         state = self.state
         assert state is not None
         action_id = int(action)
@@ -131,8 +187,31 @@ class Table:
         try:
             state.apply(seat, chosen)
         finally:
-            self.legal_now = {}  # a new position (or, had apply raised, the same one: asked again)
+            self.legal_now = [None] * self.players  # a new position (or, had apply raised, the same one)
         self.episode.after(state, seat, action_id)
+
+    def step(self, seat: int, action: SupportsIndex) -> list[float] | None:
+        """`play`, then `end_rewards`: an AEC step in one call."""
+        self.play(seat, action)
+        return self.end_rewards()
+
+    def first_to_act(self) -> int:
+        assert self.state is not None
+        return self.state.to_act()[0]
+
+    def ended(self) -> bool:
+        """Over, or truncated (`episode`)."""
+        assert self.state is not None
+        return self.state.is_over() or self.episode.truncated()
+
+    def current_player(self, pinned: int | None, ended: int) -> int:
+        """OpenSpiel's current player: `ended` once the episode has ended, else `pinned` if it is to act
+        (a world's first mover), else the first seat of `to_act()`."""
+        if self.ended():
+            return ended
+        assert self.state is not None
+        acting = self.state.to_act()
+        return pinned if pinned is not None and pinned in acting else acting[0]
 
     # --- numbers ------------------------------------------------------------------------------------
 
@@ -140,6 +219,11 @@ class Table:
         """The seat's observation of the position (float32, a new array)."""
         assert self.state is not None
         return self.observers[seat].observe(self.state)
+
+    def view_list(self, seat: int) -> list[float]:
+        """`view_numbers(seat)` as a list of floats (a new one)."""
+        assert self.state is not None
+        return self.lists[seat].follow(self.observers[seat].observe(self.state))
 
     def observation(self, seat: int) -> np.ndarray:
         """The seat's observation, followed by its observations at the start of its last `history` moves."""
@@ -150,6 +234,53 @@ class Table:
 
     def observe(self, seat: int, may_act: bool) -> dict[str, np.ndarray]:
         return {"observation": self.observation(seat), "action_mask": self.mask(seat, may_act)}
+
+    def observe_all(self, names: list[str]) -> dict[str, dict[str, np.ndarray]]:
+        """Every seat's `observe`, by its agent's name (the parallel API's observations)."""
+        assert self.state is not None
+        acting = self.state.to_act()
+        return {names[seat]: self.observe(seat, seat in acting) for seat in range(self.players)}
+
+    def step_together(
+        self, actions: dict[str, Any], names: list[str]
+    ) -> tuple[
+        dict[str, dict[str, np.ndarray]],
+        dict[str, float],
+        dict[str, bool],
+        dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:
+        """A parallel step (`MerchantryParallelEnv.step`): every seat of `to_act()` acts, `actions` by the
+        agents' `names`; returns the observations, rewards, terminations, truncations and infos."""
+        state = self.state
+        assert state is not None
+        acting = state.to_act()
+        missing = [names[seat] for seat in acting if names[seat] not in actions]
+        if missing:
+            raise ValueError(f"{', '.join(missing)} must act: pass an action id for each")
+        # What the later seats of a simultaneous step saw before it: if an earlier seat's action changes it
+        # (its answer closed an offer), they act anew in the next step.
+        seen = {seat: self.view_numbers(seat) for seat in acting[1:]}
+        for seat in acting:
+            before = seen.get(seat)
+            if before is not None and (
+                seat not in state.to_act() or not np.array_equal(self.view_numbers(seat), before)
+            ):
+                continue
+            self.play(seat, actions[names[seat]])
+            if state.is_over() or self.episode.truncated():
+                break
+        observations = self.observe_all(names)
+        rewards = self.end_rewards()
+        over = state.is_over()
+        done = rewards is not None
+        if rewards is None:
+            rewards = [0.0] * self.players
+        reward_of = {names[seat]: rewards[seat] for seat in range(self.players)}
+        terminations = dict.fromkeys(names, done and over)
+        truncations = dict.fromkeys(names, done and not over)
+        infos: dict[str, dict[str, Any]] = {name: {} for name in names}
+        return observations, reward_of, terminations, truncations, infos
 
     def end_rewards(self) -> list[float] | None:
         """The rewards when the episode has just ended (terminated or truncated), else None."""

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections import Counter
 from functools import cache
 from itertools import combinations_with_replacement
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
@@ -34,23 +34,36 @@ from merchantry.games.byzanz.components import CODE_TYPE, CODES, MERCHANT
 from merchantry.games.byzanz.rules import AUCTION, LOT_CHOICE, MARKET, PHASE_NAMES, ByzanzState
 from merchantry.rl.encoding import Counts, Numbers, OneHot, Scaled, numbers_of, one_hot, padded, relative
 
-SLOTS = 6
-PER_SEAT = 2 + 3 * len(CODES) + 1 + len(CODES) + 2
-OFFERS = 6  # offer cards shown, and offer stack
+SLOTS: Final = 6
+PER_SEAT: Final = 2 + 3 * len(CODES) + 1 + len(CODES) + 2
+OFFERS: Final = 6  # offer cards shown, and offer stack
 # Where each part of the observation starts (the order of `observe` below)
-DEALER = len(PHASE_NAMES) + 2
-OPENER, FIRST, OFFER_CARDS = DEALER + SLOTS, DEALER + 2 * SLOTS, DEALER + 3 * SLOTS
-STACK, LOT = OFFER_CARDS + OFFERS, OFFER_CARDS + 2 * OFFERS
-MARKET_CARDS, HIGH = LOT + len(CODES), LOT + 2 * len(CODES)
-HIGH_BIDDER, BID_TURN, INSIDE = HIGH + 1, HIGH + 1 + SLOTS, HIGH + 1 + 2 * SLOTS
-CHOOSER, LIMIT, ORDER = INSIDE + SLOTS, INSIDE + 2 * SLOTS, INSIDE + 3 * SLOTS
-HAND, DISCARDS = ORDER + SLOTS, ORDER + SLOTS + len(CODES)
-SEATS = DISCARDS + len(CODES)
-SIZE = SEATS + SLOTS * PER_SEAT
+DEALER: Final = len(PHASE_NAMES) + 2
+OPENER: Final = DEALER + SLOTS
+FIRST: Final = DEALER + 2 * SLOTS
+OFFER_CARDS: Final = DEALER + 3 * SLOTS
+STACK: Final = OFFER_CARDS + OFFERS
+LOT: Final = OFFER_CARDS + 2 * OFFERS
+MARKET_CARDS: Final = LOT + len(CODES)
+HIGH: Final = LOT + 2 * len(CODES)
+HIGH_BIDDER: Final = HIGH + 1
+BID_TURN: Final = HIGH + 1 + SLOTS
+INSIDE: Final = HIGH + 1 + 2 * SLOTS
+CHOOSER: Final = INSIDE + SLOTS
+LIMIT: Final = INSIDE + 2 * SLOTS
+ORDER: Final = INSIDE + 3 * SLOTS
+HAND: Final = ORDER + SLOTS
+DISCARDS: Final = ORDER + SLOTS + len(CODES)
+SEATS: Final = DISCARDS + len(CODES)
+SIZE: Final = SEATS + SLOTS * PER_SEAT
 # within a seat's slot
-KNOWN, MAYBE, BIDS = 2, 2 + len(CODES), 2 + 2 * len(CODES)
-OFFER, PROFITS = 2 + 3 * len(CODES), 3 + 3 * len(CODES)
-SCORE, DISCARDED = PROFITS + len(CODES), PROFITS + len(CODES) + 1
+KNOWN: Final = 2
+MAYBE: Final = 2 + len(CODES)
+BIDS: Final = 2 + 2 * len(CODES)
+OFFER: Final = 2 + 3 * len(CODES)
+PROFITS: Final = 3 + 3 * len(CODES)
+SCORE: Final = PROFITS + len(CODES)
+DISCARDED: Final = PROFITS + len(CODES) + 1
 
 
 @cache
@@ -262,4 +275,4 @@ class ByzanzObserver:
             numbers[part.start + SCORE] = sum(state.points(code) for code in profits) / 50
 
 
-ENCODING = ByzanzEncoding()
+ENCODING: Final = ByzanzEncoding()

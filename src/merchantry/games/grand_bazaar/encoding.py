@@ -17,7 +17,7 @@ clockwise, ...; slots past the player count are 0):
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
@@ -26,15 +26,19 @@ from merchantry.games.grand_bazaar.components import GEMS, PRICE_CARDS, ROUNDS
 from merchantry.games.grand_bazaar.rules import BazaarState
 from merchantry.rl.encoding import numbers_of, one_hot, relative
 
-SLOTS = 7  # the most players
-PER_SLOT = 2 + len(GEMS)
+SLOTS: Final = 7  # the most players
+PER_SLOT: Final = 2 + len(GEMS)
 # Where each part of the observation starts (the order of `observe` below)
-OPENER, PRICES, STOCK, MOVES, LEFT = 2, 2 + SLOTS, 2 + SLOTS + 3, 2 + SLOTS + 6, 2 + SLOTS + 9
-HOLDINGS = LEFT + 1
-BOUGHT = HOLDINGS + SLOTS * PER_SLOT
-SOLD = BOUGHT + len(GEMS)
-SIZE = SOLD + len(GEMS)
-GEM_RANGE = range(len(GEMS))
+OPENER: Final = 2
+PRICES: Final = 2 + SLOTS
+STOCK: Final = 2 + SLOTS + 3
+MOVES: Final = 2 + SLOTS + 6
+LEFT: Final = 2 + SLOTS + 9
+HOLDINGS: Final = LEFT + 1
+BOUGHT: Final = HOLDINGS + SLOTS * PER_SLOT
+SOLD: Final = BOUGHT + len(GEMS)
+SIZE: Final = SOLD + len(GEMS)
+GEM_RANGE: Final = range(len(GEMS))
 
 
 class GrandBazaarEncoding:
@@ -141,4 +145,4 @@ class BazaarObserver:
         return self.out.copy()
 
 
-ENCODING = GrandBazaarEncoding()
+ENCODING: Final = GrandBazaarEncoding()

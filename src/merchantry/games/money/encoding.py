@@ -18,7 +18,7 @@ Observation (571 numbers; other seats are relative: slot 0 is the observer, slot
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
@@ -28,20 +28,22 @@ from merchantry.games.money.components import ALL_CODES, BLUFF, CARD_CODES, CARD
 from merchantry.games.money.rules import BIDDING, EXCHANGE, PHASE_NAMES, MoneyState
 from merchantry.rl.encoding import Counts, Numbers, OneHot, numbers_of, one_hot, relative
 
-SLOTS = 5
-CODES = (*ALL_CODES, BLUFF)
-PER_SEAT = 6 + len(CODES) + 1 + len(CODES)
-CODE_OF_CARD = tuple(CODES.index(code) for code in CARD_CODES)  # card id -> index in a card vector
-BLUFF_CODE = CODES.index(BLUFF)
+SLOTS: Final = 5
+CODES: Final = (*ALL_CODES, BLUFF)
+PER_SEAT: Final = 6 + len(CODES) + 1 + len(CODES)
+CODE_OF_CARD: Final = tuple(CODES.index(code) for code in CARD_CODES)  # card id -> index in a card vector
+BLUFF_CODE: Final = CODES.index(BLUFF)
 # Where each part of the observation starts (the order of `observe` below)
-REMOVED = len(PHASE_NAMES) + 3
-SEAT = REMOVED + len(CURRENCIES)
-HAND = SEAT + SLOTS
-MY_BID = HAND + len(CODES)
-MARKET = MY_BID + len(CODES)  # right, then left
-SEATS = MARKET + 2 * len(CODES)
-SIZE = SEATS + SLOTS * PER_SEAT
-BID, BID_VALUE, KNOWN = 6, 6 + len(CODES), 7 + len(CODES)  # within a seat's slot
+REMOVED: Final = len(PHASE_NAMES) + 3
+SEAT: Final = REMOVED + len(CURRENCIES)
+HAND: Final = SEAT + SLOTS
+MY_BID: Final = HAND + len(CODES)
+MARKET: Final = MY_BID + len(CODES)  # right, then left
+SEATS: Final = MARKET + 2 * len(CODES)
+SIZE: Final = SEATS + SLOTS * PER_SEAT
+BID: Final = 6  # within a seat's slot
+BID_VALUE: Final = 6 + len(CODES)
+KNOWN: Final = 7 + len(CODES)
 
 
 def cards(codes: list[str] | None) -> list[float]:
@@ -191,4 +193,4 @@ class MoneyObserver:
             part.known_cards.write([CODE_OF_CARD[c] for c in part.known])
 
 
-ENCODING = MoneyEncoding()
+ENCODING: Final = MoneyEncoding()

@@ -23,7 +23,7 @@ Only `view(seat)` is read: other seats' hands appear only as their sizes.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
@@ -32,20 +32,26 @@ from merchantry.games.samarkand.components import MAP, NUM_GOODS
 from merchantry.games.samarkand.rules import PHASES, SamarkandState
 from merchantry.rl.encoding import OneHot, numbers_of, one_hot, relative
 
-SLOTS = 5  # the most players
-FAMILY_INDEX = {family.name: family.index for family in MAP.families}
-FAMILIES, SPACES = len(MAP.families), len(MAP.spaces)
-PER_SEAT = 6 + FAMILIES
-PER_FAMILY = 7
+SLOTS: Final = 5  # the most players
+FAMILY_INDEX: Final = {family.name: family.index for family in MAP.families}
+FAMILIES: Final = len(MAP.families)
+SPACES: Final = len(MAP.spaces)
+PER_SEAT: Final = 6 + FAMILIES
+PER_FAMILY: Final = 7
 # Where each part of the observation starts (the order of `observe` below)
-FIRST, CURRENT, TURN, CAMELS = 7, 7 + SLOTS, 7 + 2 * SLOTS, 8 + 2 * SLOTS
-FAMILY_ROWS = CAMELS + SPACES * FAMILIES
-SEATS = FAMILY_ROWS + FAMILIES * PER_FAMILY
-HELD = SEATS + SLOTS * PER_SEAT
-WORTH, SOLD, OFFER = HELD + NUM_GOODS, HELD + 2 * NUM_GOODS, HELD + 3 * NUM_GOODS
-EXPANDING = OFFER + NUM_GOODS
-COUNTS = EXPANDING + FAMILIES
-SIZE = COUNTS + 5
+FIRST: Final = 7
+CURRENT: Final = 7 + SLOTS
+TURN: Final = 7 + 2 * SLOTS
+CAMELS: Final = 8 + 2 * SLOTS
+FAMILY_ROWS: Final = CAMELS + SPACES * FAMILIES
+SEATS: Final = FAMILY_ROWS + FAMILIES * PER_FAMILY
+HELD: Final = SEATS + SLOTS * PER_SEAT
+WORTH: Final = HELD + NUM_GOODS
+SOLD: Final = HELD + 2 * NUM_GOODS
+OFFER: Final = HELD + 3 * NUM_GOODS
+EXPANDING: Final = OFFER + NUM_GOODS
+COUNTS: Final = EXPANDING + FAMILIES
+SIZE: Final = COUNTS + 5
 
 
 class SamarkandEncoding:
@@ -133,16 +139,19 @@ class SamarkandObserver:
         self.offer, self.expanding = OneHot(numbers, OFFER, NUM_GOODS), OneHot(numbers, EXPANDING, FAMILIES)
         self.header: tuple[Any, ...] | None = None
         self.camels: tuple[int, ...] = (0,) * SPACES
-        self.seen: dict[str, Any] = {}  # per part of the state read: the object last written from
+        # per part of the state read: the object last written from (None: nothing yet)
+        self.camels_from: object = None
+        self.hand_from: object = None
+        self.worth_from: tuple[int, ...] = ()
+        self.own_from: object = None
+        self.family_from: list[object] = [None] * 5  # the columns of `_families`, in its order
+        self.met_from: object = None
+        self.seat_from: list[object] = [None] * 3  # the columns of `_seats`, in its order
+        self.hands_from: object = None
+        self.sold_from: object = None
+        self.tiles_from: object = None
         self.held: tuple[int, ...] = ()
         self.sold: set[int] = set()
-
-    def _changed(self, name: str, value: object) -> bool:
-        """Whether the state's `name` is another object than the one last written from."""
-        if self.seen.get(name) is value:
-            return False
-        self.seen[name] = value
-        return True
 
     def observe(self, state: SamarkandState) -> np.ndarray:
         numbers, me = self.numbers, self.seat
@@ -159,17 +168,19 @@ class SamarkandObserver:
         numbers[6] = float(bool(state.offer_good) and state.offer_waiting[me])  # only its own answer
         self.expanding.write(state.family if state.family >= 0 else None)
         numbers[COUNTS], numbers[COUNTS + 1] = state.camels_placed / 2, state.discarded / 2
-        if self._changed("camels", state.camels):
+        if state.camels is not self.camels_from:
+            self.camels_from = state.camels
             self._map(state.camels)
         self._families(state)
         self._seats(state)
-        mine, camels = state.hands[me], state.camels  # a card's worth: the camels and the observer's tiles
-        if (
-            self._changed("hand", mine)
-            | self._changed("worth", camels)
-            | self._changed("own", state.tiles_held[me])
-        ):
+        mine, camels, own = state.hands[me], state.camels, state.tiles_held[me]
+        # a card's worth changes with the camels and the observer's tiles
+        if mine is not self.hand_from or own is not self.own_from:
+            self.hand_from, self.worth_from, self.own_from = mine, camels, own
             self._hand(state)
+        elif camels is not self.worth_from:  # only the camels moved: the worth of the cards they reach
+            self._worth(state, self.worth_from)
+            self.worth_from = camels
         numbers[COUNTS + 2] = len(state.deck) / NUM_GOODS
         numbers[COUNTS + 3] = len(state.discards) / NUM_GOODS
         numbers[COUNTS + 4] = len(state.bag) / 10
@@ -193,11 +204,14 @@ class SamarkandObserver:
             (4, state.stack, 5),
             (6, state.tiles_held[self.seat], 2),  # the observer's own tiles of each family
         )
-        for column, values, divisor in columns:
-            if self._changed(f"family{column}", values):
+        seen = self.family_from
+        for part, (column, values, divisor) in enumerate(columns):
+            if values is not seen[part]:
+                seen[part] = values
                 for family in range(FAMILIES):
                     numbers[FAMILY_ROWS + family * PER_FAMILY + column] = values[family] / divisor
-        if self._changed("met", state.met):
+        if state.met is not self.met_from:
+            self.met_from = state.met
             every = (1 << FAMILIES) - 1
             for family in range(FAMILIES):
                 met = bin(state.met[family] & every).count("1")
@@ -210,14 +224,18 @@ class SamarkandObserver:
             (4, state.goods_markers, 10),
             (5, state.relation_markers, 10),
         )
-        for column, values, divisor in columns:
-            if self._changed(f"seat{column}", values):
+        seen = self.seat_from
+        for part, (column, values, divisor) in enumerate(columns):
+            if values is not seen[part]:
+                seen[part] = values
                 for p in range(self.players):
                     numbers[SEATS + slot_of[p] * PER_SEAT + column] = values[p] / divisor
-        if self._changed("hands", state.hands):
+        if state.hands is not self.hands_from:
+            self.hands_from = state.hands
             for p in range(self.players):
                 numbers[SEATS + slot_of[p] * PER_SEAT + 2] = len(state.hands[p]) / 10
-        if self._changed("sold", state.sold):
+        if state.sold is not self.sold_from:
+            self.sold_from = state.sold
             sold: set[int] = set()
             for p in range(self.players):
                 numbers[SEATS + slot_of[p] * PER_SEAT + 3] = len(state.sold[p]) / 10
@@ -225,11 +243,20 @@ class SamarkandObserver:
             for good in sold ^ self.sold:
                 numbers[SOLD + good - 1] = 1.0 if good in sold else 0.0
             self.sold = sold
-        if self._changed("tiles", state.tiles_held):
+        if state.tiles_held is not self.tiles_from:
+            self.tiles_from = state.tiles_held
             for p in range(self.players):
                 start = SEATS + slot_of[p] * PER_SEAT + 6
                 for family in range(FAMILIES):
                     numbers[start + family] = float(state.tiles_held[p][family])
+
+    def _worth(self, state: SamarkandState, before: tuple[int, ...]) -> None:
+        """The worth of the observer's cards whose space's camels changed since `before` (SK-E2)."""
+        numbers, camels, space_of = self.numbers, state.camels, MAP.goods_space
+        for good in state.hands[self.seat]:
+            space = space_of[good - 1]
+            if camels[space] != before[space]:
+                numbers[WORTH + good - 1] = state.goods_card_points(self.seat, good) / 8
 
     def _hand(self, state: SamarkandState) -> None:
         """The observer's cards, each with its worth now (SK-E2): it changes with the camels."""
@@ -273,4 +300,4 @@ def _empty_view() -> dict[str, Any]:
     }
 
 
-ENCODING = SamarkandEncoding()
+ENCODING: Final = SamarkandEncoding()
