@@ -2,9 +2,10 @@
 
 A random rollout trades at random for the rest of the game and judges a move by nothing; greedy rollouts
 (trading on the known distribution of the price cards left) to the end are what make the search strong.
-The searching seat's own steps are played by the `speculator` bot (speculator.py), whose move is kept unless
-the search finds one clearly better: against greedy players, taking measured risks apart from the leader
-while behind wins more often than any search over greedy's moves found (docs/bots.md).
+The searching seat's own steps are played by the `speculator` bot (speculator.py); hard keeps the move of
+the `closer` (closer.py: the speculator's, and in the last rounds a look to the end), medium the
+speculator's, unless the search finds one clearly better: against greedy players, taking measured risks
+apart from the leader while behind wins more often than any search over greedy's moves found (docs/bots.md).
 """
 
 from merchantry.bots.ismcts import SearchConfig
@@ -27,6 +28,9 @@ LEVELS = {
         rollout="greedy",
         anchor_margin=0.3,
         own_policy="speculator",
+        # the move kept is the closer's: the speculator's, and in the last rounds the holding that wins most
+        # often played out to the end (closer.py; docs/bots.md, "Grand Bazaar, fifth round")
+        anchor_policy="closer",
         plan_visits=1_000_000,
     ),
 }
