@@ -30,7 +30,7 @@ def test_bot_registry_lists_bots_per_game():
     assert bots.names("samarkand") == [*levels, "copycat", "greedy", "investor", "keeper", "loyal", "random"]
     assert bots.names("grand_bazaar") == [
         *levels,
-        *("copycat", "greedy", "hoarder", "minimum", "random", "speculator", "trader"),
+        *("closer", "copycat", "greedy", "hoarder", "minimum", "random", "speculator", "trader"),
     ]
     assert bots.get("greedy", money.GAME).name == "greedy"
     with pytest.raises(
@@ -361,3 +361,52 @@ def test_the_money_collector_bids_less_for_a_group_it_expects_to_find_even_when_
     state = arrange(4, [mine, ["EUR50"], ["EUR60"], ["GBP50"]], ["USD30", "USD30"], ["GBP20"])
     greedy, collector = whole_bid(MoneyGreedyBot(), state), whole_bid(MoneyCollectorBot(), state)
     assert 0 < bid_worth(collector) < bid_worth(greedy)  # the USD 30s (a trio) are worth a bid to both
+
+
+def test_the_grand_bazaar_closer_plays_the_speculators_game_before_the_last_rounds():
+    from merchantry.games.grand_bazaar.closer import ENDGAME_ROUNDS, GrandBazaarCloserBot
+    from merchantry.games.grand_bazaar.components import ROUNDS
+    from merchantry.games.grand_bazaar.greedy import GrandBazaarGreedyBot
+    from merchantry.games.grand_bazaar.speculator import GrandBazaarSpeculatorBot
+
+    state = games.get("grand_bazaar").new_game(players=4, seed=5)
+    closer, speculator, greedy = GrandBazaarCloserBot(), GrandBazaarSpeculatorBot(), GrandBazaarGreedyBot()
+    rng = random.Random(0)
+    while state.round <= ROUNDS - ENDGAME_ROUNDS:
+        seat = state.to_act()[0]
+        if seat == 0:
+            action = closer.choose(state.sample_hidden(0, rng), 0, rng)
+            assert action == speculator.choose(state, 0, rng)
+        else:
+            action = greedy.choose(state, seat, rng)
+        state.apply(seat, action)
+
+
+def test_the_grand_bazaar_closer_ends_its_turn_on_the_holding_that_won_most_often_played_out():
+    from merchantry.games.grand_bazaar import closer
+
+    # round 23 of 27: five price cards left, seat 0 (no gems, 66 grands) just behind the leader (seat 1, four
+    # sapphires and 30): the speculator would hold the leader's four sapphires, the closer holds three
+    revealed = [(-1, -1, 1), (-1, 0, 1), (-1, -1, 0), (0, 0, 1), (-1, 1, 0), (1, 1, 1), (0, 1, -1), (1, 0, 0)]
+    revealed += [(0, -1, 1), (1, -1, 0), (-1, 0, -1), (0, 1, 1), (1, 0, 1), (-1, 1, 1), (0, 0, -1)]
+    revealed += [(1, 1, -1), (-1, -1, -1), (0, -1, 0), (1, -1, 1), (0, 1, 0), (-1, 1, -1), (1, 0, -1)]
+    state = bazaar_position(revealed, [[0, 0, 0], [4, 0, 0], [0, 0, 2], [1, 1, 0]], [66, 30, 31, 27])
+    assert len(state.deck) == 5 and state.round > closer.ROUNDS - closer.ENDGAME_ROUNDS
+    options = closer.candidates(state, 0)
+    assert 1 < len(options) <= closer.CANDIDATES + 1
+    reachable = {holding for holding, _, _ in closer.reachable(state, 0)}
+    assert set(options) <= reachable
+    # the worlds the closer plays out are drawn from its random stream: the same stream, the same worlds
+    rng = random.Random(9)
+    worlds = [state.sample_hidden(0, rng) for _ in range(closer.WORLDS)]
+    bot = closer.GrandBazaarCloserBot()
+    wins = {
+        holding: sum(closer.play_out(w, 0, holding, bot.speculator, bot.greedy) for w in worlds)
+        for holding in options
+    }
+    best = max(options, key=lambda holding: wins[holding])  # the first of equals: the speculator's order
+    assert best != options[0] and wins[best] > wins[options[0]]  # here it overrules the speculator
+    rng = random.Random(9)
+    while state.to_act() == [0]:
+        state.apply(0, bot.choose(state, 0, rng))
+    assert tuple(state.gems[0]) == best

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -527,6 +528,18 @@ def test_a_recipe_naming_an_own_policy_anchors_on_that_bot():
     assert getattr(search.policy, "__self__", None).name == "greedy"
     with pytest.raises(merchantry.UnknownBot):
         searcher("grand_bazaar", SearchConfig(own_policy="nobody"))
+
+
+def test_a_recipe_naming_an_anchor_policy_anchors_on_it_and_plays_its_rollouts_by_the_own_policy():
+    config = SearchConfig(
+        iterations=5, rollout="greedy", anchor_margin=0.1, own_policy="speculator", anchor_policy="closer"
+    )
+    search = searcher("grand_bazaar", config)
+    assert getattr(search.anchor, "__self__", None).name == "closer"
+    assert getattr(search.own_policy, "__self__", None).name == "speculator"
+    assert getattr(search.policy, "__self__", None).name == "greedy"
+    with pytest.raises(merchantry.UnknownBot):
+        searcher("grand_bazaar", replace(config, anchor_policy="nobody"))
 
 
 def test_a_search_for_a_seat_that_waits_asks_no_anchor_for_a_move():

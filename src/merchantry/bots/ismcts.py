@@ -14,7 +14,8 @@ term counted against how often it was available (not how often its parent was vi
 - Rollouts: `random` (uniform) or `greedy` (the game's own greedy bot), up to `rollout_depth` actions.
   Rewards: "win" (a win share; a cut-short rollout's leader by the game's evaluation takes the win) or
   "gain" (each seat's own evaluation gained since the root: blind to the others' sampled hidden cards).
-- Anchor: optionally, the greedy move is kept unless the search finds one better by `anchor_margin`.
+- Anchor: optionally, the greedy move is kept unless the search finds one better by `anchor_margin` (or
+  the move of `own_policy`, or of `anchor_policy`, a bot too slow to play rollouts).
 - Own policy: optionally, a better bot of the game than greedy plays the searching seat's own steps in
   rollouts and gives the anchor's move (a search that improves on that bot rather than on greedy).
 - Budget: `iterations`, or `seconds` of wall time, whichever ends first. For a `SearchBot`, `seconds` is the
@@ -85,6 +86,9 @@ class SearchConfig:
     # anchor keeps; the other seats play by `rollout` (None: the searching seat plays by `rollout` too, and
     # the anchor is greedy)
     own_policy: str | None = None
+    # a bot of the game (by name) that gives the move the anchor keeps, when it is not `own_policy` (a bot
+    # that looks further ahead than a rollout can afford to, e.g. one that plays its own endgame out)
+    anchor_policy: str | None = None
     # "win": a rollout's reward is who wins (or leads, cut short); "gain": each seat's own evaluation gained
     # since the root, `gain_scale` points = a reward of 1 (blind to the others: see docs/bots.md)
     reward: str = "win"
@@ -395,7 +399,10 @@ def searcher(game_name: str, config: SearchConfig) -> Search:
     own = _bot_policy(game_name, config.own_policy) if config.own_policy else None
     anchor = None
     if config.anchor_margin is not None:
-        anchor = own or _bot_policy(game_name, "greedy")
+        if config.anchor_policy:
+            anchor = _bot_policy(game_name, config.anchor_policy)
+        else:
+            anchor = own or _bot_policy(game_name, "greedy")
     if config.method not in ("tree", "flat"):
         raise ValueError(f"unknown search method {config.method!r}: tree or flat")
     kind = FlatSearch if config.method == "flat" else Search

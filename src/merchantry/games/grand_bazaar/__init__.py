@@ -3,6 +3,7 @@
 from pathlib import Path
 
 from merchantry.games.grand_bazaar.actions import BazaarAction
+from merchantry.games.grand_bazaar.closer import GrandBazaarCloserBot
 from merchantry.games.grand_bazaar.evaluation import evaluate
 from merchantry.games.grand_bazaar.game import GAME, GrandBazaarGame
 from merchantry.games.grand_bazaar.greedy import GrandBazaarGreedyBot
@@ -20,6 +21,7 @@ PACKAGE = GamePackage(
         "greedy": GrandBazaarGreedyBot,
         "trader": GrandBazaarTraderBot,
         "speculator": GrandBazaarSpeculatorBot,
+        "closer": GrandBazaarCloserBot,
         **SCRIPTED,
     },
     evaluate=evaluate,

@@ -1,0 +1,135 @@
+"""The `closer` Grand Bazaar bot: the speculator's game, and in the last rounds a look to the end.
+
+The speculator (speculator.py) judges a holding by the next price card alone. Near the end that is not enough:
+who wins is decided over the few cards left, and they can be played out. In the last `ENDGAME_ROUNDS` rounds
+the closer judges each of the speculator's best `CANDIDATES` holdings for this turn (and greedy's) by playing
+the game out to the end on the same `WORLDS` orders of the price cards left (GB-I1: their order is the only
+secret), its own later turns by the speculator, the others' by greedy; it keeps the holding that wins most
+often (the speculator's on a tie). Comparing holdings on the same orders (common random numbers) is what
+lets a few dozen playouts tell them apart: they differ only by this turn.
+
+A turn is then played towards that holding as the speculator plays towards its own (sales first, then buys).
+"""
+
+from __future__ import annotations
+
+import random
+
+from merchantry.engine import State
+from merchantry.games.grand_bazaar.actions import BazaarAction
+from merchantry.games.grand_bazaar.components import ROUNDS
+from merchantry.games.grand_bazaar.greedy import GrandBazaarGreedyBot
+from merchantry.games.grand_bazaar.rules import BazaarState
+from merchantry.games.grand_bazaar.speculator import (
+    GrandBazaarSpeculatorBot,
+    Holding,
+    leader,
+    merit_of,
+    merits,
+    next_card_statistics,
+    reachable,
+    step_towards,
+)
+
+ENDGAME_ROUNDS = 6  # rounds from the end in which holdings are played out
+CANDIDATES = 6  # the speculator's best holdings played out (and greedy's, if it is not among them)
+WORLDS = 24  # orders of the price cards left each candidate is played out on
+
+
+class GrandBazaarCloserBot:
+    name = "closer"
+
+    def __init__(self) -> None:
+        self.speculator = GrandBazaarSpeculatorBot()
+        self.greedy = GrandBazaarGreedyBot()
+        self._target: tuple[tuple[object, ...], Holding] | None = None  # this turn's holding, by position
+
+    def choose(self, world: State, seat: int, rng: random.Random) -> BazaarAction:
+        assert isinstance(world, BazaarState)
+        if world.round <= ROUNDS - ENDGAME_ROUNDS:
+            return self.speculator.choose(world, seat, rng)
+        statistics = next_card_statistics(frozenset(world.deck))
+        return step_towards(world, seat, self.target(world, seat, rng), statistics[0])
+
+    def target(self, world: BazaarState, seat: int, rng: random.Random) -> Holding:
+        """The holding this turn goes to, chosen at its first step and kept while it can still be reached."""
+        turn = (world.round, world.turn, seat, world.revealed)
+        if self._target is not None and self._target[0] == turn:
+            holding = self._target[1]
+            if any(holding == option for option, _, _ in reachable(world, seat)):
+                return holding
+        holding = best_played_out(world, seat, rng, self.speculator, self.greedy)
+        self._target = (turn, holding)
+        return holding
+
+
+def candidates(world: BazaarState, seat: int) -> list[Holding]:
+    """The speculator's best holdings this turn can reach, best first, then greedy's if not among them."""
+    statistics = next_card_statistics(frozenset(world.deck))
+    worth = merits(statistics, tuple(world.gems[leader(world, seat)]))
+    options = reachable(world, seat)
+
+    def merit(option: tuple[Holding, bool, int]) -> tuple[bool, float, int]:
+        holding, buys, trades = option  # as the speculator ranks them (best_holding)
+        value = worth.get(holding)
+        if value is None:
+            value = worth[holding] = merit_of(holding, statistics, worth.rival)
+        return (buys or world.bought_any, value, -trades)
+
+    ranked = [holding for holding, _, _ in sorted(options, key=merit, reverse=True)]
+    chosen = ranked[:CANDIDATES]
+    greedy_holding = holding_after(world, seat, GrandBazaarGreedyBot(), random.Random(0))
+    if greedy_holding not in chosen and greedy_holding in ranked:
+        chosen.append(greedy_holding)
+    return chosen
+
+
+def holding_after(world: BazaarState, seat: int, bot: GrandBazaarGreedyBot, rng: random.Random) -> Holding:
+    """The holding `bot` ends this turn with."""
+    trial = world.clone()
+    round_, turn = trial.round, trial.turn
+    while not trial.is_over() and trial.round == round_ and trial.turn == turn:
+        trial.apply(seat, bot.choose(trial, seat, rng))
+    return tuple(trial.gems[seat])
+
+
+def best_played_out(
+    world: BazaarState,
+    seat: int,
+    rng: random.Random,
+    speculator: GrandBazaarSpeculatorBot,
+    greedy: GrandBazaarGreedyBot,
+) -> Holding:
+    """The candidate holding that wins most often played out to the end on the same `WORLDS` orders."""
+    options = candidates(world, seat)
+    if len(options) == 1:
+        return options[0]
+    orders = [world.sample_hidden(seat, rng) for _ in range(WORLDS)]
+    best, best_wins = options[0], -1.0
+    for holding in options:
+        wins = sum(play_out(order, seat, holding, speculator, greedy) for order in orders)
+        if wins > best_wins:
+            best, best_wins = holding, wins
+    return best
+
+
+def play_out(
+    world: BazaarState,
+    seat: int,
+    holding: Holding,
+    speculator: GrandBazaarSpeculatorBot,
+    greedy: GrandBazaarGreedyBot,
+) -> float:
+    """`seat`'s win share once it ends this turn with `holding` and the game is played to the end."""
+    trial = world.clone()
+    rng = random.Random(0)  # neither bot draws from it: both are deterministic
+    round_, turn = trial.round, trial.turn
+    moves = next_card_statistics(frozenset(trial.deck))[0]
+    while trial.round == round_ and trial.turn == turn and not trial.is_over():
+        trial.apply(seat, step_towards(trial, seat, holding, moves))
+    while not trial.is_over():
+        actor = trial.current
+        bot = speculator if actor == seat else greedy
+        trial.apply(actor, bot.choose(trial, actor, rng))
+    winners = trial.winners()
+    return 1 / len(winners) if seat in winners else 0.0
