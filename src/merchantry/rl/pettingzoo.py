@@ -35,7 +35,7 @@ from pettingzoo import AECEnv, ParallelEnv
 
 from merchantry.engine import State
 from merchantry.rl.encoding import BOUND
-from merchantry.rl.table import Table
+from merchantry.rl.table import ParallelStep, Table
 
 
 def env(
@@ -232,15 +232,7 @@ class MerchantryParallelEnv(Shared, ParallelEnv):  # type: ignore[misc]
     def _observations(self) -> dict[str, dict[str, np.ndarray]]:
         return self.table.observe_all(self.possible_agents)
 
-    def step(
-        self, actions: dict[str, int]
-    ) -> tuple[
-        dict[str, dict[str, np.ndarray]],
-        dict[str, float],
-        dict[str, bool],
-        dict[str, bool],
-        dict[str, dict[str, Any]],
-    ]:
+    def step(self, actions: dict[str, int]) -> ParallelStep:
         assert self.table.state is not None and self.agents, "call reset() first"
         observations, rewards, terminations, truncations, infos = self.table.step_together(
             actions, self.possible_agents

@@ -24,6 +24,15 @@ from merchantry.i18n import Translator
 from merchantry.rl.encoding import Observer, action_space, encoding_of, observer_of
 from merchantry.rl.episode import Episode, check_reward, final_rewards
 
+# what a parallel step returns: the observations, rewards, terminations, truncations and infos, by agent
+ParallelStep = tuple[
+    dict[str, dict[str, np.ndarray]],
+    dict[str, float],
+    dict[str, bool],
+    dict[str, bool],
+    dict[str, dict[str, Any]],
+]
+
 
 class Legal:
     """The legal actions of one seat in one position: the mask (int8, and as bools for the policies and
@@ -241,15 +250,7 @@ class Table:
         acting = self.state.to_act()
         return {names[seat]: self.observe(seat, seat in acting) for seat in range(self.players)}
 
-    def step_together(
-        self, actions: dict[str, Any], names: list[str]
-    ) -> tuple[
-        dict[str, dict[str, np.ndarray]],
-        dict[str, float],
-        dict[str, bool],
-        dict[str, bool],
-        dict[str, dict[str, Any]],
-    ]:
+    def step_together(self, actions: dict[str, Any], names: list[str]) -> ParallelStep:
         """A parallel step (`MerchantryParallelEnv.step`): every seat of `to_act()` acts, `actions` by the
         agents' `names`; returns the observations, rewards, terminations, truncations and infos."""
         state = self.state
