@@ -16,6 +16,7 @@ from merchantry.bots import ismcts
 from merchantry.bots.analysis import (
     MARKS,
     Calibration,
+    Estimate,
     analyze,
     calibration,
     hint,
@@ -677,3 +678,18 @@ def test_a_whole_move_drops_the_steps_that_change_nothing():
     assert steps == [pass_]
     steps, _ = whole_move(state, 0, Planned([adds[0], adds[1], pass_]), random.Random(1))
     assert steps == [pass_]
+
+
+def test_a_chance_s_interval_is_wilson_s_and_never_a_point_when_every_play_out_agrees():
+    """A hint once read "95% (95-95%)": the normal approximation has no width when all play-outs agree."""
+    lost, won = Estimate.of_chance([0.0] * 10), Estimate.of_chance([1.0] * 10)
+    assert (lost.low, lost.high) == (0.0, pytest.approx(0.2775, abs=1e-4))  # Wilson, 0 of 10
+    assert (won.low, won.high) == (pytest.approx(0.7225, abs=1e-4), 1.0)
+    all_won = Estimate.of_chance([1.0] * 48)
+    assert all_won.value == 1.0 and 0.9 < all_won.low < 0.95 and all_won.high == 1.0
+    mixed = Estimate.of_chance([1.0] * 30 + [0.0] * 18)
+    assert mixed.low < mixed.value == 30 / 48 < mixed.high
+    # shared ties vary less than won-or-lost play-outs of the same mean: narrower, still not a point
+    shared, coin = Estimate.of_chance([0.5] * 48), Estimate.of_chance([1.0, 0.0] * 24)
+    assert 0 < shared.high - shared.low < coin.high - coin.low
+    assert shared.low < 0.5 < shared.high

@@ -68,7 +68,8 @@ def mark(loss: float) -> str | None:
 
 @dataclass(frozen=True)
 class Estimate:
-    """A mean over play-outs and its 95% interval (normal approximation, clipped to what can be)."""
+    """A mean over play-outs and its 95% interval (`of`: the normal approximation, clipped to what can be, for
+    differences; `of_chance`: Wilson's, for chances)."""
 
     value: float
     low: float
@@ -81,6 +82,20 @@ class Estimate:
         spread = math.sqrt(sum((x - mean) ** 2 for x in samples) / (n - 1)) if n > 1 else 0.0
         half = Z95 * spread / math.sqrt(n)
         return cls(mean, max(floor, mean - half), min(ceiling, mean + half))
+
+    @classmethod
+    def of_chance(cls, samples: list[float]) -> Estimate:
+        """A chance (each sample one play-out's win share, in [0, 1]) and its 95% interval by Wilson's score
+        method, with the samples' own variance in place of p(1 - p) (the same for won-or-lost play-outs,
+        narrower where ties are shared): unlike the normal approximation it does not shrink to a point when
+        every play-out agrees, for 48 wins in 48 play-outs is not a certainty."""
+        n = len(samples)
+        mean = sum(samples) / n
+        variance = sum((x - mean) ** 2 for x in samples) / n
+        z2n = Z95 * Z95 / n
+        centre = (mean + z2n / 2) / (1 + z2n)
+        half = Z95 * math.sqrt(variance / n + z2n / (4 * n)) / (1 + z2n)
+        return cls(mean, max(0.0, min(mean, centre - half)), min(1.0, max(mean, centre + half)))
 
 
 EDGE = (
@@ -378,7 +393,7 @@ def hint(
     stream = position_stream(state, seat)
     steps, first = whole_move(state, seat, search, stream)
     outcome = play_outs(state, seat, [steps], search, stream, worlds)[0]
-    raw = Estimate.of([shares[seat] for shares in outcome])
+    raw = Estimate.of_chance([shares[seat] for shares in outcome])
     calibrate = calibration(game_name, state.num_players)
     return Hint(
         seat=seat,
@@ -572,10 +587,10 @@ def _decision(
     played = before.net_move(seat, played)
     preferred, outcomes = judge(before, seat, played, _search_for(game, config), worlds, floor, calibrate)
     mine = [[shares[seat] for shares in outcome] for outcome in outcomes]
-    after, loss = Estimate.of(mine[0]), loss_of(outcomes, seat)
+    after, loss = Estimate.of_chance(mine[0]), loss_of(outcomes, seat)
     # the preferred move's chance: the move played's plus the difference measured on the same worlds (the
     # preferred one may have been played out in fewer of them), its spread from its own play-outs
-    spread = Estimate.of(mine[-1])
+    spread = Estimate.of_chance(mine[-1])
     best_value = min(1.0, max(0.0, after.value + loss.value))
     best = Estimate(
         best_value,
