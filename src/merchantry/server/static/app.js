@@ -469,7 +469,7 @@ function waitingBanner(table, toAct) {
   const people = toAct.filter((s) => table.seats[s]?.kind !== "bot").map(seatLabel);
   const parts = [];
   if (people.length) parts.push(t("waitingFor", { who: people.join(", ") }));
-  if (bots.length) parts.push(h("span", { class: "bot-thinking" }, t("botThinking", { who: bots.join(", ") })));
+  if (bots.length) parts.push(h("span", { class: "bot-thinking" }, t("botThinking", { who: bots.join(", "), count: bots.length })));
   return parts.length > 1 ? [parts[0], " · ", parts[1]] : parts[0] || "";
 }
 
