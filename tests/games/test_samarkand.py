@@ -1078,7 +1078,7 @@ def test_the_log_names_spaces_as_the_map_does():
     state.apply(state.current, "done")
     state.apply(state.current, "expand khwarezm E1")
     lines = log_lines(state.view(0))
-    assert any(line.endswith("camel on E1") for line in lines)
+    assert any(line.endswith("camel of Khwarezm on E1") for line in lines)
 
 
 @pytest.mark.parametrize(

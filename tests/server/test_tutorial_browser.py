@@ -270,12 +270,14 @@ def test_the_guided_first_game_plays_to_its_end(lesson_server, browser, game, la
         if target.evaluate("n => n instanceof SVGElement"):
             assert target.evaluate(DISTINCT_SHAPE), f"step {number}: the ringed space looks like others"
         try:  # (asked of the page as it is drawn now: an update may have drawn it again meanwhile)
-            page.wait_for_function(f"({UNCOVERED})(document.querySelector('.tutorial-target'))", timeout=3000)
+            page.wait_for_function(
+                f"({UNCOVERED})(document.querySelector('.tutorial-target'))", timeout=10_000
+            )
         except Exception:
             page.screenshot(path=str(ARTIFACTS / f"tutorial-{game}-{language}-hidden-{number}.png"))
             raise AssertionError(f"step {number}: what it points at is hidden (under the panel?)") from None
         try:  # the step's words are in sight with what it points at: the panel, or the bar repeating them
-            page.wait_for_function(f"({WORDS_IN_SIGHT})", arg=lesson[step["text"]], timeout=3000)
+            page.wait_for_function(f"({WORDS_IN_SIGHT})", arg=lesson[step["text"]], timeout=10_000)
         except Exception:
             raise AssertionError(f"step {number}: its words are out of sight") from None
         step_shot(page, game, language, size, number)
