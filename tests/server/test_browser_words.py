@@ -7,6 +7,7 @@ the module (the suite's budget)."""
 
 from __future__ import annotations
 
+import math
 import random
 import re
 import time
@@ -136,6 +137,12 @@ def test_a_hint_reads_in_words_in_german_with_its_notation_beneath_and_bots_by_t
     assert page.inner_text("#table-ratings").strip() == "", "ratings are shown at rated tables only"
 
 
+def percent(share: float) -> int:
+    """A share in whole percent as the page's Math.round gives it: halves go up (12.5 → 13; Python's round
+    gives 12)."""
+    return math.floor(share * 100 + 0.5)
+
+
 def test_the_lobby_offers_people_the_levels_first_and_says_where_to_start(server, chromium):
     page = page_in(chromium, server)
     page.route(re.compile(r".*/api/tables$"), lambda route: route.fulfill(json=[]))  # a lobby with none yet
@@ -160,8 +167,8 @@ def test_the_lobby_offers_people_the_levels_first_and_says_where_to_start(server
     assert len(help_lines) == 3
     for line, level in zip(help_lines, ("easy", "medium", "hard"), strict=True):
         measured = listed["byzanz"]["levels"][level]
-        assert f"won {round(measured['win_rate'] * 100)}% of {measured['games']} games" in line
-        assert f"{round(measured['low'] * 100)}-{round(measured['high'] * 100)}%" in line  # its interval
+        assert f"won {percent(measured['win_rate'])}% of {measured['games']} games" in line
+        assert f"{percent(measured['low'])}-{percent(measured['high'])}%" in line  # its interval
     show_other_bots(page)
     scripted = page.eval_on_selector_all(
         "select[data-seat='1'] optgroup option", "options => options.map((o) => o.value)"
