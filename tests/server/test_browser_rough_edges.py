@@ -108,11 +108,12 @@ def test_error_messages_stack_readably_and_repeat_only_once(live_server, browser
     page = browser.new_page(viewport={"width": 390, "height": 844})
     create_table(page, live_server, "Ann", ["human", "bot:greedy", "bot:greedy"])
     page.wait_for_selector(".money .hand button.card")
+    # once both bots have sealed nothing redraws the page (a redraw closes the moves panel) until Ann acts;
+    # measured before that, a bot's move can redraw the board between two look-ups (a box of None)
+    page.wait_for_function("document.querySelectorAll('.money .seat:not(.me) .ok').length === 2")
     # on a phone the hand comes right after the market, not below every seat (a newcomer scrolled for it)
     hand, seats = page.locator(".money .mine").bounding_box(), page.locator(".money .seats").bounding_box()
     assert hand["y"] + hand["height"] <= seats["y"], "the hand is below the seats"
-    # once both bots have sealed nothing redraws the page (a redraw closes the moves panel) until Ann acts
-    page.wait_for_function("document.querySelectorAll('.money .seat:not(.me) .ok').length === 2")
     page.click(".moves-panel summary")
     for text in ["fly", "fly", "swim", "dig", "sing", "hop"]:
         page.fill("#move", text)
