@@ -214,3 +214,40 @@ def test_legal_actions_answered_in_python_agree_with_pyspiels_own():
         assert state.observation_tensor(player) == pyspiel.State.observation_tensor(state, player)
         state.apply_action(rng.choice(legal))
     assert state.legal_actions() == []
+
+
+def _yardstick():
+    """benchmarks/vs_openspiel_ismcts.py, imported from its file (benchmarks/ is not a package)."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "vs_openspiel_ismcts.py"
+    spec = importlib.util.spec_from_file_location("vs_openspiel_ismcts", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def replayed(name, seed, actions):
+    """The engine's own game from the same deal, each action found by its notation among the legal ones of
+    the seats to act: its scores and winners, the glue's nowhere in it."""
+    state = games.get(name).new_game(players=4, seed=seed)
+    for text in actions:
+        seat, action = next((s, a) for s in state.to_act() for a in state.legal_actions(s) if str(a) == text)
+        state.apply(seat, action)
+    assert state.is_over()
+    return list(state.scores()), list(state.winners())
+
+
+def test_the_yardstick_plays_a_level_against_openspiels_ismcts_and_scores_as_the_engine():
+    """The glue of the outside yardstick: a short seeded Samarkand game, a level bot (easy: cheap) in seat 2
+    against three OpenSpiel ISMCTSBots, ends, and its scores and winners are the engine's for the same moves;
+    each side's decisions were timed."""
+    yardstick = _yardstick()
+    outcome = yardstick.play("samarkand", 3, simulations=2, hard_seat=1, level="easy")
+    assert not outcome.truncated
+    assert (outcome.scores, outcome.winners) == replayed("samarkand", 29_003, outcome.actions)
+    assert outcome.hard.decisions > 0 and outcome.ismcts.decisions > outcome.hard.decisions
+    assert outcome.hard_share() == (1 / len(outcome.winners) if 1 in outcome.winners else 0.0)
