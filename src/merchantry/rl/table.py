@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import Any, SupportsIndex
+from typing import Any, Final, SupportsIndex
 
 import numpy as np
 
@@ -54,6 +54,9 @@ class Legal:
         return self.sorted
 
 
+MIRRORED_FROM: Final = 256  # numbers: a smaller observation is turned into a list by `tolist()` outright
+
+
 class ListMirror:
     """A seat's observation as a list of floats (OpenSpiel's tensors are lists): `tolist()` of a thousand
     numbers costs some 15 µs, more than an engine step; this list is kept in step with the observer's
@@ -66,7 +69,11 @@ class ListMirror:
     def follow(self, observation: np.ndarray) -> list[float]:
         """The numbers of `observation` (float32), as a new list. The changed places are found with one
         comparison and `nonzero` (numpy's `flatnonzero` wrapper costs as much again), and the copy kept for
-        the next comparison is refreshed whole (`copyto`, cheaper than a fancy-indexed write)."""
+        the next comparison is refreshed whole (`copyto`, cheaper than a fancy-indexed write). A small
+        observation is converted outright: below some 250 numbers `tolist()` costs less than the numpy
+        calls that find what changed (Grand Bazaar's 60: about 1 µs against 4)."""
+        if len(self.numbers) < MIRRORED_FROM:
+            return observation.tolist()  # type: ignore[no-any-return]
         seen = self.seen
         changed = (observation != seen).nonzero()[0]
         if len(changed):
