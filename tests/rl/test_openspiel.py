@@ -251,3 +251,22 @@ def test_the_yardstick_plays_a_level_against_openspiels_ismcts_and_scores_as_the
     assert (outcome.scores, outcome.winners) == replayed("samarkand", 29_003, outcome.actions)
     assert outcome.hard.decisions > 0 and outcome.ismcts.decisions > outcome.hard.decisions
     assert outcome.hard_share() == (1 / len(outcome.winners) if 1 in outcome.winners else 0.0)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_current_player_kept_per_position_is_the_one_worked_out_afresh(name):
+    """The table works the current player out once per position (and pinned seat): at every position of
+    a seeded game, and in a world sampled for that player (pinned), it is what `to_act()` says now, and
+    the observation tensor (kept as a list in step with the observer) is the observer's numbers."""
+    game = load(name, players=3, seed=5)
+    state, rng = game.new_initial_state(), random.Random(5)
+    for _ in range(120):
+        if state.is_terminal():
+            break
+        player = state.current_player()
+        assert player == state.table._current_player(state.pinned, openspiel.TERMINAL)
+        assert state.observation_tensor(player) == state.view_numbers(player).tolist()
+        world = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+        assert world.current_player() == player == world.table._current_player(player, openspiel.TERMINAL)
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert state.current_player() == state.table._current_player(None, openspiel.TERMINAL)
