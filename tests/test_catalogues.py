@@ -241,3 +241,15 @@ def test_every_move_a_game_offers_reads_in_words_in_every_language():
             )
             assert not unread, f"{name}/{language}: no words for {unread[:5]}"
             assert all("{{" not in Translator(name, language).move(m) for m in moves)
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_the_final_tables_rank_and_seat_headings_differ_in_every_language(name):
+    # German Money read "Platz | Platz" over its end table: rank and seat were one word
+    for language in LANGUAGES:
+        words: dict[str, str] = {}
+        for folder in (PLATFORM_LOCALES, games.package(name).folder / "locales"):
+            words |= json.loads((folder / f"{language}.json").read_text(encoding="utf-8")).get("ui", {})
+        if "rank" in words and "seat" in words:
+            same = f"{name} in {language}: rank and seat both read {words['rank']!r}"
+            assert words["rank"] != words["seat"], same

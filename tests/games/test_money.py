@@ -640,3 +640,15 @@ def test_mo_c4_the_terminal_shows_each_hand_card_with_its_serial():
         assert CARD_CODES[serial - 1] == code  # the serial is that card's (FRED 001 is serial 1)
         assert f"{code}[/][dim]#{serial}[/]" in shown
     assert "BLUFF" in shown and "BLUFF[/][dim]#" not in shown  # a bluff card has no serial
+
+
+def test_mo_r1_the_analysis_labels_a_sealed_bid_with_the_round_it_is_made_in():
+    # the log opens round 2 only at its reveal, after the bids: labelled by the log a bid of round 2 read
+    # "round 1" in the analysis
+    from merchantry.bots.analysis import round_of
+
+    state = GAME.new_game(players=3, seed=4)
+    assert round_of(state) == 1
+    bid_round(state, [[], [], []])
+    assert not any(e.get("new_round") == 2 for e in state.view(None)["log"])  # the log has not opened it yet
+    assert round_of(state) == 2

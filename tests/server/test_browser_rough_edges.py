@@ -114,6 +114,9 @@ def test_error_messages_stack_readably_and_repeat_only_once(live_server, browser
     # on a phone the hand comes right after the market, not below every seat (a newcomer scrolled for it)
     hand, seats = page.locator(".money .mine").bounding_box(), page.locator(".money .seats").bounding_box()
     assert hand["y"] + hand["height"] <= seats["y"], "the hand is below the seats"
+    # the panel's heading says what its number counts (a bare "Moves (5)" read as moves made so far)
+    legal = page.locator(".moves-panel button[data-move]").count()
+    assert page.inner_text(".moves-panel summary") == f"All legal moves ({legal}): click one or type it"
     page.click(".moves-panel summary")
     for text in ["fly", "fly", "swim", "dig", "sing", "hop"]:
         page.fill("#move", text)

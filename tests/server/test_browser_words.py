@@ -306,3 +306,15 @@ def test_a_closed_grand_bazaar_trade_says_why_on_its_button(server, chromium):
         assert sell.is_disabled() and f"you hold no {gem}" in sell.inner_text()
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     shot(page, "44-grand-bazaar-why-on-the-button")
+
+
+def test_a_rules_pages_picture_stays_readable_on_a_phone_and_the_page_does_not_scroll(server, chromium):
+    # shrunk to a 390 px screen, the picture of Money's board had labels too small to read
+    page = page_in(chromium, server, size=(390, 844))
+    page.goto(server + "/rules/money?lang=pt")
+    picture = page.locator(".rules-picture img").first
+    picture.wait_for()
+    assert picture.bounding_box()["width"] >= 700, "the picture keeps a readable size"
+    frame = page.locator(".rules-picture").first
+    assert frame.evaluate("f => f.scrollWidth > f.clientWidth"), "it scrolls inside its frame"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390, "the page does not scroll sideways"

@@ -458,8 +458,13 @@ def key_moments(decisions: list[Decision], players: int) -> list[list[dict[str, 
 
 
 def round_of(state: State) -> int:
-    """The round a position is in, as the public log tells it (its newest "new_round" marker)."""
-    rounds = [event["new_round"] for event in state.view(None)["log"] if "new_round" in event]
+    """The round a decision is made in: the public view's round where it has one, else the log's newest
+    "new_round" marker. A log may open a round only at its first public event (sealed bids are revealed
+    after they are made): labelled by the log, a round's bids read as the round before."""
+    view = state.view(None)
+    if isinstance(view.get("round"), int):
+        return int(view["round"])
+    rounds = [event["new_round"] for event in view["log"] if "new_round" in event]
     return int(rounds[-1]) if rounds else 0
 
 

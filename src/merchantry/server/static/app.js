@@ -449,7 +449,7 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
     table.status === "waiting" ? host : null,  // the invite links come first while friends are awaited
     board,
     seat !== null && table.status === "playing" ? h("details", { class: "moves-panel", open: renderer === generic },
-      h("summary", {}, `${t("moves")} (${legal.length})`), buttons, moveForm) : null,
+      h("summary", {}, t("legalMovesHeading", { n: legal.length })), buttons, moveForm) : null,
     table.status === "waiting" ? null : host,
     log,
   ].filter(Boolean));
