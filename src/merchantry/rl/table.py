@@ -71,7 +71,7 @@ class ListMirror:
         comparison and `nonzero` (numpy's `flatnonzero` wrapper costs as much again), and the copy kept for
         the next comparison is refreshed whole (`copyto`, cheaper than a fancy-indexed write). A small
         observation is converted outright: below some 250 numbers `tolist()` costs less than the numpy
-        calls that find what changed (Grand Bazaar's 60: about 1 µs against 4)."""
+        calls that find what changed (60 numbers: about 1 µs against 4)."""
         if len(self.numbers) < MIRRORED_FROM:
             return observation.tolist()  # type: ignore[no-any-return]
         seen = self.seen
@@ -162,7 +162,7 @@ class Table:
 
     def legal(self, seat: int) -> Legal:
         """The legal actions of `seat` now, asked of the engine once per position. (Not kept per list of
-        actions across positions: Money meets a new list in four positions out of five, and a lookup that
+        actions across positions: a game may meet a new list in four positions out of five, and a lookup that
         misses costs more than it saves elsewhere.)"""
         known = self.legal_now[seat]
         if known is not None:
