@@ -401,12 +401,13 @@ def test_sk_g1_a_later_camel_gives_no_marker_and_no_sale():
 # --- relationships ----------------------------------------------------------------------------------
 
 
-def _meeting(on_water: bool = False, **extra: Any) -> tuple[SamarkandState, int]:
+def _meeting(on_water: bool = False, levant_held: bool = True, **extra: Any) -> tuple[SamarkandState, int]:
     """Seat 0 (Byzantium) is about to put a camel next to a Levant camel's space; seat 1 holds Levant."""
     d = fresh()
     turn_to(d, 0)
     give_tile(d, 0, "Byzantium")
-    give_tile(d, 1, "Levant")
+    if levant_held:
+        give_tile(d, 1, "Levant")
     meet, beside = water_with_land_neighbour() if on_water else (land_next_to(start_of("Byzantium")), None)
     if on_water:
         put_camel(d, "Byzantium", beside)
@@ -724,6 +725,16 @@ def test_the_log_reads_as_sentences():
     state.apply(0, f"expand byzantium {sid(meet)}")
     text = "\n".join(log_lines(state.view(None)))
     assert "Byzantium" in text and "Levant" in text and "First meeting" in text
+
+
+@pytest.mark.parametrize("language", ["en", "de", "fr", "pt"])
+def test_a_first_meeting_with_a_family_nobody_married_names_nobody_for_its_bonus(language):
+    state, meet = _meeting(levant_held=False)
+    state.apply(0, f"expand byzantium {sid(meet)}")
+    line = next(line for line in log_lines(state.view(None), language) if "+3" in line)
+    assert "+1" not in line  # nobody holds Levant: no "P1 +3, +1" with an empty list before the +1
+    assert "Levant" in line.split("+3", 1)[1]  # the sentence says who was not paid
+    assert ", ;" not in line and ",  " not in line
 
 
 def test_sk_c3_thirty_three_goods_cards_and_markers():

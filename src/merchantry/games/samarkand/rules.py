@@ -449,8 +449,9 @@ class SamarkandState(State):
                 self.stack = add_at(self.stack, family, -1)
                 markers += 1
         self.relation_markers = add_at(self.relation_markers, player, markers)
+        # a family nobody married pays nobody its +1: the sentence then says so instead of an empty list
         self.log = self._add(
-            "relationship",
+            "relationship" if passive_seats else "relationship_unheld",
             seat=player,
             family=MAP.families[active].name,
             other=MAP.families[passive].name,
