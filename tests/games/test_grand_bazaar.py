@@ -269,6 +269,8 @@ def test_gb_e1_after_27_rounds_prices_are_ten_and_gems_cash_out_at_ten():
         state.apply(state.current, rng.choice(state.legal_actions(state.current)))
     cash, gems = state.cash, [sum(g) for g in state.gems]
     assert any(gems)
+    # the 27th card opened the last round: every trade in it is at 10, as the guided game's last step says
+    assert state.prices == (10, 10, 10)
     state.apply(state.current, "done")  # the last turn of the last round
     assert state.is_over() and state.prices == (10, 10, 10) and state.deck == ()
     assert list(state.cash) == [c + 10 * g for c, g in zip(cash, gems, strict=True)]
