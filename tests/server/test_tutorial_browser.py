@@ -308,6 +308,8 @@ def test_the_guided_first_game_plays_to_its_end(lesson_server, browser, game, la
             else:  # a decision staged on the page: what the step rings is pressed, the card and then Bid
                 press_what_is_ringed(page, count, len(asked))
     page.locator("#tutorial-real-game").wait_for(timeout=WAIT_MS)
+    # the way on leads to a table of this game against the level for a first real game
+    assert page.locator("#tutorial-real-game").get_attribute("href") == f"/?game={game}&level=easy"
     page.locator("#tutorial-text", has_text=re.compile(f"^{re.escape(lesson[script['over']])}$")).wait_for()
     assert page.locator("#tutorial-count").inner_text() == step_count(ui, total, total)
     assert explained, "no step explained a wrong move"
@@ -359,6 +361,12 @@ def test_the_rules_page_leads_to_the_guided_first_game(live_server, browser):
     page.locator(f'a[href="/learn/{FULLY}"]', has_text=platform_words("fr")["learnToPlay"]).click()
     page.wait_for_selector("#tutorial #tutorial-next", timeout=WAIT_MS)
     assert page.url.startswith(f"{live_server}/table/")
+    # where a lesson's last step leads: the lobby with its game chosen and Easy bots in the seats
+    page.goto(f"{live_server}/?game={FULLY}&level=easy")
+    page.wait_for_selector("#seats select[data-seat='1']", timeout=WAIT_MS)
+    assert page.locator("#game").input_value() == FULLY
+    seats = page.locator("#seats select").evaluate_all("(all) => all.map((s) => s.value)")
+    assert seats[0] == "human" and set(seats[1:]) == {"bot:easy"}
 
 
 @pytest.mark.skipif(

@@ -99,7 +99,10 @@ function header() {
 async function lobby() {
   const games = await api("/api/games");
   const tables = await api("/api/tables");
-  const gameSelect = h("select", { id: "game", name: "game" }, games.map((g, i) => h("option", { value: g.name, selected: i === 0 }, g.title)));
+  // "/?game=samarkand&level=easy": the table a guided first game's last step leads to, chosen in advance
+  const asked = new URLSearchParams(location.search);
+  const askedGame = games.some((g) => g.name === asked.get("game")) ? asked.get("game") : games[0].name;
+  const gameSelect = h("select", { id: "game", name: "game" }, games.map((g) => h("option", { value: g.name, selected: g.name === askedGame }, g.title)));
   const withRules = games.filter((g) => g.rules);
   const rulesLinks = withRules.length ? h("p", { class: "rules-links" }, `${t("rules")}: `,
     withRules.flatMap((g, i) => [i ? " · " : "", h("a", { href: `${g.rules}?lang=${language()}`, target: "_blank" }, g.title)])) : null;
@@ -130,7 +133,8 @@ async function lobby() {
     const scripted = otherBots.open ? others.map((b) => [`bot:${b}`, botLabel(b)]) : [];
     const kinds = [...people, ...scripted];
     const previous = [...seatsBox.querySelectorAll("select")].map((sel) => sel.value);  // keep earlier choices
-    const defaultBot = `bot:${game.bots.includes("medium") ? "medium" : game.bots[0]}`;
+    const level = LEVELS.includes(asked.get("level")) ? asked.get("level") : "medium";
+    const defaultBot = `bot:${game.bots.includes(level) ? level : game.bots[0]}`;
     const choice = (s) => {
       const kept = previous[s];
       if (kept && kinds.some(([value]) => value === kept)) return kept;

@@ -205,7 +205,9 @@ export function show(payload, area, host) {
   let actions = [];
   if (table.status === "finished") {
     words = text(table.game, script.over);
-    actions = [h("a", { class: "button primary", href: "/", id: "tutorial-real-game" }, t("tutorialRealGame"))];
+    // the lobby opens with this game chosen and Easy bots in the seats: the level for a first real game
+    const lobby = `/?game=${encodeURIComponent(table.game)}&level=easy`;
+    actions = [h("a", { class: "button primary", href: lobby, id: "tutorial-real-game" }, t("tutorialRealGame"))];
   } else if (seat === null) {
     words = t("tutorialBotPlays");
     offPath = null;
