@@ -217,7 +217,8 @@ def test_the_brazilian_markers_catch_brazilian_text_and_pass_european_text():
         ("byzanz", "de", "sell cloth4 cloth1 merchant", "Tuch 4, Tuch 1, Händler verkaufen"),
         ("money", "fr", "take right", "prendre le groupe de droite"),
         ("money", "de", "take P3", "das Gebot von P3 nehmen"),
-        ("grand_bazaar", "en", "buy ruby", "buy a ruby"),
+        ("grand_bazaar", "en", "buy ruby", "buy one ruby"),
+        ("grand_bazaar", "en", "sell emerald", "sell one emerald"),  # never "a emerald"
     ],
 )
 def test_a_move_reads_in_words_in_every_language(game, language, move, words):

@@ -131,7 +131,7 @@ def test_hint_shows_what_the_hard_bot_would_play_and_makes_no_move():
     said = text.split("would play ")[1]
     words, notation = said.split(" (")[0], said.split(" (")[1].split(")")[0]
     assert notation.split(" -> ")[0] in legal  # the notation one would type
-    assert words.startswith(("buy a ", "sell a "))  # and the move in words
+    assert words.startswith(("buy one ", "sell one "))  # and the move in words
     assert table.state.to_dict() == before  # asking is not moving
 
 
