@@ -99,7 +99,7 @@ function header() {
 async function lobby() {
   const games = await api("/api/games");
   const tables = await api("/api/tables");
-  // "/?game=samarkand&level=easy": the table a guided first game's last step leads to, chosen in advance
+  // "/?game=<name>&level=easy": the table a guided first game's last step leads to, chosen in advance
   const asked = new URLSearchParams(location.search);
   const askedGame = games.some((g) => g.name === asked.get("game")) ? asked.get("game") : games[0].name;
   const gameSelect = h("select", { id: "game", name: "game" }, games.map((g) => h("option", { value: g.name, selected: g.name === askedGame }, g.title)));
