@@ -135,8 +135,7 @@ class Table:
         self.no_actions, self.observers, self.lists = other.no_actions, other.observers, other.lists
         self.state = other.state
         self.episode = other.episode
-        self.legal_now = [None] * self.players
-        self.current_now = None
+        self._forget_position()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Table:
         """A copy for a cloned OpenSpiel state: the engine state cloned (never deep-copied), the episode's
@@ -155,6 +154,10 @@ class Table:
 
     def set_state(self, state: State) -> None:
         self.state = state
+        self._forget_position()
+
+    def _forget_position(self) -> None:
+        """Drop what is kept for the position as it was (legal lists, OpenSpiel's current player)."""
         self.legal_now = [None] * self.players
         self.current_now = None
 
@@ -211,8 +214,7 @@ class Table:
         try:
             state.apply(seat, chosen)
         finally:
-            self.legal_now = [None] * self.players  # a new position (or, had apply raised, the same one)
-            self.current_now = None
+            self._forget_position()  # a new position (or, had apply raised, the same one)
         self.episode.after(state, seat, action_id)
 
     def step(self, seat: int, action: SupportsIndex) -> list[float] | None:
