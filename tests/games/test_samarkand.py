@@ -728,7 +728,7 @@ def test_the_log_reads_as_sentences():
 
 
 @pytest.mark.parametrize("language", ["en", "de", "fr", "pt"])
-def test_a_first_meeting_with_a_family_nobody_married_names_nobody_for_its_bonus(language):
+def test_sk_r2_a_first_meeting_with_a_family_nobody_married_names_nobody_for_its_bonus(language):
     state, meet = _meeting(levant_held=False)
     state.apply(0, f"expand byzantium {sid(meet)}")
     line = next(line for line in log_lines(state.view(None), language) if "+3" in line)
