@@ -41,7 +41,11 @@ CHROMIUM_ARGS = [
 def live_server(tmp_path):
     quick = SearchConfig(iterations=30, rollout_depth=10)  # hints and analyses in a blink
     app = create_app(
-        f"sqlite:///{tmp_path / 'web.db'}", bot_delay=0.05, hint_search=quick, analysis_search=quick
+        f"sqlite:///{tmp_path / 'web.db'}",
+        bot_delay=0.05,
+        hint_search=quick,
+        analysis_search=quick,
+        unseen_window_seconds=0.0,  # a sale offer's 3 s window made a Samarkand game minutes long
     )
     with serving(app) as base:
         yield base
