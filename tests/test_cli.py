@@ -236,6 +236,10 @@ def test_analyze_game_judges_whole_moves_each_with_an_interval_and_chances_addin
             assert 0 <= low <= value <= high <= 1
         assert d["loss_interval"][0] <= d["loss_interval"][1]
         assert abs(sum(d["chances"]) - 1) <= 0.01
+        # every seat's chance with its interval (a chart draws them all), the deciding seat's the one judged
+        assert d["chance_intervals"][d["seat"]] == d["after_interval"]
+        for chance, (low, high) in zip(d["chances"], d["chance_intervals"], strict=True):
+            assert low <= chance <= high
 
 
 def test_analyze_game_refuses_a_worker_count_below_one(tmp_path, capsys):

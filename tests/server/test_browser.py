@@ -508,6 +508,14 @@ def test_a_hinted_move_played_to_the_letter_is_not_marked_by_the_analysis(live_s
         viewer.wait_for_selector("#analysis .analysis-summary", timeout=120_000)
         assert viewer.locator("#analysis svg.chance-chart polyline").count() == 3  # one line per seat
         assert viewer.locator("#analysis svg.chance-chart polygon.chance-band").count() == 3  # its interval
+        # every seat at every decision (y = 160 - 136 × chance), so the seats' chances at one move add up
+        lines = viewer.locator("#analysis svg.chance-chart polyline").evaluate_all(
+            "ls => ls.map(l => l.getAttribute('points').split(' ').map(p => p.split(',').map(Number)))"
+        )
+        assert len({len(line) for line in lines}) == 1, "a seat missing at another's decision"
+        for at_one_move in zip(*lines, strict=True):
+            assert len({x for x, _ in at_one_move}) == 1
+            assert sum((160 - y) / 136 for _, y in at_one_move) == pytest.approx(1, abs=0.01)
         summary = viewer.inner_text(".analysis-summary")
         assert "Decisions" in summary and "Blunders" in summary
         assert "low end of its 95% interval is above 0" in viewer.inner_text("#analysis")  # the rule, said

@@ -36,7 +36,7 @@ import multiprocessing
 import random
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from merchantry import games, records
@@ -160,10 +160,23 @@ class Calibration:
 
     def seats(self, raw: list[float], seat: int) -> list[float]:
         """Every seat's chance: `seat`'s mapped, the others' mapped and scaled to share the rest of 1."""
-        mine = self(raw[seat])
-        others = [self(c) for q, c in enumerate(raw) if q != seat]
-        scale = (1 - mine) / sum(others) if others and sum(others) > 0 else 0.0
-        return [mine if q == seat else self(c) * scale for q, c in enumerate(raw)]
+        scale = self._others_scale(raw, seat)
+        return [self(c) if q == seat else self(c) * scale for q, c in enumerate(raw)]
+
+    def seat_intervals(self, estimates: list[Estimate], seat: int) -> list[tuple[float, float]]:
+        """Every seat's 95% interval, mapped as `seats` maps its chance (the others' scaled alike), so a chart
+        can draw each seat's chance with its uncertainty at every seat's decision."""
+        scale = self._others_scale([e.value for e in estimates], seat)
+        mapped = [(self(e.low), self(e.high)) for e in estimates]
+        return [
+            (low, high) if q == seat else (low * scale, min(1.0, high * scale))
+            for q, (low, high) in enumerate(mapped)
+        ]
+
+    def _others_scale(self, raw: list[float], seat: int) -> float:
+        """The factor that makes the other seats' mapped chances share what `seat`'s mapped chance leaves."""
+        others = sum(self(c) for q, c in enumerate(raw) if q != seat)
+        return (1 - self(raw[seat])) / others if others > 0 else 0.0
 
 
 def calibration(game_name: str, players: int) -> Calibration:
@@ -361,6 +374,11 @@ def chances(outcome: list[list[float]]) -> list[float]:
     return [sum(shares[p] for shares in outcome) / len(outcome) for p in range(len(outcome[0]))]
 
 
+def seat_estimates(outcome: list[list[float]]) -> list[Estimate]:
+    """Each seat's chance over the play-outs of one move, with its 95% interval."""
+    return [Estimate.of_chance([shares[p] for shares in outcome]) for p in range(len(outcome[0]))]
+
+
 @dataclass(frozen=True)
 class Hint:
     seat: int
@@ -426,6 +444,7 @@ class Decision:
     loss_interval: tuple[float, float]  # of best - after, measured on the same worlds
     chances: list[float]  # every seat's chance after the move played (they add up to 1)
     round: int = 0  # the round it was made in (the newest "new_round" of the log before it; 0: none yet)
+    chance_intervals: list[tuple[float, float]] = field(default_factory=list)  # every seat's, as `chances`
 
     @property
     def loss(self) -> float:
@@ -620,6 +639,7 @@ def _decision(
         loss_interval=(loss.low * stretch, loss.high * stretch),
         chances=calibrate.seats(chances(outcomes[0]), seat),
         round=round_of(before),
+        chance_intervals=calibrate.seat_intervals(seat_estimates(outcomes[0]), seat),
     )
 
 

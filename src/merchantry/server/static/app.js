@@ -778,7 +778,18 @@ function roundMarks(rounds, x, y, svg) {
   ]);
 }
 
-// each seat's chance to win after each of its decisions, over the game's moves
+// a seat's chance after every decision, with its 95% interval: after its own the chance judged, after the
+// others' its share of what theirs leaves, so the seats' lines at one move add up to 100% (an analysis
+// stored before every seat's interval was kept draws a seat at its own decisions only)
+function seatPoints(analysis, seat) {
+  return analysis.decisions.flatMap((d) => {
+    if (d.seat === seat) return [{ move: d.move, chance: d.after, low: d.after_interval[0], high: d.after_interval[1] }];
+    const interval = d.chance_intervals?.[seat];
+    return interval ? [{ move: d.move, chance: d.chances[seat], low: interval[0], high: interval[1] }] : [];
+  });
+}
+
+// each seat's chance to win after each decision, over the game's moves
 function chanceChart(analysis, table, tr, rounds = []) {
   const W = 600, H = 200, pad = 30, top = 24, bottom = 40;  // below: the move numbers; above: the rounds
   const x = (move) => pad + (W - 2 * pad) * (move / Math.max(1, analysis.total));
@@ -807,12 +818,13 @@ function chanceChart(analysis, table, tr, rounds = []) {
     if (!mine.length) continue;
     const colour = SEAT_COLOURS[seat % SEAT_COLOURS.length];
     const dash = SEAT_DASHES[seat % SEAT_DASHES.length];
+    const points = seatPoints(analysis, seat);
     // the 95% interval of each chance, as a band behind its line: a number shown carries its uncertainty
-    const band = [...mine.map((d) => `${x(d.move).toFixed(1)},${y(d.after_interval[1]).toFixed(1)}`),
-      ...mine.slice().reverse().map((d) => `${x(d.move).toFixed(1)},${y(d.after_interval[0]).toFixed(1)}`)];
+    const band = [...points.map((p) => `${x(p.move).toFixed(1)},${y(p.high).toFixed(1)}`),
+      ...points.slice().reverse().map((p) => `${x(p.move).toFixed(1)},${y(p.low).toFixed(1)}`)];
     chart.append(svg("polygon", { class: "chance-band", fill: colour, "fill-opacity": 0.12, stroke: "none", points: band.join(" ") }));
     chart.append(svg("polyline", { fill: "none", stroke: colour, "stroke-width": 2, "stroke-dasharray": dash,
-      points: mine.map((d) => `${x(d.move).toFixed(1)},${y(d.after).toFixed(1)}`).join(" ") }));
+      points: points.map((p) => `${x(p.move).toFixed(1)},${y(p.chance).toFixed(1)}`).join(" ") }));
     for (const d of mine.filter((m) => m.mark === "blunder" || m.mark === "mistake")) {
       chart.append(svg("circle", { cx: x(d.move), cy: y(d.after), r: d.mark === "blunder" ? 4 : 3, fill: colour },
         svg("title", {}, `${seatName(table, seat, d.move)} ${d.move}: ${moveInWords(d.played, tr)} (${t(`mark_${d.mark}`)})`)));
