@@ -680,6 +680,28 @@ def test_a_whole_move_drops_the_steps_that_change_nothing():
     assert steps == [pass_]
 
 
+def test_in_byzanz_s_last_round_a_whole_move_ending_in_a_pass_is_the_pass_alone():
+    """Issue 32: in the last round the hint read "add cloth4, add wine2, add wine3, add olive2, add olive3,
+    pass" (passing hands the bid back, BZ-A5). P1's face-down discards (BZ-H1) had made the cards "in the
+    hand or discarded" to the others; a bid taken back makes them sure, and that record of what the others
+    learnt is no part of the move (GamePackage.knowledge)."""
+    session = records.Session("byzanz", 3, seed=22)
+    greedy, rng = bots.get("greedy", "byzanz"), random.Random(22)
+    while len(session.record()["moves"]) < 193:
+        seat = session.state.to_act()[0]
+        session.apply(seat, bots.play_turn(session.state, seat, greedy, rng))
+    state = session.state
+    view = state.view(0)
+    assert view["round"] == view["rounds"] and state.to_act() == [0] and state.maybe[0], "the last round"
+    adds = [a for a in state.legal_actions(0) if a.verb == "add"]
+    (pass_,) = [a for a in state.legal_actions(0) if a.verb == "pass"]
+    assert any(not state.known[0][a.codes[0]] for a in adds), "a card only the discards make unsure"
+    steps, _ = whole_move(state, 0, Planned([*adds, pass_]), random.Random(1))
+    assert steps == [pass_]
+    plan = hint(state, 0, "byzanz", config=QUICK, worlds=2).plan  # the hint itself, as the page asks it
+    assert plan[-1] != "pass" or not [step for step in plan if step.startswith("add")], plan
+
+
 def test_a_chance_s_interval_is_wilson_s_and_never_a_point_when_every_play_out_agrees():
     """A hint once read "95% (95-95%)": the normal approximation has no width when all play-outs agree."""
     lost, won = Estimate.of_chance([0.0] * 10), Estimate.of_chance([1.0] * 10)

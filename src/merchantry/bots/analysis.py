@@ -246,7 +246,8 @@ def whole_move(
                 position = _after(state, seat, steps)
                 seen = {p: n for p, n in seen.items() if n <= len(steps)}
                 if detours > MAX_DETOURS:
-                    return state.net_move(seat, _finished_by_greedy(position, seat, steps, rng)), first
+                    steps = _finished_by_greedy(position, seat, steps, rng)
+                    return state.net_move(seat, _without_idle_steps(state, seat, steps)), first
                 continue
             if _decided(position, seat, steps):
                 # net_move: a detour the picture cannot see (a note taken back goes to the end of the hand)

@@ -17,7 +17,10 @@ PACKAGE = GamePackage(
     terminal="merchantry.games.byzanz.terminal",
     encoding="merchantry.games.byzanz.encoding",
     rules_numbers="merchantry.games.byzanz.rules_numbers",
-    knowledge=("known",),  # the cards each seat has seen in others' bids (a pass hands a bid back)
+    # what the others know of each hand: the cards seen entering it ("known"), and those seen before a
+    # face-down discard ("maybe"); a bid taken back by a pass moves its cards from "maybe" to "known", so
+    # without both an "add, add, pass" late in the game looked like a different move from the pass alone
+    knowledge=("known", "maybe"),
 )
 
 __all__ = ["PACKAGE", "GAME", "ByzanzAction", "ByzanzGame", "ByzanzState", "sale_profit"]
