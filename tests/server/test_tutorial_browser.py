@@ -460,4 +460,25 @@ def test_bz_a4_the_lessons_bid_is_staged_on_the_page_and_a_card_can_be_taken_bac
         arg=[f"{base}/api/tables/{table_id}", token, asked_card],
         timeout=WAIT_MS,
     )
+    # outbid, the seat's turn comes again with its bid short of the highest: Bid stays in sight, closed,
+    # and says the number to beat (BZ-A4), in every language (it vanished and nothing said why)
+    raise_step = script["steps"][first]
+    wait_for_step(page, step_count(ui, first + 1, len(script["steps"])), lesson[raise_step["text"]])
+    payload = page.request.get(f"{base}/api/tables/{table_id}", headers={"X-Seat-Token": token}).json()
+    high = payload["view"]["auction"]["high"]
+    assert high >= 1 and page.locator("[data-take-back]").count() == 0
+    for language in LANGUAGES:
+        page.select_option("#lang", language)
+        beat = lesson_words_ui("byzanz", language)["mustBeat"].replace("{{high}}", str(high))
+        page.locator("#bz-bid-why", has_text=beat).wait_for()
+        assert page.locator("#bz-bid").is_disabled() and page.locator("#bz-bid").is_visible()
+        assert page.locator("#bz-bid").get_attribute("aria-describedby") == "bz-bid-why"
+    page.select_option("#lang", "en")
+    shot(page, "tutorial-byzanz-en-bid-must-beat")
     page.context.close()
+
+
+def lesson_words_ui(game: str, language: str) -> dict[str, str]:
+    path = games.package(game).folder / "locales" / f"{language}.json"
+    words: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))["ui"]
+    return words

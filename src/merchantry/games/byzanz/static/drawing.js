@@ -114,7 +114,9 @@ function seatBox(view, info, seat, table, t) {
 }
 
 // the bid in the making: the cards already bid in this auction, then those held on the page (each goes back
-// to the hand on a click), its total, and Bid, open once the total beats the highest bid
+// to the hand on a click), its total, and Bid: shown whenever there is a bid, open once the total beats the
+// highest bid, else closed with the number to beat beside it (BZ-A4: a raise must beat the highest bid; a
+// newcomer outbid, or holding too little, saw Bid vanish and nothing saying why)
 function biddingPanel(view, seat, can, act, t, redraw) {
   const sent = view.me_bid || [];
   const held = building.cards;
@@ -122,18 +124,19 @@ function biddingPanel(view, seat, can, act, t, redraw) {
   const sum = total(sent) + total(held);
   const high = view.auction ? view.auction.high : 0;
   const enough = sum > high;
+  const why = t("mustBeat", { high });
   return h("div", { class: "bz-building" },
     h("div", {}, t("yourBid", { total: sum }), " ", sent.length ? row(sent) : null, " ",
       h("span", { class: "cards", "data-focus-group": "bid" }, held.map((code, i) => goodsCard(code, {
         onclick: () => { building.cards.splice(i, 1); redraw(); }, "aria-label": t("takeBackCard"), "data-take-back": code, title: t("takeBackCard") })))),
     held.length ? h("small", { class: "muted" }, t("takeBackHelp")) : null,
-    held.length ? h("div", {}, h("button", { class: "primary", id: "bz-bid", disabled: enough ? null : true,
-      title: enough ? "" : t("mustBeat", { high }), onclick: () => {
+    h("div", {}, h("button", { class: "primary", id: "bz-bid", disabled: enough ? null : true,
+      title: enough ? "" : why, "aria-describedby": enough ? null : "bz-bid-why", onclick: () => {
         const cards = [...held];
         building.cards = [];
         for (const code of cards) act(`add ${code}`);
         act("bid");
-      } }, t("move_bid")), enough ? null : h("small", { class: "muted" }, ` ${t("mustBeat", { high })}`)) : null);
+      } }, t("move_bid")), enough ? null : h("small", { class: "bz-bid-why", id: "bz-bid-why" }, ` ${why}`)));
 }
 
 // Over the hand limit (BZ-H1), the cards to discard are chosen on the page (a click puts one back), then one
@@ -229,7 +232,9 @@ export function render(payload, act, t, tr = { term: (w) => w }) {
   building.cards = bidding ? heldBack(view.hand || []) : [];
   let root = null;
   const redraw = () => { const before = focusedIn(root); const again = render(payload, act, t, tr); root.replaceWith(again); root = again; refocus(again, before); };
-  const main = ["bid", "pass", "done"].filter((m) => can.has(m) && !(m === "bid" && building.cards.length));
+  // (Bid is the bidding panel's while it shows a bid: sent cards or cards held on the page)
+  const panelBids = building.cards.length > 0 || view.me_bid.length > 0;
+  const main = ["bid", "pass", "done"].filter((m) => can.has(m) && !(m === "bid" && panelBids));
   const takes = legal.filter((m) => m.startsWith("take "));
   const pickOrder = view.market_order ? view.market_order.map((s) => seatName(table, s).split(" ")[0]).join(" → ") : "";
   // the latest change to the market (a bid or a lot card put in, a pick, the leftovers removed), or what the
