@@ -7,6 +7,7 @@ the module (the suite's budget)."""
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import re
@@ -17,7 +18,7 @@ import pytest
 
 from merchantry import games
 from merchantry.bots.ismcts import SearchConfig
-from merchantry.i18n import Translator
+from merchantry.i18n import PLATFORM_LOCALES, Translator
 from merchantry.package import LANGUAGES
 from merchantry.server.app import create_app
 from tests.conformance.walks import random_walk
@@ -318,3 +319,75 @@ def test_a_rules_pages_picture_stays_readable_on_a_phone_and_the_page_does_not_s
     frame = page.locator(".rules-picture").first
     assert frame.evaluate("f => f.scrollWidth > f.clientWidth"), "it scrolls inside its frame"
     assert page.evaluate("document.documentElement.scrollWidth") <= 390, "the page does not scroll sideways"
+
+
+def test_lang_in_a_tables_address_chooses_its_language_and_the_next_pages_keep_it(server, chromium):
+    """`?lang=de` on a table's address speaks German there (it had no effect), and the lobby and a rules
+    page opened without one follow; a rules page's `?lang=pt` is kept the same way."""
+    bot = {"kind": "bot", "bot": "greedy"}
+    created = create(server, "byzanz", [{"kind": "human"}, bot, bot])
+    page = page_in(chromium, server, "en")
+    held = {"seat": 0, "token": created["token"], "host": created["host_token"], "invites": []}
+    page.evaluate(
+        "([key, held]) => localStorage.setItem(key, JSON.stringify(held))",
+        [f"merchantry:table:{created['id']}", held],
+    )
+    page.goto(f"{server}/table/{created['id']}?lang=de")
+    page.wait_for_selector(".byzanz .status-line:has-text('Runde 1 / 8')")
+    assert page.evaluate("document.documentElement.lang") == "de"
+    assert page.locator("#lang").input_value() == "de"
+    assert "Regeln" in page.inner_text(".table-head")
+    page.click("nav#bar a.brand")
+    page.wait_for_selector("h1:has-text('Neuer Tisch')")  # the lobby follows
+    page.goto(f"{server}/rules/byzanz")  # no language in the address: the one chosen
+    page.wait_for_url(re.compile(r"lang=de"))
+    assert page.evaluate("document.documentElement.lang") == "de"
+    page.goto(f"{server}/rules/money?lang=pt")
+    page.wait_for_selector("html[lang=pt]")
+    page.goto(f"{server}/table/{created['id']}")
+    page.wait_for_selector(".byzanz .status-line:has-text('Ronda 1 / 8')")
+    # the menu still chooses on an address that names a language
+    page.goto(f"{server}/table/{created['id']}?lang=de")
+    page.wait_for_selector(".byzanz .status-line:has-text('Runde 1 / 8')")
+    page.select_option("#lang", "fr")
+    page.wait_for_selector(".byzanz .status-line:has-text('Manche 1 / 8')")
+    assert "lang=fr" in page.url
+    page.context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_seat_with_nothing_to_play_is_told_whose_turn_it_is(server, chromium, language):
+    """While another seat is on turn the page says whose turn it is, not "All legal moves (0)"; the seat on
+    turn has its list of moves."""
+    created = create(server, "grand_bazaar", [{"kind": "human"}, {"kind": "human"}])
+    (invite,) = created["invites"]
+    joined = httpx.post(
+        f"{server}/api/tables/{created['id']}/join",
+        json={"seat": 1, "invite": invite["invite"], "name": "Bob"},
+    )
+    assert joined.status_code == 200, joined.text
+    view = httpx.get(
+        f"{server}/api/tables/{created['id']}", headers={"X-Seat-Token": created["token"]}
+    ).json()["view"]
+    tokens = {0: created["token"], 1: joined.json()["token"]}
+    (on_turn,) = view["to_act"]
+    waiting = 1 - on_turn
+    names = {0: "P1 Ann", 1: "P2 Bob"}
+    words = json.loads((PLATFORM_LOCALES / f"{language}.json").read_text(encoding="utf-8"))["ui"]
+    for seat in (waiting, on_turn):
+        page = page_in(chromium, server, language)
+        held = {"seat": seat, "token": tokens[seat], "host": None, "invites": []}
+        page.evaluate(
+            "([key, held]) => localStorage.setItem(key, JSON.stringify(held))",
+            [f"merchantry:table:{created['id']}", held],
+        )
+        page.goto(f"{server}/table/{created['id']}")
+        page.wait_for_selector("section.grand-bazaar")
+        if seat == waiting:
+            said = words["noMovesNow_one"].replace("{{who}}", names[on_turn])
+            assert page.inner_text("#moves-none") == said
+            assert page.locator(".moves-panel").count() == 0
+        else:
+            assert page.locator("#moves-none").count() == 0
+            assert page.locator(".moves-panel button[data-move]").count() > 0
+        page.context.close()

@@ -12,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from merchantry import bots, games
+from merchantry.i18n import PLATFORM_LOCALES
 from merchantry.package import LANGUAGES
 from merchantry.server import tutorials
 from merchantry.server.app import create_app
@@ -265,3 +266,39 @@ def test_a_staged_decisions_step_says_how_it_is_made(game, language):
     for step in staged:
         button = ui[f"move_{tutorials.moves_asked(step)[-1]}"]
         assert button in texts[step["text"]], f"{game}/{language} {step['text']}: no {button!r}"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_bz_a7_the_lessons_lot_step_names_every_card_it_keeps(service, language):
+    """BZ-A7: the winner puts one lot card into the market and takes the rest; the step that asks for it
+    names every card kept, by the names the page shows (it named the olives and the merchant, not the
+    two spices that go into the hand as well)."""
+    table_id = create(service, "byzanz")
+    walk_to(service, table_id, "byzanz", "lotCard")
+    (step,) = [s for s in tutorials.tutorial("byzanz")["steps"] if s["text"] == "lotCard"]
+    lot = list(service.table(table_id).state.view(0)["lot"])
+    lot.remove(step["do"].removeprefix("market "))
+    path = games.package("byzanz").folder / "locales" / f"{language}.json"
+    names = json.loads(path.read_text(encoding="utf-8"))["term"]
+    text = catalogue("byzanz", language)["lotCard"].lower()
+    assert len(lot) == 5
+    for card in lot:
+        kind, value = card.rstrip("0123456789"), card.lstrip("abcdefghijklmnopqrstuvwxyz")
+        name = f"{names[kind]} {value}".strip()  # as a card reads on the page: its good, its value
+        assert name.lower() in text, f"{language}: {name!r} is not named"
+
+
+WHY = {"en": "why", "de": "warum", "pt": "porquê", "fr": "pourquoi"}
+
+
+@pytest.mark.parametrize("game", TAUGHT)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_step_promises_of_the_hint_only_what_it_shows(game, language):
+    """The hint shows a move and the seat's chance to win with it (static/app.js, hintBox), no reason:
+    a step that names the Hint button says no more ("Hint suggests a move and says why" was not true)."""
+    platform = json.loads((PLATFORM_LOCALES / f"{language}.json").read_text(encoding="utf-8"))["ui"]
+    texts = catalogue(game, language)
+    naming = [k for k in tutorials.text_keys(tutorials.tutorial(game)) if platform["hint"] in texts[k]]
+    assert naming, f"{game}/{language}: no step names {platform['hint']!r}"
+    for key in naming:
+        assert WHY[language] not in texts[key].lower(), f"{game}/{language} {key}: {texts[key]}"

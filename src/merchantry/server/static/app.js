@@ -1,6 +1,6 @@
 // Merchantry in the browser: the lobby, a table (live over a websocket) and replays.
 import { h, seatHolderNoted, seatLabel, seatName } from "./dom.js";
-import { LANGUAGES, gameTranslator, language, loadLanguage, setLanguage, t } from "./i18n.js";
+import { LANGUAGES, addressLanguage, gameTranslator, language, loadLanguage, setLanguage, t } from "./i18n.js";
 import * as generic from "./generic.js";
 import * as tutorial from "./tutorial.js";
 import { accountBar, accountPage, csrfHeader } from "./account.js";
@@ -66,7 +66,9 @@ async function api(path, options = {}) {
 // Messages stack in one list at the foot of the screen, newest last, each readable: the same text again only
 // restarts its timer, and at most three show at once
 const TOASTS_SHOWN = 3;
-function toast(text, kind = "error") {
+// `untilOver`: a notice about the game in play (a bot takes the seat over), gone once the game is over: its
+// end table comes up at once, and a toast at the foot of the screen covered it
+function toast(text, kind = "error", { untilOver = false } = {}) {
   let list = document.getElementById("toasts");
   if (!list) {
     list = h("div", { id: "toasts", "aria-live": "assertive" });
@@ -74,14 +76,25 @@ function toast(text, kind = "error") {
   }
   const same = [...list.children].find((node) => node.textContent === text);
   if (same) same.remove();
-  const node = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status" }, text);
+  const node = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status", "data-until-over": untilOver ? "" : null }, text);
   list.append(node);
   while (list.children.length > TOASTS_SHOWN) list.firstElementChild.remove();
   setTimeout(() => node.remove(), 5000);
 }
 
+// The reader's choice from the menu, kept for the next pages; an address that names a language is made to
+// name this one (else it would win over the choice just made)
+function choose(lang) {
+  setLanguage(lang);
+  if (addressLanguage() && addressLanguage() !== lang) {
+    const address = new URL(location.href);
+    address.searchParams.set("lang", lang);
+    history.replaceState(history.state, "", address);
+  }
+}
+
 function header() {
-  const select = h("select", { id: "lang", "aria-label": "Language", onchange: (e) => { setLanguage(e.target.value); route(); } },
+  const select = h("select", { id: "lang", "aria-label": "Language", onchange: (e) => { choose(e.target.value); route(); } },
     Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, selected: code === language() }, name)));
   const bar = document.getElementById("bar");
   const account = h("span", { id: "account" });
@@ -379,7 +392,9 @@ function connect(tableId, token, area) {
       // the server checked the database: the seat is no longer held by this token (given to a bot, or
       // not a token of this table): forget it and watch instead. A person who let a bot finish their own
       // game (a guided first game) chose it: told calmly, in their language
-      if (message.to_bot && message.tutorial) toast(t("botFinishesYours"), "info");
+      if (message.to_bot && message.tutorial) {
+        if (overShown !== tableId) toast(t("botFinishesYours"), "info", { untilOver: true });
+      }
       else toast(message.reason);
       save(tableId, { seat: null, token: null });
       token = null;
@@ -396,12 +411,18 @@ function connect(tableId, token, area) {
   };
 }
 
+let overShown = null;  // the table whose end the page shows (a notice about play to come is then moot)
+
 function drawTable(tableId, payload, send, area, renderer, tr) {
   // a guided first game explains a move it does not ask for (and draws the table again when it refused a
   // decision the page had staged, so that the staged cards are back in the hand)
   const unguarded = send;
   send = tutorial.guard(payload, send, () => drawTable(tableId, payload, unguarded, area, renderer, tr));
   const { table, seat, view, legal } = payload;
+  if (table.status === "finished") {
+    overShown = tableId;
+    document.querySelectorAll("#toasts [data-until-over]").forEach((node) => node.remove());
+  }
   const rulesUrl = (gamesList || []).find((g) => g.name === table.game)?.rules;
   const mine = saved(tableId);
   const lastLog = area.querySelector(".log ol");
@@ -452,8 +473,9 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
     myTurn && lastHint && lastHint.position === position ? hintBox(lastHint, tr) : null,
     table.status === "waiting" ? host : null,  // the invite links come first while friends are awaited
     board,
-    seat !== null && table.status === "playing" ? h("details", { class: "moves-panel", open: renderer === generic },
+    seat !== null && table.status === "playing" && legal.length ? h("details", { class: "moves-panel", open: renderer === generic },
       h("summary", {}, t("legalMovesHeading", { n: legal.length })), buttons, moveForm) : null,
+    seat !== null && table.status === "playing" && !legal.length ? nothingToPlay(table, view, seat) : null,
     table.status === "waiting" ? null : host,
     log,
   ].filter(Boolean));
@@ -464,6 +486,15 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   if (focused) refocus(area, focused);
   document.title = `${myTurn ? `● ${t("yourTurn")} — ` : ""}${table.title} — Merchantry`;
   startCountdown(area, clockShown(table, view, seat), table);
+}
+
+// A seat with no move now (a bot on turn, or another person) is told whose turn it is, not shown an empty
+// list of legal moves ("All legal moves (0)")
+function nothingToPlay(table, view, seat) {
+  const others = (view.to_act || []).filter((s) => s !== seat);
+  if (!others.length) return null;
+  return h("p", { class: "moves-none muted", id: "moves-none" },
+    t("noMovesNow", { who: others.map((s) => seatName(table, s)).join(", "), count: others.length }));
 }
 
 // Who the table waits for: people by their seat, bots as thinking ("P3 is thinking…") while their turn
@@ -838,6 +869,7 @@ function chanceChart(analysis, table, tr, rounds = []) {
 
 // --- routing -----------------------------------------------------------------------------------------
 async function route() {
+  if (addressLanguage()) setLanguage(addressLanguage());  // kept: the next pages (links drop the query) follow
   await loadLanguage();
   header();
   document.documentElement.lang = language();

@@ -13,7 +13,16 @@ async function fetchCatalogue(url) {
   return loaded.get(url);
 }
 
+// "?lang=de" in a page's address (a table's, the lobby's, a rules page's): that language, ahead of the one
+// chosen before, so an address shared in German opens in German
+export function addressLanguage() {
+  const asked = new URLSearchParams(location.search).get("lang");
+  return asked && LANGUAGES[asked] ? asked : null;
+}
+
 export function language() {
+  const asked = addressLanguage();
+  if (asked) return asked;
   const chosen = localStorage.getItem("merchantry:lang");
   if (chosen && LANGUAGES[chosen]) return chosen;
   const browser = (navigator.language || "en").slice(0, 2).toLowerCase();

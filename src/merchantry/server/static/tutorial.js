@@ -273,8 +273,12 @@ export function show(payload, area, host) {
 
 // While the panel is scrolled out of the window (a phone, the step's element far below it), a slim bar at the
 // window's bottom repeats the step's words, folded to two lines (a tap unfolds them), with a button back to
-// the panel: the words stay in sight without covering the page's top and its headings.
+// the panel: the words stay in sight without covering the page's top and its headings. Only then: while a
+// line of the panel's words shows, the bar would say them twice.
 let watcher = null;  // the IntersectionObserver of the panel now shown
+// (fine steps: an observer answers only when a threshold is crossed, and with a few coarse ones the bar
+// stayed up while half the panel had come back into the window)
+const SIGHT_STEPS = Array.from({ length: 51 }, (_, i) => i / 50);
 function reminder(panel, counter, total, words) {
   let bar = document.querySelector("#tutorial-bar");
   if (!bar) {
@@ -289,12 +293,14 @@ function reminder(panel, counter, total, words) {
     h("button", { class: "tutorial-bar-up", title: t("tutorialTitle"), "aria-label": t("tutorialTitle"),
       onclick: () => panel.scrollIntoView({ block: "start", behavior: "smooth" }) }, "↑"));
   if (watcher) watcher.disconnect();
-  // the panel counts as in sight while enough of it shows to read its words (a sliver does not)
+  // the panel is in sight while a whole line of its words shows (a sliver of its border is not)
+  const said = panel.querySelector("#tutorial-text");
+  const line = parseFloat(getComputedStyle(said).lineHeight) || 1.2 * parseFloat(getComputedStyle(said).fontSize);
   watcher = new IntersectionObserver(([entry]) => {
-    const enough = entry.intersectionRect.height >= Math.min(80, entry.boundingClientRect.height * 0.6);
-    bar.hidden = enough || !panel.isConnected;
-  }, { threshold: [0, 0.1, 0.25, 0.5, 0.75, 1] });
-  watcher.observe(panel);
+    const inSight = entry.intersectionRect.height >= Math.min(line, entry.boundingClientRect.height) - 1;
+    bar.hidden = inSight || !panel.isConnected;
+  }, { threshold: SIGHT_STEPS });
+  watcher.observe(said);
 }
 
 // A drawing that redraws itself (a card staged onto a bid) replaces the ringed element: the step's element
