@@ -391,3 +391,52 @@ def test_a_seat_with_nothing_to_play_is_told_whose_turn_it_is(server, chromium, 
             assert page.locator("#moves-none").count() == 0
             assert page.locator(".moves-panel button[data-move]").count() > 0
         page.context.close()
+
+
+# Byzanz's hand drawn apart from the live table, holding one card of every good and a merchant, in the
+# page's language: each card's name with its box and its card's inner box (inside its border)
+EVERY_GOOD_S_NAME_IN_ITS_CARD = """async (payload) => {
+  const drawing = await import('/games/byzanz/static/drawing.js');
+  const { gameTranslator } = await import('/static/i18n.js');
+  const tr = await gameTranslator('byzanz');
+  const codes = ['cloth4', 'spice4', 'wine4', 'wood4', 'grain4', 'olive4', 'merchant'];
+  payload.view.hand = codes;
+  payload.legal = [];
+  const shown = drawing.render(payload, () => {}, tr.ui, tr);
+  shown.id = 'every-good';
+  document.querySelector('main').append(shown);
+  return [...shown.querySelectorAll('.mine .bz-groups .card')].map((card) => {
+    const style = getComputedStyle(card), box = card.getBoundingClientRect();
+    const name = card.querySelector('.card-kind'), text = name.getBoundingClientRect();
+    return {
+      name: name.textContent,
+      left: text.left - box.left - parseFloat(style.borderLeftWidth),
+      right: box.right - parseFloat(style.borderRightWidth) - text.right,
+      top: text.top - box.top, bottom: box.bottom - text.bottom,
+    };
+  });
+}"""
+
+
+@pytest.mark.parametrize("size", [(1100, 900), (390, 844)], ids=["desktop", "phone"])
+def test_every_byzanz_cards_name_lies_inside_its_card_with_room_in_german(server, chromium, size):
+    """A good's name is drawn inside its card, clear of its edges ("Gewürz" touched them): in German, and
+    in every other language too (Portuguese "especiaria", French "céréales" are longer), on a desktop and
+    a phone."""
+    bot = {"kind": "bot", "bot": "greedy"}
+    created = create(server, "byzanz", [{"kind": "human"}, bot, bot])
+    payload = httpx.get(
+        f"{server}/api/tables/{created['id']}", headers={"X-Seat-Token": created["token"]}
+    ).json()
+    for language in ("de", *[code for code in LANGUAGES if code != "de"]):
+        page = page_in(chromium, server, language, size)
+        seat_at(page, server, created)
+        page.wait_for_selector("section.byzanz .mine")
+        cards = page.evaluate(EVERY_GOOD_S_NAME_IN_ITS_CARD, payload)
+        assert len(cards) == 7
+        for card in cards:
+            room = min(card["left"], card["right"], card["top"], card["bottom"])
+            assert room >= 2, f"{language}: {card['name']!r} is {room:.1f} px from its card's edge"
+        if language == "de":
+            shot(page, f"45-byzanz-every-good-{size[0]}")
+        page.context.close()
