@@ -8,8 +8,11 @@ first (the greedy bot's, on the fixed deal of the game's guided first game, agai
 picture every run while the game and the page stay as they are), `height`, the window's height (1280 px
 wide), and `labels`, the parts numbered on the picture (a selector each, and its words in every language,
 which the rules page lists under the picture; `"side": "right"` puts a part's number on its right).
-Writes `images/board.png`, at most 1280 px wide and reduced to a palette of 256 colours (a screenshot of
-flat colours loses nothing to the eye).
+Writes `images/board-<language>.png` for every language the platform speaks, the page drawn in that
+language (a German rules page showed an English board), at most 1280 px wide and reduced to a palette of 256
+colours (a screenshot of flat colours loses nothing to the eye). Each picture says in its PNG text which
+language it was drawn in and what its first numbered part read (`language`, `words`), so a test can tell a
+picture from the English one.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ import uvicorn
 from playwright.sync_api import Page, sync_playwright
 
 from merchantry import bots, games
+from merchantry.package import LANGUAGES
 from merchantry.server import tutorials
 from merchantry.server.app import create_app
 
@@ -100,8 +104,9 @@ def person_move(service: Any, table_id: str, rng: random.Random) -> str | None:
     return str(bots.get("greedy", live.game).choose(live.state.sample_hidden(0, rng), 0, rng))
 
 
-def play(page: Page, base: str, app: Any, game: str, moves: int) -> str:
-    """A table of the game's fixed deal, the person's first `moves` moves played; its address."""
+def play(page: Page, base: str, app: Any, game: str, moves: int, language: str) -> str:
+    """A table of the game's fixed deal, the person's first `moves` moves played; its address, in
+    `language`."""
     created = page.request.post(f"{base}/api/tutorials/{game}", data={"name": "Ann"}).json()
     table_id, token = created["id"], created["token"]
     rng, played, deadline = random.Random(game), 0, time.time() + 300
@@ -121,30 +126,37 @@ def play(page: Page, base: str, app: Any, game: str, moves: int) -> str:
         "([id, token]) => localStorage.setItem(`merchantry:table:${id}`, JSON.stringify({ seat: 0, token }))",
         [table_id, token],
     )
-    return f"{base}/table/{table_id}"
+    return f"{base}/table/{table_id}?lang={language}"
 
 
-def picture(page: Page, base: str, app: Any, game: str) -> Path:
+def picture(page: Page, base: str, app: Any, game: str, language: str) -> Path:
     spec = labels_of(game)
     page.set_viewport_size({"width": WIDTH, "height": spec["height"]})
-    page.goto(play(page, base, app, game, spec["moves"]))
+    page.goto(play(page, base, app, game, spec["moves"], language))
     page.wait_for_selector(spec["labels"][0]["point"], timeout=30_000)
     page.wait_for_timeout(500)
+    drawn_in = page.evaluate("document.documentElement.lang")
+    if drawn_in != language:
+        raise RuntimeError(f"{game}: the page was drawn in {drawn_in!r}, not {language!r}")
+    words = page.inner_text(spec["labels"][0]["point"]).strip()
     page.evaluate(CALLOUTS, spec["labels"])
-    target = games.package(game).folder / "images" / "board.png"
+    target = games.package(game).folder / "images" / f"board-{language}.png"
     page.screenshot(path=str(target))
-    small(target)
+    small(target, {"language": language, "words": words})
     return target
 
 
-def small(path: Path) -> None:
-    """At most WIDTH px wide, in a palette of 256 colours, optimised."""
-    from PIL import Image  # (matplotlib's own dependency)
+def small(path: Path, text: dict[str, str]) -> None:
+    """At most WIDTH px wide, in a palette of 256 colours, optimised; `text` kept in the PNG's text."""
+    from PIL import Image, PngImagePlugin  # (matplotlib's own dependency)
 
     image = Image.open(path).convert("RGB")
     if image.width > WIDTH:
         image = image.resize((WIDTH, round(image.height * WIDTH / image.width)))
-    image.quantize(colors=256, method=Image.Quantize.MEDIANCUT).save(path, optimize=True)
+    info = PngImagePlugin.PngInfo()
+    for key, value in text.items():
+        info.add_itxt(key, value)  # (international text: the words are in the page's language)
+    image.quantize(colors=256, method=Image.Quantize.MEDIANCUT).save(path, optimize=True, pnginfo=info)
 
 
 def main(names: list[str]) -> int:
@@ -156,10 +168,11 @@ def main(names: list[str]) -> int:
                 executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"]
             )
             for game in chosen:
-                page = browser.new_page()
-                target = picture(page, base, app, game)
-                print(f"{game}: {target} ({target.stat().st_size // 1024} KB)")
-                page.close()
+                for language in LANGUAGES:
+                    page = browser.new_page()
+                    target = picture(page, base, app, game, language)
+                    print(f"{game}: {target} ({target.stat().st_size // 1024} KB)")
+                    page.close()
             browser.close()
     return 0
 

@@ -160,8 +160,9 @@ def test_a_rules_page_picture_is_small_and_its_numbered_parts_are_named(client, 
 
     folder = games.package(game).folder / "images"
     spec = json.loads((folder / "labels.json").read_text(encoding="utf-8"))
-    width, _ = png_size(folder / "board.png")
-    assert width <= 1280 and (folder / "board.png").stat().st_size < 200_000
+    for language in LANGUAGES:
+        width, _ = png_size(folder / f"board-{language}.png")
+        assert width <= 1280 and (folder / f"board-{language}.png").stat().st_size < 200_000
     for language in LANGUAGES:
         text = client.get(f"/rules/{game}?lang={language}").text
         listed = re.search(r'<ol class="rules-picture-parts">(.*?)</ol>', text, flags=re.S)
@@ -172,3 +173,28 @@ def test_a_rules_page_picture_is_small_and_its_numbered_parts_are_named(client, 
             assert item == html.escape(label[language]), f"{game} {language}: {item!r}"
             if language != "en":
                 assert label[language] != label["en"], f"{game} {language}: {label['en']!r} untranslated"
+
+
+@pytest.mark.parametrize("game", games.names())
+def test_a_rules_pages_picture_is_the_board_drawn_in_the_pages_language(client, game):
+    """A German or Portuguese rules page showed the board as drawn in English: each page shows the picture
+    tools/rules_pictures.py drew in its language (the PNG says which, and what its first numbered part
+    read), and its words are not the English picture's."""
+    from PIL import Image
+
+    folder = games.package(game).folder / "images"
+
+    def drawn(language: str) -> dict[str, str]:
+        with Image.open(folder / f"board-{language}.png") as picture:
+            return dict(picture.text)
+
+    english = drawn("en")
+    assert english["language"] == "en" and english["words"]
+    for language in [code for code in LANGUAGES if code != "en"]:
+        text = client.get(f"/rules/{game}?lang={language}").text
+        (shown,) = re.findall(r'<figure class="rules-picture"[^>]*><img src="([^"]+)"', text)
+        assert shown == f"/games/{game}/images/board-{language}.png", f"{game} {language}: {shown}"
+        made = drawn(language)
+        assert made["language"] == language, f"{game}: board-{language}.png was drawn in {made['language']}"
+        assert made["words"] != english["words"], f"{game} {language}: its words are the English ones"
+        assert client.get(shown).status_code == 200

@@ -345,24 +345,35 @@ def rules_numbers(game: str, language: str) -> dict[str, str]:
     return made
 
 
-def rules_picture(game: str, language: str) -> str | None:
-    """The game's board as a picture with numbered parts (images/board.png, made with its labels.json by
-    tools/rules_pictures.py) and, under it, the list naming each numbered part in the page's language."""
+def board_picture(game: str, language: str) -> Path | None:
+    """The game's board drawn in `language` (images/board-<language>.png), else in English; None without."""
     folder = games.package(game).folder / "images"
-    if not (folder / "labels.json").exists() or not (folder / "board.png").exists():
+    for drawn_in in (language, "en"):
+        if (folder / f"board-{drawn_in}.png").exists():
+            return folder / f"board-{drawn_in}.png"
+    return None
+
+
+def rules_picture(game: str, language: str) -> str | None:
+    """The game's board as a picture with numbered parts, drawn in the page's language (board_picture,
+    made with its labels.json by tools/rules_pictures.py) and, under it, the list naming each numbered part
+    in that language."""
+    folder = games.package(game).folder / "images"
+    board = board_picture(game, language)
+    if not (folder / "labels.json").exists() or board is None:
         return None
     spec = json.loads((folder / "labels.json").read_text(encoding="utf-8"))
 
     def words(entry: dict[str, str]) -> str:
         return entry.get(language) or entry["en"]
 
-    width, height = png_size(folder / "board.png")
+    width, height = png_size(board)
     parts = "".join(f"<li>{html.escape(words(label))}</li>" for label in spec["labels"])
     caption = html.escape(words(spec["caption"]))
     named = "; ".join(f"{n}. {words(label)}" for n, label in enumerate(spec["labels"], 1))
     alt = html.escape(f"{words(spec['caption'])} {named}", quote=True)
     return (
-        f'<figure class="rules-picture"><img src="/games/{html.escape(game)}/images/board.png" alt="{alt}"'
+        f'<figure class="rules-picture"><img src="/games/{html.escape(game)}/images/{board.name}" alt="{alt}"'
         f' width="{width}" height="{height}" style="max-width:100%;height:auto">'
         f'<figcaption>{caption}<ol class="rules-picture-parts">{parts}</ol></figcaption></figure>'
     )
