@@ -301,6 +301,7 @@ def test_the_guided_first_game_plays_to_its_end(lesson_server, browser, game, la
         try:  # the step's words are in sight with what it points at: the panel, or the bar repeating them
             page.wait_for_function(f"({WORDS_IN_SIGHT})", arg=lesson[step["text"]], timeout=10_000)
         except Exception:
+            page.screenshot(path=str(ARTIFACTS / f"tutorial-{game}-{language}-words-{number}.png"))
             raise AssertionError(f"step {number}: its words are out of sight") from None
         step_shot(page, game, language, size, number)
         if number == 3:

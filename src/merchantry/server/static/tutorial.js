@@ -296,9 +296,11 @@ function reminder(panel, counter, total, words) {
   // the panel is in sight while a whole line of its words shows (a sliver of its border is not)
   const said = panel.querySelector("#tutorial-text");
   const line = parseFloat(getComputedStyle(said).lineHeight) || 1.2 * parseFloat(getComputedStyle(said).fontSize);
-  watcher = new IntersectionObserver(([entry]) => {
-    const inSight = entry.intersectionRect.height >= Math.min(line, entry.boundingClientRect.height) - 1;
-    bar.hidden = inSight || !panel.isConnected;
+  // (measured when the observer answers: the entries it hands over may be several, the oldest first)
+  watcher = new IntersectionObserver(() => {
+    const box = said.getBoundingClientRect();
+    const shown = Math.min(box.bottom, window.innerHeight) - Math.max(box.top, 0);
+    bar.hidden = shown >= Math.min(line, box.height) - 1 || !panel.isConnected;
   }, { threshold: SIGHT_STEPS });
   watcher.observe(said);
 }
