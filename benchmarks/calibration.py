@@ -44,10 +44,14 @@ def lineup_for(game: str, rng: random.Random, players: int) -> list[str]:
     return [rng.choice(names) for _ in range(players)]
 
 
-def one_game(args: tuple[str, int, float, int]) -> tuple[int, int, list[tuple[float, float]], float]:
+def one_game(
+    args: tuple[str, int, float, int, int],
+) -> tuple[int, int, list[tuple[float, float, float]], float]:
     """A game between mixed bots (its seed and players), then the analysis' chance at a share `rate` of its
-    decisions, each with the seat's final win share; and the CPU seconds it took."""
-    game, seed, rate, worlds = args
+    decisions (or at `per_game` of them drawn at random, if set), each with the seat's final win share and
+    how far into the game it came (its index among the game's decisions / their number); and the CPU
+    seconds it took."""
+    game, seed, rate, worlds, per_game = args
     began = time.process_time()
     rng = random.Random(seed)
     spec = games.get(game)
@@ -61,20 +65,36 @@ def one_game(args: tuple[str, int, float, int]) -> tuple[int, int, list[tuple[fl
     record = session.record()
     outcome = win_shares(session.state.winners(), players)
     search = searcher(game, recipe(game, "hard"))
+    decisions = list(decisions_in(record))
+    # the analysis judges only decisions with a choice
+    choices = [(i, d) for i, d in enumerate(decisions) if len(d[2]) > 1 or len(d[0].legal_actions(d[1])) > 1]
+    if per_game:
+        # few positions from each of many games: a game's positions share one outcome, so many per game
+        # make a decile's observed rate the outcome of few games
+        taken = sorted(rng.sample(choices, min(per_game, len(choices))), key=lambda c: c[0])
+    else:
+        taken = [c for c in choices if rng.random() < rate]
     found = []
-    for before, seat, steps in decisions_in(record):
-        if rng.random() >= rate or not (len(steps) > 1 or len(before.legal_actions(seat)) > 1):
-            continue  # not taken, or no choice: the analysis judges only decisions with a choice
+    for index, (before, seat, steps) in taken:
         played = [action for _, action in steps]
         shares = play_outs(before, seat, [played], search, random.Random(rng.getrandbits(64)), worlds)[0]
-        found.append((sum(s[seat] for s in shares) / len(shares), outcome[seat]))
+        found.append((sum(s[seat] for s in shares) / len(shares), outcome[seat], index / len(decisions)))
     return seed, players, found, time.process_time() - began
 
 
-def save_samples(path: str, game: str, seed: int, players: int, found: list[tuple[float, float]]) -> None:
+def save_samples(
+    path: str, game: str, seed: int, players: int, found: list[tuple[float, float, float]]
+) -> None:
     with open(path, "a", encoding="utf-8") as out:
-        for estimate, won in found:
-            line = {"game": game, "seed": seed, "players": players, "estimate": estimate, "won": won}
+        for estimate, won, progress in found:
+            line = {
+                "game": game,
+                "seed": seed,
+                "players": players,
+                "estimate": estimate,
+                "won": won,
+                "progress": round(progress, 4),
+            }
             out.write(json.dumps(line) + "\n")
 
 
@@ -98,6 +118,12 @@ def main() -> None:
     parser.add_argument("--games", default=",".join(games.names()), help="games, comma-separated")
     parser.add_argument("--positions", type=int, default=2000, help="positions per game, at least")
     parser.add_argument("--rate", type=float, default=0.2, help="share of a game's decisions taken")
+    parser.add_argument(
+        "--per-game",
+        type=int,
+        default=0,
+        help="take this many decisions per game, drawn at random (instead of --rate's share)",
+    )
     parser.add_argument("--worlds", type=int, default=48, help="worlds per estimate (the analysis' own)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=1)
@@ -114,10 +140,12 @@ def main() -> None:
         cpu, seed = 0.0, args.seed
         with ProcessPoolExecutor(args.workers) as pool:
             while len(samples) < args.positions:
-                batch = [(game, seed + k, args.rate, args.worlds) for k in range(2 * args.workers)]
+                batch = [
+                    (game, seed + k, args.rate, args.worlds, args.per_game) for k in range(2 * args.workers)
+                ]
                 seed += len(batch)
                 for game_seed, players, found, seconds in pool.map(one_game, batch):
-                    samples += [(e, w) for e, w in found]
+                    samples += [(e, w) for e, w, _ in found]
                     cpu += seconds
                     if args.samples:
                         save_samples(args.samples, game, game_seed, players, found)

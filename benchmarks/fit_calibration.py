@@ -104,28 +104,45 @@ def fit_isotonic(raw: list[float], won: list[float], bin_size: int) -> list[tupl
     return [(round(sx / n, 5), round(min(1 - KNOT_EDGE, max(KNOT_EDGE, sy / n)), 5)) for sx, sy, n in pools]
 
 
-def reliability(pairs: list[tuple[float, float]]) -> dict[str, Any]:
-    deciles: list[list[tuple[float, float]]] = [[] for _ in range(10)]
-    for estimate, won in pairs:
-        deciles[min(9, int(estimate * 10))].append((estimate, won))
-    rows = [
-        (i, len(d), sum(e for e, _ in d) / len(d), sum(w for _, w in d) / len(d))
-        for i, d in enumerate(deciles)
-        if d
-    ]
+def reliability(pairs: list[tuple[float, float]], seeds: list[int] | None = None) -> dict[str, Any]:
+    """By decile of the chance: positions, games (distinct `seeds`, when given), mean chance, observed win
+    rate and its 95% interval; the Brier score, the base rate's and the skill."""
+    deciles: list[list[int]] = [[] for _ in range(10)]
+    for index, (estimate, _) in enumerate(pairs):
+        deciles[min(9, int(estimate * 10))].append(index)
+    rows = []
+    for i, members in enumerate(deciles):
+        if not members:
+            continue
+        estimate = sum(pairs[k][0] for k in members) / len(members)
+        observed = sum(pairs[k][1] for k in members) / len(members)
+        games = len({seeds[k] for k in members}) if seeds is not None else 0
+        rows.append((i, len(members), estimate, observed, games, wilson(observed, len(members))))
     brier = sum((e - w) ** 2 for e, w in pairs) / len(pairs)
     base = sum(w for _, w in pairs) / len(pairs)
     reference = sum((base - w) ** 2 for _, w in pairs) / len(pairs)
     return {"rows": rows, "brier": brier, "reference": reference, "skill": 1 - brier / reference}
 
 
+def wilson(rate: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% interval of a win rate over `n` positions, by Wilson's score method (taking the positions
+    as independent: those of one game share its outcome, so the true interval is wider)."""
+    centre = (rate + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(rate * (1 - rate) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def table_lines(name: str, result: dict[str, Any]) -> list[str]:
-    lines = [f"  {name}", f"  {'decile':>8} {'positions':>10} {'estimate':>9} {'observed':>9} {'off by':>7}"]
-    for decile, count, estimate, observed in result["rows"]:
+    lines = [
+        f"  {name}",
+        f"  {'decile':>8} {'positions':>10} {'games':>6} {'estimate':>9} {'observed':>9} {'95% interval':>14}"
+        f" {'off by':>7}",
+    ]
+    for decile, count, estimate, observed, games, (low, high) in result["rows"]:
         flag = "" if count < TARGET_COUNT or abs(estimate - observed) <= TARGET_OFF else "  <- off"
         lines.append(
-            f"  {decile * 10:>3}-{decile * 10 + 10:<4} {count:>10} {estimate:>9.1%} {observed:>9.1%}"
-            f" {estimate - observed:>+7.1%}{flag}"
+            f"  {decile * 10:>3}-{decile * 10 + 10:<4} {count:>10} {games or '':>6} {estimate:>9.1%}"
+            f" {observed:>9.1%} {f'{low:.1%}-{high:.1%}':>14} {estimate - observed:>+7.1%}{flag}"
         )
     lines.append(
         f"  Brier {result['brier']:.4f}, base rate's {result['reference']:.4f}, skill {result['skill']:.3f}"
@@ -134,7 +151,7 @@ def table_lines(name: str, result: dict[str, Any]) -> list[str]:
 
 
 def meets(result: dict[str, Any], positions: int) -> bool:
-    off = [abs(e - o) for _, n, e, o in result["rows"] if n >= TARGET_COUNT]
+    off = [abs(row[2] - row[3]) for row in result["rows"] if row[1] >= TARGET_COUNT]
     enough = positions >= TARGET_POSITIONS
     return enough and result["skill"] >= TARGET_SKILL and all(x <= TARGET_OFF for x in off)
 
@@ -260,8 +277,11 @@ def main() -> None:
             raise SystemExit(f"{game}: seeds both fit and measure: {sorted(overlap)[:5]}")
         kind, scores = choose_kind(fitting, args.least)
         fitted = fit_game(fitting, args.least, kind)
-        raw = reliability([(s["estimate"], s["won"]) for s in held])
-        mapped = reliability([(calibrated(fitted, s["players"], s["estimate"]), s["won"]) for s in held])
+        seeds_of = [s["seed"] for s in held]
+        raw = reliability([(s["estimate"], s["won"]) for s in held], seeds_of)
+        mapped = reliability(
+            [(calibrated(fitted, s["players"], s["estimate"]), s["won"]) for s in held], seeds_of
+        )
         results[game] = (raw, mapped, held)
         seeds = sorted({s["seed"] for s in held})
         print(

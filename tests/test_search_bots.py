@@ -19,10 +19,13 @@ from merchantry.bots.analysis import (
     Estimate,
     analyze,
     calibration,
+    cut_shares,
     hint,
     loss_of,
     mark,
+    play_out_cut,
     play_outs,
+    shares_after,
     summary,
     whole_move,
 )
@@ -38,6 +41,7 @@ from merchantry.bots.ismcts import (
 from merchantry.bots.levels import LEVELS, recipe
 from merchantry.engine import Action, State
 from merchantry.errors import InvalidRecord
+from merchantry.package import PlayOutCut
 
 
 class RaceToTen(State):
@@ -580,6 +584,51 @@ def test_play_outs_of_a_settled_preferred_move_stop_but_the_move_played_is_playe
     if len(stopped[1]) < 24:  # stopped: the loss's interval holds no mark's threshold
         loss = loss_of(stopped, seat)
         assert all(loss.low > t or loss.high < t for t, _ in MARKS)
+
+
+def test_a_world_cut_short_is_shared_by_standing_and_the_shares_add_up_to_1():
+    shares = cut_shares([60.0, 63.0, 54.0], spread=3.0)
+    assert sum(shares) == pytest.approx(1.0)
+    assert shares[1] > shares[0] > shares[2]
+    assert shares[1] / shares[0] == pytest.approx(2.718281828, rel=1e-6)  # 3 points ahead: e times the weight
+    assert cut_shares([5.0, 5.0], spread=1.0) == [0.5, 0.5]
+    assert cut_shares([1e6, 0.0], spread=0.5) == [1.0, 0.0]  # no overflow, however far ahead
+
+
+def test_a_play_out_cut_needs_a_positive_length_and_spread():
+    with pytest.raises(ValueError, match="actions >= 1"):
+        PlayOutCut(actions=0, spread=3.0)
+    with pytest.raises(ValueError, match="spread > 0"):
+        PlayOutCut(actions=8, spread=0.0)
+
+
+@pytest.mark.parametrize("game", games.names())
+def test_an_analysis_plays_out_to_the_end_or_as_far_as_its_game_declares(game):
+    """Issue 28 (speed): a game may declare a PlayOutCut (Samarkand's play-outs to the end cost too much);
+    its chances are then its evaluation's shares after that many actions; every other game plays out to
+    the end. Either way the seats' shares add up to 1."""
+    world = games.get(game).new_game(players=4, seed=11)
+    seat = world.to_act()[0]
+    search = searcher(game, QUICK)
+    steps = []
+    policy, own = search.policy, search.own_policy
+
+    def counted(by):
+        def play(state: State, actor: int, rng: random.Random) -> Action:
+            steps.append(actor)
+            return by(state, actor, rng)
+
+        return play
+
+    search.policy, search.own_policy = counted(policy), counted(own)
+    shares = shares_after(world, seat, search, random.Random(3))
+    assert sum(shares) == pytest.approx(1.0)
+    cut = play_out_cut(game)
+    if cut is None:
+        assert world.is_over()
+    else:
+        assert len(steps) == cut.actions and not world.is_over()
+        assert shares == cut_shares(search.judge(world), cut.spread)
 
 
 @pytest.mark.parametrize("game", games.names())

@@ -18,6 +18,23 @@ LANGUAGES = ("en", "pt", "de", "fr")  # the languages of the rulebooks; English 
 
 
 @dataclass(frozen=True)
+class PlayOutCut:
+    """How an analysis' play-outs of a game stop short of its end: after `actions` actions the world is
+    judged by the game's evaluation, each seat taking the share exp(evaluation / spread) of the seats' sum
+    (a seat `spread` points ahead weighs e times as much as the other; the shares add up to 1). The game's
+    calibration map (data/calibration.json) then says what such a share has meant, so it must be fitted on
+    play-outs cut the same way. For a game whose play-outs to the end cost too much for an analysis in
+    seconds."""
+
+    actions: int
+    spread: float
+
+    def __post_init__(self) -> None:
+        if self.actions < 1 or self.spread <= 0:
+            raise ValueError(f"a play-out cut needs actions >= 1 and spread > 0, not {self}")
+
+
+@dataclass(frozen=True)
 class GamePackage:
     """A game and its parts. Files live in `folder`:
 
@@ -47,6 +64,8 @@ class GamePackage:
     # fields of the state's `to_dict()` that only record what seats have learnt (a card seen in a bid taken
     # back): two moves that end alike but for them are one move that reveals less, and a hint proposes it
     knowledge: tuple[str, ...] = ()
+    # where an analysis' play-outs stop and how the world is judged there (None: played out to the end)
+    analysis_cut: PlayOutCut | None = None
 
     def file(self, *parts: str) -> Path | None:
         """A file of the package, or None if it has none (a missing drawing, rules page, ...)."""

@@ -40,9 +40,10 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from merchantry import games, records
-from merchantry.bots.ismcts import Search, SearchConfig, SearchResult, searcher
+from merchantry.bots.ismcts import Search, SearchConfig, SearchResult, searcher, win_shares
 from merchantry.bots.levels import recipe
 from merchantry.engine import Action, State
+from merchantry.package import PlayOutCut
 
 MARKS = ((0.20, "blunder"), (0.10, "mistake"), (0.05, "inaccuracy"))
 WORLDS = 48  # worlds each whole move is played out in, the same worlds for every move compared
@@ -323,6 +324,38 @@ def _finished_by_greedy(position: State, seat: int, steps: list[Action], rng: ra
     return steps
 
 
+def shares_after(world: State, seat: int, search: Search, rng: random.Random) -> list[float]:
+    """Each seat's share of the win once `world` is played on by the search's rollout policies (`seat`'s own
+    steps by its own policy): to the end, or, where the game declares a `PlayOutCut`, for its actions and
+    then judged by the game's evaluation (`cut_shares`)."""
+    cut = play_out_cut(world.game.name)
+    if cut is None:
+        return search.win_shares_after(world, seat, rng)
+    for _ in range(cut.actions):
+        if world.is_over():
+            break
+        actor = world.to_act()[0]
+        policy = search.own_policy if actor == seat else search.policy
+        world.apply(actor, policy(world, actor, rng))
+    if world.is_over():
+        return win_shares(world.winners(), world.num_players)
+    return cut_shares(search.judge(world), cut.spread)
+
+
+def cut_shares(standing: list[float], spread: float) -> list[float]:
+    """Each seat's share of a world cut short, by its standing: exp(standing / spread), normalised (the
+    leader's share grows with its lead; shares add up to 1; equal standings share equally)."""
+    top = max(standing)
+    weights = [math.exp((value - top) / spread) for value in standing]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+@functools.cache
+def play_out_cut(game_name: str) -> PlayOutCut | None:
+    return games.package(game_name).analysis_cut
+
+
 def play_outs(
     state: State,
     seat: int,
@@ -334,7 +367,8 @@ def play_outs(
     calibrate: Calibration | None = None,
 ) -> list[list[list[float]]]:
     """Each whole move played in the same `worlds` worlds sampled for `seat`, then played out by the search's
-    rollout from one random stream per world for every move: per move, per world, each seat's win share.
+    rollout from one random stream per world for every move (`shares_after`): per move, per world, each
+    seat's win share.
     With a `floor`, the moves after the first (the one played) stop being played out once they have been in
     `floor` worlds and their loss against the first is `settled` (as `calibrate` shows it): the worlds
     drawn, and so the first move's play-outs, are the same either way (each world's play-outs have a stream
@@ -348,7 +382,7 @@ def play_outs(
             trial = world.clone()
             for action in steps:
                 trial.apply(seat, action)
-            outcome.append(search.win_shares_after(trial, seat, random.Random(stream)))
+            outcome.append(shares_after(trial, seat, search, random.Random(stream)))
         if floor is not None and playing > 1 and done >= floor and settled(outcomes, seat, calibrate):
             playing = 1
     return outcomes
