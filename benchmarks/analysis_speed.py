@@ -82,11 +82,22 @@ def main() -> None:
         help="judge only the game's first this many decisions (a quick comparison of two builds or settings;"
         " the early ones cost the most: their play-outs are the longest)",
     )
+    parser.add_argument(
+        "--to-the-end",
+        action="store_true",
+        help="play every chance out to the end, whatever the game's PlayOutCut (one worker process only:"
+        " the setting lives in this process)",
+    )
     args = parser.parse_args()
+    if args.to_the_end:
+        if args.workers != 1:
+            parser.error("--to-the-end needs --workers 1")
+        analysis.play_out_cut = lambda game_name: None
     floor = None if args.no_floor else analysis.FLOOR
     print(
         f"analyze-game's work: {analysis.WORLDS} worlds, play-outs of a differing preferred move stopped "
-        f"from {floor or 'never'}, {args.share:g} of hard's iterations, {args.workers} worker process(es)"
+        f"from {floor or 'never'}, {args.share:g} of hard's iterations, {args.workers} worker process(es),"
+        f" play-outs {'to the end' if args.to_the_end else 'as each game declares'}"
     )
     print(
         f"{platform.node()}, {os.cpu_count()} cores, Python {platform.python_version()}, seed {SEED},"

@@ -2,15 +2,19 @@
 
     .venv/bin/python benchmarks/calibration.py --positions 2000 --workers 2
     .venv/bin/python benchmarks/calibration.py --games money --positions 300        # a quick look
+    .venv/bin/python benchmarks/calibration.py --games byzanz --per-game 4 --seed 90001 --samples x.jsonl
 
 Games are played between bots of mixed levels (each seat drawn from random, greedy, easy and the game's own
 policy bots). At decisions picked at random, the chance the analysis shows after the move played (the
 chart's figure: `merchantry.bots.analysis`, the move played out in `--worlds` worlds sampled for the seat,
-with the hard recipe's rollouts) is recorded with whether that seat went on to win (its win share: 1/k in a
-k-way tie). Printed per game: by decile of the estimate, the positions, the mean estimate and the observed
-win rate; the Brier score, the base rate's Brier score (always saying the mean win rate) and the Brier skill
-(1 - Brier / base). Target (issue 28): every decile with >= 50 positions within 5 points of its observed
-rate, Brier skill >= 0.15. CPU time per game is printed too (the machine is shared).
+with the hard recipe's rollouts, to the end or as far as the game's `PlayOutCut` says) is recorded with
+whether that seat went on to win (its win share: 1/k in a k-way tie) and how far into the game it came.
+`--per-game K` takes K decisions per game drawn at random instead of `--rate`'s share: a game's positions
+share its outcome, so a decile's observed rate is only as sure as the number of games behind it (many
+games, few positions each). Printed per game: by decile of the estimate, the positions, the mean estimate
+and the observed win rate; the Brier score, the base rate's Brier score (always saying the mean win rate)
+and the Brier skill (1 - Brier / base). Target (issue 28): every decile with >= 50 positions within 5
+points of its observed rate, Brier skill >= 0.15. CPU time per game is printed too (the machine is shared).
 """
 
 from __future__ import annotations

@@ -12,7 +12,9 @@ there (`position_stream`): at the same settings, a hinted move is the analysis' 
 Chances are measured, not read off the search: the move played and the move preferred are each played out
 in the same `WORLDS` worlds sampled for the seat, each world's play-out from one random stream for both
 (common random numbers), so their difference is not noise of the worlds drawn; a preferred move only until
-its loss is settled (`FLOOR`, `settled`). A raw chance (a share of play-outs won) is shown through the
+its loss is settled (`FLOOR`, `settled`). A play-out goes to the end of the game, or, where the game declares
+a `PlayOutCut` (its play-outs to the end cost too much), as many actions as it says, the world then shared
+among the seats by their standing (`cut_shares`). A raw chance (a share of play-outs won) is shown through the
 game's calibration map (`calibration`: what such a share has meant in games between bots), intervals too;
 every chance carries its 95% interval; the seats' chances at one moment add up to 1 (each play-out shares
 the win among the winners; the others' mapped chances share what the deciding seat's leaves).
