@@ -327,7 +327,7 @@ def test_a_rules_pages_picture_stays_readable_on_a_phone_and_the_page_does_not_s
     assert cell.evaluate("c => getComputedStyle(c).borderBottomStyle") == "solid"
     assert serials.evaluate("t => t.scrollWidth > t.clientWidth"), "the wide table scrolls in its box"
     caption = serials.locator("caption").bounding_box()
-    assert caption["x"] >= 0 and caption["x"] + caption["width"] <= 390, "its caption is cut at the screen's edge"
+    assert caption["x"] >= 0 and caption["x"] + caption["width"] <= 390, "its caption is cut off"
 
 
 def test_lang_in_a_tables_address_chooses_its_language_and_the_next_pages_keep_it(server, chromium):

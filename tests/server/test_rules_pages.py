@@ -217,3 +217,17 @@ def test_grand_bazaar_rules_give_every_price_card_with_the_texts_minus_sign(clie
         rows = page(client, "grand_bazaar", language).tables["gb-price-cards"][1:]
         said = {"+1": 1, "0": 0, "\N{MINUS SIGN}1": -1}
         assert [tuple(said[cell] for cell in row[1:]) for row in rows] == [tuple(c) for c in PRICE_CARDS]
+
+
+@pytest.mark.parametrize("game", games.names())
+def test_every_variant_opens_with_its_name_as_the_lobby_says_it_not_its_id(client, game):
+    from merchantry.i18n import Translator
+
+    for language in LANGUAGES:
+        variants = page(client, game, language).variants
+        tr = Translator(game, language)
+        for name, text in variants.items():
+            label = tr.option(name)
+            opening = text.split("”")[0]
+            assert label.lower() in opening.lower() and name not in opening, f"{game} {language}: {opening!r}"
+            assert f"--option {name}=N" in text  # the id stays where it is typed

@@ -34,9 +34,7 @@ def setup(tr: Translator) -> str:
 
 def price_cards(tr: Translator) -> str:
     header = ["#", *(tr.term(g) for g in GEMS)]
-    rows = [
-        [i, *(signed(change) for change in card)] for i, card in enumerate(PRICE_CARDS, 1)
-    ]
+    rows = [[i, *(signed(change) for change in card)] for i, card in enumerate(PRICE_CARDS, 1)]
     return table(tr.rules("priceCaption", count=len(PRICE_CARDS)), header, rows, "gb-price-cards")
 
 
