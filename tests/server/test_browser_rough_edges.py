@@ -128,6 +128,14 @@ def test_error_messages_stack_readably_and_repeat_only_once(live_server, browser
     for upper, lower in zip(boxes, boxes[1:], strict=False):
         assert upper["y"] + upper["height"] <= lower["y"] + 0.5, "toasts overlap"
     assert "hop" in toasts.nth(2).inner_text()  # the newest last
+    # a move typed as the hint writes it, steps joined by " · ", is played step by step (it was refused whole)
+    card = page.locator(".money .hand button.card[data-move^='add ']").first.get_attribute("data-move")[4:]
+    if not page.locator("#move").is_visible():
+        page.click(".moves-panel summary")
+    page.fill("#move", f"add {card} · bid")
+    page.press("#move", "Enter")
+    page.wait_for_selector(f".log li:has-text('P1 Ann bids {card} =')")
+    assert not [text for text in toasts.all_inner_texts() if "·" in text], "the typed plan was refused"
 
 
 def test_the_host_waits_with_the_invites_first_and_gives_a_seat_to_a_bot_of_a_chosen_level(

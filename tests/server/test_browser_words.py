@@ -319,6 +319,15 @@ def test_a_rules_pages_picture_stays_readable_on_a_phone_and_the_page_does_not_s
     frame = page.locator(".rules-picture").first
     assert frame.evaluate("f => f.scrollWidth > f.clientWidth"), "it scrolls inside its frame"
     assert page.evaluate("document.documentElement.scrollWidth") <= 390, "the page does not scroll sideways"
+    # the tables of numbers are ruled and padded, their cells never running together ("FRED 001 USD50"):
+    # the widest scrolls inside its own box and its caption stays on the screen
+    serials = page.locator("table.money-serials")
+    cell = serials.locator("td").first
+    assert float(cell.evaluate("c => parseFloat(getComputedStyle(c).paddingLeft)")) >= 8
+    assert cell.evaluate("c => getComputedStyle(c).borderBottomStyle") == "solid"
+    assert serials.evaluate("t => t.scrollWidth > t.clientWidth"), "the wide table scrolls in its box"
+    caption = serials.locator("caption").bounding_box()
+    assert caption["x"] >= 0 and caption["x"] + caption["width"] <= 390, "its caption is cut off"
 
 
 def test_lang_in_a_tables_address_chooses_its_language_and_the_next_pages_keep_it(server, chromium):

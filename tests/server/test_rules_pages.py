@@ -198,3 +198,36 @@ def test_a_rules_pages_picture_is_the_board_drawn_in_the_pages_language(client, 
         assert made["language"] == language, f"{game}: board-{language}.png was drawn in {made['language']}"
         assert made["words"] != english["words"], f"{game} {language}: its words are the English ones"
         assert client.get(shown).status_code == 200
+
+
+@pytest.mark.parametrize("game", games.names())
+def test_no_table_of_numbers_repeats_a_heading_of_its_page(client, game):
+    # Grand Bazaar's read "The numbers" twice, as the section's heading and again as its table's caption
+    for language in LANGUAGES:
+        text = client.get(f"/rules/{game}?lang={language}").text
+        headings = set(re.findall(r"<h2>(.*?)</h2>", text))
+        captions = re.findall(r"<caption>(.*?)</caption>", text)
+        assert captions and not headings & set(captions), f"{game} {language}"
+
+
+def test_grand_bazaar_rules_give_every_price_card_with_the_texts_minus_sign(client):
+    from merchantry.games.grand_bazaar.components import PRICE_CARDS
+
+    for language in LANGUAGES:
+        rows = page(client, "grand_bazaar", language).tables["gb-price-cards"][1:]
+        said = {"+1": 1, "0": 0, "\N{MINUS SIGN}1": -1}
+        assert [tuple(said[cell] for cell in row[1:]) for row in rows] == [tuple(c) for c in PRICE_CARDS]
+
+
+@pytest.mark.parametrize("game", games.names())
+def test_every_variant_opens_with_its_name_as_the_lobby_says_it_not_its_id(client, game):
+    from merchantry.i18n import Translator
+
+    for language in LANGUAGES:
+        variants = page(client, game, language).variants
+        tr = Translator(game, language)
+        for name, text in variants.items():
+            label = tr.option(name)
+            opening = text.split("”")[0]
+            assert label.lower() in opening.lower() and name not in opening, f"{game} {language}: {opening!r}"
+            assert f"--option {name}=N" in text  # the id stays where it is typed

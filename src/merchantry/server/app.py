@@ -42,7 +42,7 @@ from merchantry.arena.statistics import wilson
 from merchantry.bots.analysis import MARKS, Decision, analysis_recipe, analyze, hint, key_moments, summary
 from merchantry.bots.ismcts import SearchConfig
 from merchantry.engine import seat_label
-from merchantry.i18n import PLATFORM_LOCALES, load_catalogue
+from merchantry.i18n import PLATFORM_LOCALES, Translator, load_catalogue
 from merchantry.package import LANGUAGES
 from merchantry.server import tuning, tutorials
 from merchantry.server import work as work_in_process
@@ -289,17 +289,22 @@ LANGUAGE_NAMES = {
 
 
 def rules_document(
-    title: str, page: Path, learn: str | None = None, numbers: dict[str, str] | None = None
+    title: str,
+    page: Path,
+    learn: str | None = None,
+    numbers: dict[str, str] | None = None,
+    labels: dict[str, str] | None = None,
 ) -> str:
     """A game's rules page (a fragment in its folder, `rules/<lang>.html`) inside the platform's frame, its
     `<!-- numbers:NAME -->` places filled with the game's tables (package.rules_numbers); `learn`: the
-    address of its guided first game, linked from the bar in the page's language."""
+    address of its guided first game, linked from the bar in the page's language; `labels`: each variant's
+    name as the lobby's Options say it, in the page's language."""
     words = {**load_catalogue(PLATFORM_LOCALES, "en").get("ui", {})}
     words.update(load_catalogue(PLATFORM_LOCALES, page.stem).get("ui", {}))
     link = ""
     if learn is not None:
         link = f'<a href="{html.escape(learn)}">{html.escape(words["learnToPlay"])}</a>'
-    body = fill_numbers(page.read_text(encoding="utf-8"), numbers or {})
+    body = name_variants(fill_numbers(page.read_text(encoding="utf-8"), numbers or {}), labels or {})
     # its picture says it is one: a screenshot of the board is not the board
     label = html.escape(words["rulesPicture"], quote=True)
     body = body.replace(
@@ -320,6 +325,23 @@ def rules_document(
     )
 
 
+def name_variants(body: str, labels: dict[str, str]) -> str:
+    """A variant's paragraph opens with its name as the lobby's Options label it ("Hand limit"), not its
+    option's id (`hand_limit`), which a newcomer found nowhere on the create form; the id stays where it
+    is typed (`--option hand_limit=N`)."""
+
+    def named(match: re.Match[str]) -> str:
+        label = labels.get(match.group(2))
+        if not label:
+            return match.group(0)
+        return f"{match.group(1)}“{html.escape(label[:1].upper() + label[1:])}”"
+
+    return VARIANT_OPENING.sub(named, body)
+
+
+VARIANT_OPENING = re.compile(
+    r'(<p class="variant" data-option="([\w-]+)">\s*<strong>[^<]*</strong>\s*)<code>\2</code>'
+)
 NUMBERS_PLACE = re.compile(r"<!--\s*numbers:([\w-]+)\s*-->")
 
 
@@ -951,7 +973,9 @@ def create_app(
             raise HTTPException(404, f"no rules page for {game!r}")
         learn = f"/learn/{game}" if tutorials.has_tutorial(game) else None
         numbers = rules_numbers(game, page.stem)
-        return HTMLResponse(rules_document(games.get(game).title, page, learn, numbers))
+        tr = Translator(game, page.stem)
+        labels = {name: tr.option(name) for name in games.get(game).variants()}
+        return HTMLResponse(rules_document(games.get(game).title, page, learn, numbers, labels))
 
     @app.get("/locales/{lang}.json", include_in_schema=False)
     async def platform_catalogue(lang: str) -> FileResponse:

@@ -34,7 +34,10 @@ def setup(tr: Translator) -> str:
 
 def price_cards(tr: Translator) -> str:
     header = ["#", *(tr.term(g) for g in GEMS)]
-    rows = [
-        [i, *(f"{change:+d}" if change else "0" for change in card)] for i, card in enumerate(PRICE_CARDS, 1)
-    ]
+    rows = [[i, *(signed(change) for change in card)] for i, card in enumerate(PRICE_CARDS, 1)]
     return table(tr.rules("priceCaption", count=len(PRICE_CARDS)), header, rows, "gb-price-cards")
+
+
+def signed(change: int) -> str:
+    """+1, 0 or −1 with the minus sign the rules' text uses (a hyphen read as a dash beside it)."""
+    return f"{change:+d}".replace("-", "\N{MINUS SIGN}") if change else "0"

@@ -387,7 +387,7 @@ function connect(tableId, token, area) {
         .catch((error) => toast(error.message));
     }
     else if (message.type === "chat" || message.type === "mute") chatBox?.receive(message);
-    else if (message.type === "refused") toast(`${t("refused")}: ${message.reason}`);
+    else if (message.type === "refused") { typedSteps = []; toast(`${t("refused")}: ${message.reason}`); }
     else if (message.type === "revoked") {
       // the server checked the database: the seat is no longer held by this token (given to a bot, or
       // not a token of this table): forget it and watch instead. A person who let a bot finish their own
@@ -437,7 +437,7 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   else banner = waitingBanner(table, (view.to_act || []).filter((s) => s !== seat));
 
   const moveInput = h("input", { id: "move", placeholder: t("typeMove"), maxlength: 200, "aria-label": t("typeMove") });
-  const moveForm = h("form", { class: "move-form", onsubmit: (e) => { e.preventDefault(); if (moveInput.value.trim()) send(moveInput.value.trim()); } },
+  const moveForm = h("form", { class: "move-form", onsubmit: (e) => { e.preventDefault(); sendTyped(moveInput.value, send); } },
     moveInput, h("button", { type: "submit" }, t("send")));
   const buttons = h("div", { class: "legal" }, legal.map((move, i) => h("button", { "data-move": move, onclick: () => send(move), title: `${i + 1}` }, move)));
 
@@ -483,6 +483,7 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   const box = area.querySelector(".log");
   if (box) box.scrollTop = box.scrollHeight;
   tutorial.show(payload, area, mine.host);
+  continueTyped(payload, position, myTurn, send);
   if (focused) refocus(area, focused);
   document.title = `${myTurn ? `● ${t("yourTurn")} — ` : ""}${table.title} — Merchantry`;
   startCountdown(area, clockShown(table, view, seat), table);
@@ -495,6 +496,35 @@ function nothingToPlay(table, view, seat) {
   if (!others.length) return null;
   return h("p", { class: "moves-none muted", id: "moves-none" },
     t("noMovesNow", { who: others.map((s) => seatName(table, s)).join(", "), count: others.length }));
+}
+
+// A move typed as the hint writes it, steps joined by " · ": its first step is sent now, each
+// next one when the page shows the step before it done and this seat still on turn with that step legal;
+// otherwise the rest is dropped and said so, never sent into a position it was not meant for
+let typedSteps = [];
+let typedAt = null;  // the position the last step was sent in: the next waits until the page has moved on
+function sendTyped(text, send) {
+  const steps = text.split("·").map((step) => step.trim()).filter(Boolean);
+  if (!steps.length) return;
+  typedSteps = steps.slice(1);
+  typedAt = shownPosition;
+  send(steps[0]);
+}
+
+function continueTyped(payload, position, myTurn, send) {
+  if (!typedSteps.length || position === typedAt) return;
+  // a sale offer the server answers for this seat (it does not hold the card) comes between two steps
+  if (!myTurn && payload.answered_for_you && payload.table.status === "playing") return;
+  const step = typedSteps.shift();
+  const same = (move) => move.toLowerCase().replace(/\s+/g, " ") === step.toLowerCase().replace(/\s+/g, " ");
+  const legal = myTurn ? payload.legal.find(same) : undefined;
+  if (legal === undefined) {
+    typedSteps = [];
+    toast(t("typedStepNotNow", { step }));
+    return;
+  }
+  typedAt = position;
+  send(legal);
 }
 
 // Who the table waits for: people by their seat, bots as thinking ("P3 is thinking…") while their turn
