@@ -292,7 +292,7 @@ def test_byzanz_market_line_merchant_profit_and_discards_chosen_on_the_page(live
     picked = market_round()
     act(picked, 1, "take wood")
     draw_byzanz(page, live_server, picked, None)
-    assert page.inner_text(".bz-last-lot") == "P2 takes wood2 wood1 wood1 from the market"
+    assert page.inner_text(".bz-last-lot") == "P2 takes wood2, wood1 and wood1 from the market"
     # item 3: a merchant kept as profit shows its 5 points (BZ-V2, BZ-E2): the profits add up to the score
     picked.profits[2] = (CODE_INDEX["merchant"], CODE_INDEX["cloth3"])
     draw_byzanz(page, live_server, picked, None)
