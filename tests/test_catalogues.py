@@ -95,9 +95,29 @@ def test_a_log_reads_in_german_with_german_card_names():
         pass
     english, german = log_lines(state.view(None), "en"), log_lines(state.view(None), "de")
     assert len(english) == len(german) and english != german
-    sales = [line for line in german if " und behält " in line]
+    sales = [line for line in german if ", behält " in line]
     assert sales and all(re.search(r"(Tuch|Gewürz|Wein|Holz|Korn|Oliven|Händler)", line) for line in sales)
     assert any(line.startswith("Runde 1 von") for line in german)
+
+
+@pytest.mark.parametrize(
+    "language, three, two",
+    [
+        ("en", "P1 draws tea, myrrh and olives", "P2 bids EUR20 and USD50 = 70"),
+        ("de", "P1 zieht Tee, Myrrhe und Oliven", "P2 bietet Euro 20 und US-Dollar 50 = 70"),
+        ("pt", "P1 bisca chá, mirra e azeitonas", "P2 licita euro 20 e dólar 50 = 70"),
+        ("fr", "P1 pioche thé, myrrhe et olives", "P2 offre euro 20 et dollar 50 = 70"),
+    ],
+)
+def test_a_list_in_a_log_line_is_joined_as_the_language_joins_one(language, three, two):
+    """Every game's lists read alike, as the language lists ("tea, myrrh and olives"), never the bare
+    "tea myrrh olives"; one item alone has no separator."""
+    drew = {"type": "drew_cards", "seat": 0, "cards": ["tea", "myrrh", "olives"]}
+    samarkand = Translator("samarkand", language)
+    assert samarkand.event(drew) == three
+    assert samarkand.event(drew | {"cards": ["tea"]}) == three.split(",")[0]
+    bid = {"type": "bid", "seat": 1, "cards": ["EUR20", "USD50"], "value": 70}
+    assert Translator("money", language).event(bid) == two
 
 
 def test_plural_forms_follow_the_language():

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
 from merchantry import cli, games, records, simulate
+from merchantry.i18n import log_lines
 
 
 def test_simulate_prints_win_rates_scores_and_speed(capsys):
@@ -247,3 +249,20 @@ def test_analyze_game_refuses_a_worker_count_below_one(tmp_path, capsys):
     records.save(seeded_opening("byzanz", 10), path)
     assert cli.main(["analyze-game", str(path), "--workers", "0"]) == 2
     assert "--workers must be at least 1" in capsys.readouterr().err
+
+
+def test_replay_numbers_the_log_by_move_as_the_replay_and_the_analysis_do(tmp_path, capsys):
+    """Issue 32: one numbering of moves, the record's (move N = its Nth move): `replay --upto N --log`
+    numbers each line by the move that wrote it, the newest by N, and those lines are what move N wrote."""
+    path = recorded_game(tmp_path, "grand_bazaar", 2)
+    record = records.load(path)
+    numbers = records.log_moves(record)
+    assert numbers == sorted(numbers) and numbers[0] == 0  # the opening reveal, before any move
+    numbered = re.compile(r"^ *(\d*) · (.*)$")
+    for upto in sorted(set(numbers) - {0})[2:4]:
+        assert cli.main(["replay", str(path), "--upto", str(upto), "--log"]) == 0
+        printed = [m.groups() for m in map(numbered.match, capsys.readouterr().out.splitlines()) if m]
+        before, after = records.replay(record, upto=upto - 1), records.replay(record, upto=upto)
+        wrote = log_lines(after.view(None))[len(before.view(None)["log"]) :]
+        assert [text for number, text in printed if number == str(upto)] == wrote, (upto, printed)
+        assert printed[-1][0] == str(upto)  # the newest lines are the move's the replay stopped after

@@ -371,7 +371,8 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     if variants:
         console.print(f"[bold]{tr.terminal('variant')}[/] {tr.options(variants)}")
     if args.log:
-        print_log(console, log_lines(view, args.lang))
+        lines = log_lines(view, args.lang)
+        print_log(console, lines, records.log_moves(record, viewer)[: len(lines)])
     draw = renderer_for(record["game"])
     if args.json or draw is None:
         console.print_json(json.dumps(view))

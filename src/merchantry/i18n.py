@@ -5,9 +5,10 @@ One catalogue per language for the platform (`merchantry/locales/<lang>.json`) a
 `event` (log templates). Placeholders are `{{name}}`; a template with a count has plural forms
 `key_one`, `key_other`, ... chosen by CLDR's rules (Babel), and `key_zero` when the count is 0, as
 i18next does. An event's arguments read by name: `seat` / `*_seat` is a seat, `*_seats` a list of seats,
-`scores` one number per seat; a list `cards` / `*_cards` is joined with `ui.cardSeparator`, any other list
-with `ui.listSeparator` (an empty one reads `ui.nothing`); a word is looked up in `term` (the word itself
-when the catalogue has no translation).
+`scores` one number per seat; every list is joined as the language joins one ("tea, myrrh and olives":
+`ui.listSeparator` between its items, `list.last` before the last one; an empty one reads `ui.nothing`),
+the same for every game; a word is looked up in `term` (the word itself when the catalogue has no
+translation).
 """
 
 from __future__ import annotations
@@ -132,18 +133,23 @@ class Translator:
             return f"{event['type']} {json.dumps(values, ensure_ascii=False)}"
         return interpolate(text, values)
 
+    def join(self, items: list[str]) -> str:
+        """Items as the language lists them: "tea, myrrh and olives", "Tee, Myrrhe und Oliven"."""
+        if len(items) < 2:
+            return "".join(items)
+        return self.ui("listSeparator").join(items[:-1]) + (self._find("list.last") or ", ") + items[-1]
+
     def _describe(self, name: str, value: Any, seat_name: Callable[[int], str]) -> Any:
         if name == "seat" or name.endswith("_seat"):
             return seat_name(value)
         if name.endswith("_seats"):
-            return self.ui("listSeparator").join(seat_name(s) for s in value)
+            return self.join([seat_name(s) for s in value])
         if name == "scores":
-            return self.ui("listSeparator").join(f"{seat_name(s)} {number(v)}" for s, v in enumerate(value))
+            return self.join([f"{seat_name(s)} {number(v)}" for s, v in enumerate(value)])
         if isinstance(value, list):
             if not value:
                 return self.ui("nothing")
-            separator = "cardSeparator" if name == "cards" or name.endswith("_cards") else "listSeparator"
-            return self.ui(separator).join(self.term(v) if isinstance(v, str) else str(v) for v in value)
+            return self.join([self.term(v) if isinstance(v, str) else str(v) for v in value])
         if isinstance(value, str):
             return self.term(value)
         return number(value) if isinstance(value, float) else value

@@ -105,6 +105,20 @@ def replay(record: Any, upto: int | None = None) -> State:
     return state
 
 
+def log_moves(record: Any, seat: int | None = None) -> list[int]:
+    """For each line of the log `seat` reads at the record's end, the number of the move that wrote it
+    (1-based, as a replay's "move N" counts the record's moves; 0 for the lines before the first move,
+    such as the deal). The log, the replay and the analysis name a move by this one number."""
+    check_record(record)
+    game = games.get(record["game"])
+    state = game.new_game(players=record["players"], seed=record["seed"], **record["options"])
+    numbers = [0] * len(state.view(seat).get("log", []))
+    for number, (mover, text) in enumerate(record["moves"], 1):
+        state.apply(mover, text)
+        numbers += [number] * (len(state.view(seat).get("log", [])) - len(numbers))
+    return numbers
+
+
 def load(path: str | Path, game: int | None = None) -> Record:
     """Read a record from a JSON file, or game number `game` of a JSON Lines file of records (as
     `simulate --records` and `tournament --records` write them); raises InvalidRecord with a one-line

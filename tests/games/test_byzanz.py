@@ -386,7 +386,7 @@ def test_bz_m2_leftovers_leave_the_game_and_offer_cards_are_stacked_again():
     act(state, 3, "take merchant")
     act(state, 2, "take cloth")
     assert state.boxed[CODE_INDEX["olive1"]] == 1 and state.boxed[CODE_INDEX["grain2"]] == 1
-    assert "Left in the market and removed: grain2 olive1" in log_lines(state.view(None))
+    assert "Left in the market and removed: grain2 and olive1" in log_lines(state.view(None))
     assert state.offer_stack == (2, 3, 4, 5) and state.offer_held == (0, 0, 0, 0)
 
 
@@ -421,7 +421,7 @@ def test_bz_v1_a_sale_keeps_the_highest_card_and_the_other_two_leave_the_game():
     assert hand(state, 0) == ["wine2"]
     assert state.view(None)["seats"][0]["profits"] == ["cloth4"] and state.scores()[0] == 4
     assert state.boxed[CODE_INDEX["cloth1"]] == 2
-    assert "P1 sells cloth4 cloth1 cloth1 and keeps cloth4 (4)" in log_lines(state.view(2))
+    assert "P1 sells cloth4, cloth1 and cloth1, keeps cloth4 (4)" in log_lines(state.view(2))
 
 
 def test_bz_v2_merchants_are_jokers_and_three_merchants_keep_one_worth_five():

@@ -234,6 +234,13 @@ def test_replays_step_through_a_finished_game(client):
     assert start["at"] == 0 and start["move"] is None and start["view"]["round"] == 1
     step = client.get(f"/api/tables/{table['id']}/replay?upto=5").json()
     assert step["at"] == 5 and step["move"]["text"]
+    # each log line carries the number of the move that wrote it (the replay's numbering): the lines the
+    # fifth move wrote are the ones numbered 5, the newest
+    before = client.get(f"/api/tables/{table['id']}/replay?upto=4").json()
+    numbers = step["log_moves"]
+    assert len(numbers) == len(step["view"]["log"]) and numbers == sorted(numbers)
+    assert step["log_moves"][: len(before["log_moves"])] == before["log_moves"]
+    assert set(step["log_moves"][len(before["view"]["log"]) :]) <= {5}
     end = client.get(f"/api/tables/{table['id']}/replay?upto={start['moves']}").json()
     assert end["view"]["phase"] == "over" and "hand" not in end["view"]
     # jumping by round: at each listed point the log has just opened a round (round 1 at the start)

@@ -398,6 +398,21 @@ def test_the_page_never_scrolls_by_itself_and_the_tab_title_says_your_turn(live_
         assert page.evaluate("window.scrollY") == 0, "a redraw scrolled the page"
     box = page.locator(".log")
     assert box.evaluate("b => b.scrollHeight - b.scrollTop - b.clientHeight") <= 2  # the newest line shows
+    # whole, below the log's heading, and still when its lines wrap anew (a narrower phone: it was cut)
+    for width in (390, 320):
+        page.set_viewport_size({"width": width, "height": 844})
+        page.wait_for_function(f"({LAST_LINE_WHOLE})()", timeout=5000)
+
+
+# the log's newest line lies whole inside its box, below the box's (sticky) heading
+LAST_LINE_WHOLE = """() => {
+  const box = document.querySelector('.log');
+  const last = [...box.querySelectorAll('li')].pop();
+  if (!last) return false;
+  const frame = box.getBoundingClientRect(), line = last.getBoundingClientRect();
+  const heading = box.querySelector('h3').getBoundingClientRect();
+  return line.top >= heading.bottom - 1 && line.bottom <= frame.top + box.clientTop + box.clientHeight + 1;
+}"""
 
 
 def test_keyboard_focus_stays_on_the_control_after_a_move(live_server, browser):

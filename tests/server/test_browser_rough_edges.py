@@ -11,7 +11,15 @@ import time
 
 import httpx
 
-from tests.server.test_browser import browser, create_table, live_server, shot, show_other_bots  # noqa: F401
+from tests.server.test_browser import (  # noqa: F401
+    browser,
+    create_table,
+    live_server,
+    play_samarkand_step,
+    shot,
+    show_other_bots,
+    try_click,
+)
 from tests.server.test_browser import pytestmark as browser_needed
 
 pytestmark = browser_needed
@@ -222,7 +230,9 @@ def test_the_lobby_names_the_winning_seat_and_the_replay_log_follows_the_move(li
     page.wait_for_function("!document.querySelector('#replay-at').textContent.startsWith('Move 0 /')")
     box = page.locator("#replay .log")
     assert box.evaluate("b => b.scrollHeight - b.scrollTop - b.clientHeight") <= 2, "the log follows the move"
-    assert page.locator("#replay .log li.current").count() == 1
+    # the lines the move shown wrote are marked (the last move may write several: the end's line too)
+    assert page.locator("#replay .log li.current").count() >= 1
+    assert "current" in page.locator("#replay .log li").last.get_attribute("class")
     # the log's heading stays inside its box however far it is scrolled
     heading, frame = page.locator("#replay .log h3").bounding_box(), box.bounding_box()
     assert frame["y"] - 1 <= heading["y"] <= frame["y"] + frame["height"]
@@ -290,7 +300,7 @@ def test_byzanz_market_line_merchant_profit_and_discards_chosen_on_the_page(live
     picked = market_round()
     act(picked, 1, "take wood")
     draw_byzanz(page, live_server, picked, None)
-    assert page.inner_text(".bz-last-lot") == "P2 takes wood2 wood1 wood1 from the market"
+    assert page.inner_text(".bz-last-lot") == "P2 takes wood2, wood1 and wood1 from the market"
     # item 3: a merchant kept as profit shows its 5 points (BZ-V2, BZ-E2): the profits add up to the score
     picked.profits[2] = (CODE_INDEX["merchant"], CODE_INDEX["cloth3"])
     draw_byzanz(page, live_server, picked, None)
@@ -348,3 +358,74 @@ def test_the_lobby_resumes_ones_own_tables_keeps_guided_games_to_their_person_an
     link = lambda tid: page.locator(f"table.tables a[href='/table/{tid}']")  # noqa: E731
     assert link(mine).inner_text() == "Resume" and link(own["id"]).inner_text() == "Resume"
     assert link(theirs["id"]).count() == 0, "another person's guided first game is theirs alone"
+
+
+# a space's camels and its name (the label) over its other words: each pair whose boxes overlap (SVG units)
+OVERLAPS = """() => {
+  const out = [];
+  const meets = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width
+    && a.y < b.y + b.height && b.y < a.y + a.height;
+  for (const g of document.querySelectorAll('.samarkand .sk-space')) {
+    const words = [...g.querySelectorAll('text:not(.sk-camel-letter):not(.sk-space-id)')];
+    const over = [...g.querySelectorAll('circle.sk-camel, .sk-space-id')];
+    for (const a of over) for (const b of [...words, ...over]) {
+      const name = (n) => n.textContent || 'camel';
+      if (a !== b && meets(a.getBBox(), b.getBBox())) out.push(`${g.dataset.space}: ${name(a)} / ${name(b)}`);
+    }
+  }
+  return out;
+}"""
+# how far each space's name lies from its hexagon's flat top and bottom edges (SVG units)
+ID_CLEARANCE = """() => [...document.querySelectorAll('.samarkand .sk-space')].map((g) => {
+  const ys = g.querySelector('polygon').getAttribute('points').split(' ').map((p) => Number(p.split(',')[1]));
+  const box = g.querySelector('.sk-space-id').getBBox();
+  return Math.min(box.y - Math.min(...ys), Math.max(...ys) - (box.y + box.height));
+})"""
+# the highlighted spaces' boxes outside what the window shows of the map's frame (px; [] when all inside)
+TARGETS_OUTSIDE = """() => {
+  const frame = document.querySelector('.sk-map-frame');
+  const box = frame.getBoundingClientRect();
+  const view = { left: Math.max(box.left, 0), top: Math.max(box.top, 0),
+    right: Math.min(box.left + frame.clientWidth, innerWidth),
+    bottom: Math.min(box.top + frame.clientHeight, innerHeight) };
+  const out = (r) => r.left < view.left - 1 || r.right > view.right + 1
+    || r.top < view.top - 1 || r.bottom > view.bottom + 1;
+  return [...document.querySelectorAll('.sk-space.target')]
+    .filter((g) => out(g.getBoundingClientRect())).map((g) => g.dataset.space);
+}"""
+
+
+def test_samarkands_map_labels_stay_clear_and_expand_fits_its_spaces_in_view(live_server, browser):
+    """Issue 32: a space's name is a label clear of its edges, no camel covers a city's (or a good's) name,
+    a space's hover text names it once and says what it is, and after Expand every highlighted space lies
+    in the map's view (zoomed out to fit them, on a phone too); a list in the log reads "a, b and c"."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    create_table(page, live_server, "Ann", ["human", "bot:greedy", "bot:greedy"], game="samarkand")
+    page.wait_for_selector("section.samarkand svg .sk-space")
+    tips = page.locator(".sk-space title").evaluate_all("ts => ts.map(t => t.textContent)")
+    assert len(tips) == 77 and tips[1] == "A2 · land"  # named once, then what it is ("A2 · A2" before)
+    assert all(tip.split(" · ")[0] not in tip.split(" · ")[1:] for tip in tips)
+    fitted = 0
+    deadline = time.time() + 120
+    while time.time() < deadline and fitted < 2:
+        if page.locator(".banner:has-text('Your turn')").count():
+            expandable = page.locator(".samarkand [data-expand]").count()
+            if expandable and not page.locator(".sk-space.target").count():
+                page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # at the families table
+                if try_click(page, ".samarkand [data-expand]"):
+                    page.wait_for_selector(".sk-space.target")
+                    page.wait_for_function(f"({TARGETS_OUTSIDE})().length === 0", timeout=5000)
+                    fitted += 1
+                    shot(page, "30-samarkand-expand-fitted")
+                    page.set_viewport_size({"width": 1100, "height": 900})  # then a desktop, zoomed in
+                    page.click(".sk-zoom button[aria-label='Zoom in']")
+                    page.click(".sk-zoom button[aria-label='Zoom in']")
+            play_samarkand_step(page)
+        page.wait_for_timeout(50)
+    assert fitted == 2, "no two turns to expand a family"
+    assert page.evaluate(OVERLAPS) == []
+    assert min(page.evaluate(ID_CLEARANCE)) >= 3, "a space's name sits on its hexagon's edge"
+    # the cards a marriage drew, listed as English lists them, in the browser's own rendering of the log
+    drawn = [line for line in page.locator(".log li").all_inner_texts() if line.startswith("P1 Ann draws ")]
+    listed = re.compile(r"P1 Ann draws [a-z]+, [a-z]+ and [a-z]+")
+    assert drawn and all(listed.fullmatch(line) for line in drawn), drawn

@@ -263,6 +263,25 @@ def test_the_analysis_shows_moves_in_words_and_its_chart_numbers_the_moves_and_r
     for moment in page.locator("#analysis .key-moment").all():
         assert english.move(moment.get_attribute("data-notation").split(", ")[0]) in moment.inner_text()
     shot(page, "42-analysis-words")
+    # Issue 32: one numbering of moves, the record's: a decision the analysis calls move N shows the replay
+    # at "Move N", naming that move, with the log's lines it wrote numbered N and marked as the move shown
+    links = page.locator("#analysis .analysis-marks button[data-move-number], #analysis .key-moment")
+    numbers = [int(n) for n in links.evaluate_all("bs => bs.map(b => b.dataset.moveNumber)")]
+    if not numbers:  # no decision marked: the bar's own step
+        page.click("#replay-next")
+    else:
+        links.first.click()
+    number = numbers[0] if numbers else 2
+    page.wait_for_selector(f"#replay-at:has-text('Move {number} /')")
+    seat, text = record["moves"][number - 1]
+    assert page.inner_text("#replay-move").strip().endswith(f": {english.move(text)}")
+    lines = page.locator("#replay .log li").evaluate_all(
+        "ls => ls.map(l => [Number(l.dataset.moveNumber), l.value, l.classList.contains('current')])"
+    )
+    assert [n for n, _, _ in lines] == sorted(n for n, _, _ in lines), "the log's lines out of move order"
+    assert all(shown == n for n, shown, _ in lines if n), "a line numbered otherwise than its move"
+    assert all(current == (n == number) for n, _, current in lines), "the move shown is not the one marked"
+    assert [n for n, _, _ in lines][-1] <= number
 
 
 def test_a_rules_page_has_the_language_menu_and_its_picture_is_plainly_a_picture(server, chromium):

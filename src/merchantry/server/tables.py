@@ -116,6 +116,8 @@ class LiveTable:
     total_seconds: int = 0  # each person's time bank for the whole game (0: none), beside the clock per move
     time_used: dict[int, float] = field(default_factory=dict)  # seat -> seconds its finished turns used
     round_starts: list[int] | None = None  # finished games: after how many moves each round's log begins
+    # finished games: per seat viewing (None: spectators), the move that wrote each line of its log
+    log_moves: dict[int | None, list[int]] = field(default_factory=dict)
     timeouts: list[int] = field(default_factory=list)  # the seat, each time its time ran out
     # the seed of the bots' random stream, never sent (`bot_stream`)
     bot_secret: str = field(default_factory=lambda: secrets.token_hex(32), repr=False)
@@ -1041,6 +1043,9 @@ class TableService:
         move = table.session.moves[upto - 1] if upto else None
         if table.round_starts is None:
             table.round_starts = round_starts(table.session.record())
+        if seat not in table.log_moves:  # a finished game's lines never change: worked out once a seat
+            table.log_moves[seat] = records.log_moves(table.session.record(), seat)
+        view = state.view(seat)
         step = {
             "id": table.id,
             "game": table.game,
@@ -1049,7 +1054,9 @@ class TableService:
             "move": {"seat": move[0], "text": move[1]} if move else None,
             "rounds": table.round_starts,
             "seat": seat,
-            "view": state.view(seat),
+            "view": view,
+            # the move that wrote each line of the log: its lines are numbered by move, as the replay is
+            "log_moves": table.log_moves[seat][: len(view.get("log", []))],
         }
         self.replays[key] = step
         if len(self.replays) > REPLAY_CACHE:

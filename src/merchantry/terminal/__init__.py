@@ -39,10 +39,16 @@ def bid_shortcut(text: str) -> list[str]:
     return [text]
 
 
-def print_log(console: Console, lines: list[str]) -> None:
-    """Log lines as the terminal shows them (their text is never read as rich markup)."""
-    for line in lines:
-        console.print(f"[dim]·[/] {escape(line)}")
+def print_log(console: Console, lines: list[str], moves: list[int] | None = None) -> None:
+    """Log lines as the terminal shows them (their text is never read as rich markup); with `moves`, each
+    numbered by the move that wrote it, as the replay and the analysis number moves (the deal's lines by
+    none)."""
+    for i, line in enumerate(lines):
+        if moves is None:
+            console.print(f"[dim]·[/] {escape(line)}")
+            continue
+        number = str(moves[i] or "") if i < len(moves) else ""
+        console.print(f"[dim]{number:>4} ·[/] {escape(line)}")
 
 
 def renderer_for(game: str) -> ModuleType | None:

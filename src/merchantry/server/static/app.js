@@ -449,7 +449,9 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   timeouts.push(...finished);
   timeouts.push(...(table.out_of_time || []).map((s) => h("li", { class: "notice" }, t("outOfTime", { seat: seatName(table, s) }))));
   const log = h("div", { class: "log" }, h("h3", {}, t("log")),
-    h("ol", {}, (view.log || []).map((entry, i) => h("li", { class: i >= seen ? "new" : "" }, logText(entry, tr, table)))),
+    // unnumbered while the game runs: moves are numbered one way only, by the record's moves (the replay, its
+    // log and the analysis), and a line's place in the log is not its move's number
+    h("ol", { class: "unnumbered" }, (view.log || []).map((entry, i) => h("li", { class: i >= seen ? "new" : "" }, logText(entry, tr, table)))),
     timeouts.length ? h("ul", { class: "notices" }, timeouts) : null);
 
   // keyboard focus stays where it was: the same control (by its move, id or label) is focused again after the redraw
@@ -481,7 +483,7 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   ].filter(Boolean));
   // the newest log line shows inside the log's own box; the page itself never scrolls by itself
   const box = area.querySelector(".log");
-  if (box) box.scrollTop = box.scrollHeight;
+  if (box) followTheEnd(box);
   tutorial.show(payload, area, mine.host);
   continueTyped(payload, position, myTurn, send);
   if (focused) refocus(area, focused);
@@ -525,6 +527,27 @@ function continueTyped(payload, position, myTurn, send) {
   }
   typedAt = position;
   send(legal);
+}
+
+// A log box shows its newest line whole: scrolled to its end, and kept there when its lines wrap anew after
+// that (the drawing's styles arriving, a phone turned, a narrower window: the last line was cut), unless
+// the reader has scrolled up to read back
+function followTheEnd(box) {
+  const atTheEnd = () => box.scrollHeight - box.scrollTop - box.clientHeight <= 2;
+  const size = () => `${box.scrollHeight}:${box.clientHeight}`;
+  box.scrollTop = box.scrollHeight;
+  let following = true;
+  let sized = size();
+  // a scroll while the box keeps its size is the reader's; one with a new size is the browser's own
+  // (its scroll anchoring, as lines wrap anew), which leaves the box following its end
+  box.addEventListener("scroll", () => { if (size() === sized) following = atTheEnd(); });
+  const keep = () => {
+    sized = size();
+    if (following && !atTheEnd()) box.scrollTop = box.scrollHeight;
+  };
+  const watcher = new ResizeObserver(() => (box.isConnected ? keep() : watcher.disconnect()));
+  watcher.observe(box);
+  for (const list of box.children) watcher.observe(list);
 }
 
 // Who the table waits for: people by their seat, bots as thinking ("P3 is thinking…") while their turn
@@ -715,13 +738,18 @@ async function replayPage(tableId) {
           h("label", {}, ` ${t("pointOfView")} `, seatChoice)),
         optionsLine(info.table, tr),
         renderer.render(payload, () => {}, tr.ui, tr),
-        h("div", { class: "log" }, h("h3", {}, t("log")), h("ol", {}, (step.view.log || []).map((entry, i, all) =>
-          h("li", { class: i === all.length - 1 ? "current" : "" }, logText(entry, tr, info.table))))),
+        // each line numbered by the move that wrote it, as the bar above and the analysis number moves (the
+        // deal's lines, before the first move, by none); the lines of the move shown are marked
+        h("div", { class: "log" }, h("h3", {}, t("log")), h("ol", { class: "by-move" }, (step.view.log || []).map((entry, i) => {
+          const move = (step.log_moves || [])[i] ?? 0;
+          return h("li", { class: move === at && at > 0 ? "current" : "", value: move || null, "data-move-number": String(move) },
+            logText(entry, tr, info.table));
+        }))),
         analysisPanel(analysis, info.table, startAnalysis, show, tr, step.rounds || []),
       ].filter(Boolean));  // a part with nothing to say (no variants) is left out, not written as "null"
       // the log follows the move shown: its newest line in view, inside the log's own box
       const box = area.querySelector(".log");
-      if (box) box.scrollTop = box.scrollHeight;
+      if (box) followTheEnd(box);
       table = info.table;
     } catch (error) { toast(error.message); }
   }
@@ -782,7 +810,7 @@ function analysisPanel(analysis, table, start, show, tr, rounds = []) {
   }
   const marked = analysis.decisions.filter((d) => d.mark);
   const rows = marked.map((d) => h("tr", { class: `mark-${d.mark}` },
-    h("td", {}, h("button", { class: "link", onclick: () => show(d.moves[0] - 1), title: t("showPosition") }, String(d.moves[0]))),
+    h("td", {}, h("button", { class: "link", onclick: () => show(d.moves[0]), title: t("showPosition"), "data-move-number": String(d.moves[0]) }, moveNumbers(d.moves))),
     h("td", {}, seatName(table, d.seat, d.moves[0])), h("td", {}, wholeMove(d.played, tr)), h("td", {}, wholeMove(d.preferred, tr)),
     h("td", { class: "num" }, `${Math.round(d.before * 100)}% → ${Math.round(d.after * 100)}% (${Math.round(d.after_interval[0] * 100)}-${Math.round(d.after_interval[1] * 100)}%)`), h("td", {}, t(`mark_${d.mark}`))));
   const totals = analysis.summary.map((r) => h("tr", {}, h("td", {}, noted(table, r.seat)), h("td", { class: "num" }, String(r.decisions)),
@@ -791,7 +819,7 @@ function analysisPanel(analysis, table, start, show, tr, rounds = []) {
   const moments = (analysis.key_moments || []).flatMap((mine, seat) => mine.length
     // a seat's moments one under another: run on with "; ", a long one left the separator alone on a line
     ? [h("li", {}, h("strong", {}, `${seatName(table, seat)}: `), h("ul", { class: "seat-moments" }, mine.map((m) => h("li", {},
-      h("button", { class: "link key-moment", onclick: () => show(m.move - 1), title: `${t("showPosition")} (${m.played} · ${m.preferred})`, "data-notation": m.played },
+      h("button", { class: "link key-moment", onclick: () => show(m.move), "data-move-number": String(m.move), title: `${t("showPosition")} (${m.played} · ${m.preferred})`, "data-notation": m.played },
         t("keyMoment", { round: m.round, played: t("quoted", { text: moveInWords(m.played, tr) }), preferred: t("quoted", { text: moveInWords(m.preferred, tr) }), points: m.points }))))))]
     : []);
   return h("section", { id: "analysis" },
@@ -804,6 +832,12 @@ function analysisPanel(analysis, table, start, show, tr, rounds = []) {
     marked.length ? h("div", { class: "table-scroll" }, stackable(h("table", { class: "scores analysis-marks" },
       h("thead", {}, h("tr", {}, ["move", "seat", "played", "preferred", "chance", "mark"].map((k) => h("th", {}, t(k))))), h("tbody", {}, rows))))
       : h("p", {}, t("noMarks")));
+}
+
+// A decision's moves by the numbers the replay and the log give them: "17", or "17-19" for a move of several
+// steps (the terminal's analysis says them alike); its link shows the replay at its first step
+function moveNumbers(moves) {
+  return moves.length > 1 ? `${moves[0]}-${moves[moves.length - 1]}` : String(moves[0]);
 }
 
 // a whole move in words, its steps each kept on one line (a long sealed bid wraps between its cards); its

@@ -90,7 +90,7 @@ export async function gameTranslator(game) {
     const vars = {};
     for (const [name, value] of Object.entries(ev)) {
       if (name === "type" || name === "audience" || name === "others" || name === "new_round") continue;
-      vars[name] = describe(name, value, { ui, term, seatName });
+      vars[name] = describe(name, value, { ui, term, seatName, join: (items) => joinList(items, catalogues, lang) });
     }
     const template = pick(catalogues, `event.${ev.type}`, { count: ev.count }, lang);
     return template === undefined ? `${ev.type} ${JSON.stringify(vars)}` : interpolate(template, vars);
@@ -121,16 +121,23 @@ export async function gameTranslator(game) {
   return { ui, term, event, move, option };
 }
 
-// How an event's argument reads, as merchantry/i18n.py reads it: seats by name, card lists joined with the
-// catalogue's cardSeparator, other lists with its listSeparator, words through the catalogue's terms.
-function describe(name, value, { ui, term, seatName }) {
+// Items as the language lists them, as merchantry/i18n.py's Translator.join: "tea, myrrh and olives"
+// (the catalogue's listSeparator between them, its list.last before the last one), in every game
+function joinList(items, catalogues, lang) {
+  if (items.length < 2) return items.join("");
+  const last = pick(catalogues, "list.last", {}, lang) ?? ", ";
+  return items.slice(0, -1).join(pick(catalogues, "ui.listSeparator", {}, lang) ?? ", ") + last + items[items.length - 1];
+}
+
+// How an event's argument reads, as merchantry/i18n.py reads it: seats by name, lists as the language
+// lists them (joinList), words through the catalogue's terms.
+function describe(name, value, { ui, term, seatName, join }) {
   if (name === "seat" || name.endsWith("_seat")) return seatName(value);
-  if (name.endsWith("_seats")) return value.map(seatName).join(ui("listSeparator"));
-  if (name === "scores") return value.map((v, s) => `${seatName(s)} ${v}`).join(ui("listSeparator"));
+  if (name.endsWith("_seats")) return join(value.map(seatName));
+  if (name === "scores") return join(value.map((v, s) => `${seatName(s)} ${v}`));
   if (Array.isArray(value)) {
     if (!value.length) return ui("nothing");
-    const separator = name === "cards" || name.endsWith("_cards") ? "cardSeparator" : "listSeparator";
-    return value.map((v) => (typeof v === "string" ? term(v) : v)).join(ui(separator));
+    return join(value.map((v) => (typeof v === "string" ? term(v) : String(v))));
   }
   if (typeof value === "string") return term(value);
   return value;

@@ -30,6 +30,10 @@ function svg(tag, attrs = {}, ...children) {
   return node;
 }
 
+// where a space's parts sit, below its centre in SVG units (its flat top and bottom edges are 26 away): the
+// name under the top edge, the good or city in the middle, the camels (their letters 10 px) in the lower band
+const LAYOUT = { id: -17, good: -3, name: 6, city: -1, camel: 15.5, camelRadius: 7.5 };
+
 function centre(space) {
   return [R + 1.5 * R * space.x + 6, R + Math.sqrt(3) * R * space.y + 6];
 }
@@ -78,29 +82,31 @@ function drawMap(view, targets, onSpace, t, tr) {
     const family = space.family ? MAP.families[familyIndex(space.family)] : null;
     const target = targets.has(space.id);
     const fill = space.kind === "water" ? "#9cc9e8" : space.kind === "goods" ? "#f7e6b5" : space.kind === "start" ? COLOURS[family.colour] : "#e9dcc0";
+    // the hover text: the space's name, then what it is and what stands on it ("K2 · land · camels: China")
     const label = space.kind === "goods" ? t("goodsSpace", { good: space.good, name: tr.term(MAP.goods[space.good - 1].name) })
       : space.kind === "start" ? t("start", { family: tr.term(family.name) })
-      : space.kind === "water" ? t("water") : space.id;
+      : space.kind === "water" ? t("water") : t("land");
     const tip = [space.id, label, camels.length ? t("camelsHere", { families: names.join(", ") }) : ""].filter(Boolean).join(" · ");
     const children = [
       svg("title", {}, tip),
       svg("polygon", { points: hexPoints(cx, cy), fill, class: target ? "sk-hex sk-target" : "sk-hex", "fill-opacity": space.kind === "start" ? 0.45 : 1 }),
     ];
+    // Three bands, none over another: the space's name as a label under its top edge, what the space is in
+    // the middle (a good's number and name, a city's name, water), its camels in the lower band
+    children.push(svg("text", { x: cx, y: cy + LAYOUT.id, class: "sk-space-id" }, space.id));
     if (space.kind === "goods") {
-      children.push(svg("text", { x: cx, y: cy - 12, class: "sk-good" }, String(space.good)));
-      children.push(svg("text", { x: cx, y: cy - 2, class: "sk-good-name" }, tr.term(MAP.goods[space.good - 1].name)));
+      children.push(svg("text", { x: cx, y: cy + LAYOUT.good, class: "sk-good" }, String(space.good)));
+      children.push(svg("text", { x: cx, y: cy + LAYOUT.name, class: "sk-good-name" }, tr.term(MAP.goods[space.good - 1].name)));
     } else if (space.kind === "start") {
-      children.push(svg("text", { x: cx, y: cy - 6, class: "sk-city" }, tr.term(family.name)));
+      children.push(svg("text", { x: cx, y: cy + LAYOUT.city, class: "sk-city" }, tr.term(family.name)));
     } else if (space.kind === "water") {
-      children.push(svg("text", { x: cx, y: cy - 6, class: "sk-water" }, "≈ ≈"));
+      children.push(svg("text", { x: cx, y: cy + LAYOUT.city, class: "sk-water" }, "≈ ≈"));
     }
-    // the space's name as the log and the hints give it ("a camel on B1"), small along its lower edge
-    children.push(svg("text", { x: cx, y: cy + 25.5, class: "sk-space-id" }, space.id));
     camels.forEach((f, i) => {
-      const x = cx + (camels.length === 2 ? (i ? 10 : -10) : 0);
+      const x = cx + (camels.length === 2 ? (i ? 9 : -9) : 0);
       const colour = MAP.families[f].colour;
-      children.push(svg("circle", { cx: x, cy: cy + 12, r: 9, fill: COLOURS[colour], class: "sk-camel" }));
-      children.push(svg("text", { x, y: cy + 16, class: `sk-camel-letter${DARK.has(colour) ? " dark" : ""}` }, MARKS[f]));
+      children.push(svg("circle", { cx: x, cy: cy + LAYOUT.camel, r: LAYOUT.camelRadius, fill: COLOURS[colour], class: "sk-camel" }));
+      children.push(svg("text", { x, y: cy + LAYOUT.camel + 3.5, class: `sk-camel-letter${DARK.has(colour) ? " dark" : ""}` }, MARKS[f]));
     });
     return svg("g", { "data-space": space.id, class: target ? "sk-space target" : "sk-space", onclick: target ? () => onSpace(space.id) : null }, children);
   });
@@ -120,18 +126,56 @@ function mapWidth() {
   return `width: calc(${ui.zoom} * max(min(100%, 820px, ${(0.69 * MAP_ASPECT * 100).toFixed(1)}vh), 560px))`;
 }
 
-// The spaces a family just chosen may expand to, in view: the map is scrolled to them and brought on
-// screen (the Expand buttons are in the families table below it), only when the person chose the family
+// The spaces a family just chosen may expand to, all in view: the map zooms out until they fit the part of
+// its frame the window shows and the frame scrolls to them. The page itself is scrolled only when the window
+// shows too little of the map to hold them (a phone, whose Expand buttons lie in the families table below
+// it), and then just far enough. Only when the person chose the family.
 function revealTargets(root) {
   if (!ui.reveal) return;
   ui.reveal = false;
   setTimeout(() => {  // after the frame restored its own scroll (mapFrame)
-    const target = root.querySelector(".sk-space.target");
     const frame = root.querySelector(".sk-map-frame");
-    if (!target || !frame) return;
-    frame.scrollIntoView({ block: "center" });  // the middle of the window: clear of a panel at its top
-    target.scrollIntoView({ block: "nearest", inline: "center" });  // and inside the frame, however zoomed
+    const targets = [...root.querySelectorAll(".sk-space.target")];
+    if (!frame || !targets.length) return;
+    if (shownOf(frame).bottom - shownOf(frame).top < Math.min(frame.clientHeight, 0.5 * window.innerHeight)) {
+      frame.scrollIntoView({ block: "nearest" });
+    }
+    fitTo(frame, targets);
   }, 0);
+}
+
+// the part of a frame's view the window shows, in the window's coordinates
+function shownOf(frame) {
+  const box = frame.getBoundingClientRect();
+  const left = box.left + frame.clientLeft, top = box.top + frame.clientTop;
+  return { left: Math.max(left, 0), right: Math.min(left + frame.clientWidth, window.innerWidth),
+    top: Math.max(top, 0), bottom: Math.min(top + frame.clientHeight, window.innerHeight) };
+}
+
+function around(rects) {
+  return { left: Math.min(...rects.map((r) => r.left)), right: Math.max(...rects.map((r) => r.right)),
+    top: Math.min(...rects.map((r) => r.top)), bottom: Math.max(...rects.map((r) => r.bottom)) };
+}
+
+// The frame's view fitted to some spaces: zoomed out (never in: the person's zoom otherwise stays) until
+// their box fits what the window shows of the frame, then scrolled to centre them if any lies outside it
+function fitTo(frame, spaces) {
+  const room = 0.9;  // a margin round them, so a ring's glow shows whole
+  let shown = shownOf(frame);
+  let wanted = around(spaces.map((space) => space.getBoundingClientRect()));
+  const scale = Math.min(1, (room * (shown.right - shown.left)) / (wanted.right - wanted.left),
+    (room * (shown.bottom - shown.top)) / (wanted.bottom - wanted.top));
+  if (scale < 1 && ui.zoom > 0.5) {
+    ui.zoom = Math.max(0.5, ui.zoom * scale);
+    frame.querySelector("svg").setAttribute("style", mapWidth());
+    shown = shownOf(frame);
+    wanted = around(spaces.map((space) => space.getBoundingClientRect()));
+  }
+  const inside = wanted.left >= shown.left && wanted.right <= shown.right && wanted.top >= shown.top && wanted.bottom <= shown.bottom;
+  if (inside) return;
+  frame.scrollLeft += (wanted.left + wanted.right) / 2 - (shown.left + shown.right) / 2;
+  frame.scrollTop += (wanted.top + wanted.bottom) / 2 - (shown.top + shown.bottom) / 2;
+  ui.scroll = [frame.scrollLeft, frame.scrollTop];
 }
 
 function mapFrame(view, targets, onSpace, t, tr) {
