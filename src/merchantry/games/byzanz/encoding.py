@@ -153,7 +153,7 @@ class ByzanzSeat:
 
     def __init__(self, numbers: Numbers, start: int):
         self.start = start
-        self.scalars: tuple[int, ...] | None = None
+        self.scalars: tuple[Any, ...] | None = None
         self.known = Scaled(numbers, start + KNOWN, 4)
         self.maybe = Counts(numbers, start + MAYBE, 4, len(CODES))
         self.maybe_from: object = None
@@ -252,10 +252,11 @@ class ByzanzObserver:
 
     def _seat(self, state: ByzanzState, p: int) -> None:
         part, numbers = self.seats[p], self.numbers
-        scalars = (sum(state.hands[p]), state.offer_held[p], len(state.discards[p]))
+        hand = state.hands[p]
+        scalars = (hand, state.offer_held[p], len(state.discards[p]))  # the hand by identity: summed if new
         if scalars != part.scalars:
             part.scalars = scalars
-            numbers[part.start + 1] = scalars[0] / 15
+            numbers[part.start + 1] = sum(hand) / 15
             numbers[part.start + OFFER] = scalars[1] / 10
             numbers[part.start + DISCARDED] = scalars[2] / 10
         part.known.write(state.known[p])
