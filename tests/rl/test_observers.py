@@ -15,7 +15,7 @@ import pytest
 pytest.importorskip("gymnasium")  # the optional extra merchantry[rl]; make test installs it
 
 from merchantry import games  # noqa: E402
-from merchantry.rl.encoding import BOUND, encoding_of, observer_of  # noqa: E402
+from merchantry.rl.encoding import BOUND, Counts, encoding_of, numbers_of, observer_of  # noqa: E402
 
 SETUPS = [
     (name, players)
@@ -85,3 +85,20 @@ def test_an_observation_is_a_function_of_the_seats_information_set(setup):
                 assert world.view(seat) == state.view(seat)  # the premise: the seat cannot tell them apart
                 assert np.array_equal(in_worlds[seat].observe(world), seen), f"seat {seat}, step {step}"
                 assert np.array_equal(following[seat].observe(state), seen)  # and back: no stale part
+
+
+def test_a_counts_part_holds_the_counts_of_the_indices_written_last():
+    """`Counts` (the card vectors of Money and Byzanz) rewrites only what changed, from fixed lists of
+    counts: after each write its numbers are the counts of that write's indices, whatever came before
+    (repeated indices, indices gone, an empty write), and it writes nothing outside its part."""
+    out = np.full(12, -7.0, np.float32)
+    out[2:10] = 0.0  # as an observer's buffer starts
+    counts = Counts(numbers_of(out), start=2, divisor=4, size=8)
+    rng = random.Random(5)
+    writes = [[], [3, 3, 1], [3, 1, 1], [], [7, 0, 0, 0, 7]]
+    writes += [[rng.randrange(8) for _ in range(rng.randrange(6))] for _ in range(200)]
+    for indices in writes:
+        counts.write(indices)
+        expected = [indices.count(index) / 4 for index in range(8)]
+        assert out[2:10].tolist() == expected, indices
+        assert out[:2].tolist() == [-7.0, -7.0] and out[10:].tolist() == [-7.0, -7.0]

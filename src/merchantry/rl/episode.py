@@ -87,13 +87,12 @@ class Episode:
         acts on, for the history option."""
         self.past[seat] = [observation, *self.past[seat]][: self.history]
 
-    def after(self, state: State, seat: int, action_id: int) -> None:
-        """Called once `seat`'s action `action_id` is applied to `state`."""
+    def after(self, acting: list[int], seat: int, action_id: int) -> None:
+        """Called once `seat`'s action `action_id` is applied, with the seats to act now (`to_act()`)."""
         self.steps += 1
         self.own[seat].append(action_id)
         self.move[seat].append(action_id)
         self.move_steps[seat] += 1
-        acting = state.to_act()
         move_steps = self.move_steps
         for other in range(self.players):
             if move_steps[other] and other not in acting:  # its move is over: the count starts again

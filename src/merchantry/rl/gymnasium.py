@@ -137,7 +137,7 @@ class SeatEnv(gymnasium.Env[np.ndarray, np.int64]):
         table, state = self.table, self.table.state
         assert state is not None, "call reset() first"
         action_id = int(action)
-        if self._ended() or action_id not in table.legal(self.seat).by_id:
+        if self._ended() or not table.legal(self.seat).allows(action_id):
             return self._observation(), -1.0, True, False, {**self._info(), "illegal": True}
         table.play(self.seat, action_id)
         self._opponents_move()
@@ -151,10 +151,9 @@ class SeatEnv(gymnasium.Env[np.ndarray, np.int64]):
         table, state = self.table, self.table.state
         assert state is not None
         while not state.is_over() and not table.episode.truncated():
-            waiting = [s for s in state.to_act() if s != self.seat]
-            if not waiting:
+            seat = self._first_waiting()
+            if seat < 0:
                 return
-            seat = waiting[0]
             policy = self.policies[seat]
             if policy is None:
                 action = bots.play_turn(state, seat, self.opponents[seat], self.bot_rng)
@@ -162,6 +161,13 @@ class SeatEnv(gymnasium.Env[np.ndarray, np.int64]):
             else:
                 action_id = int(policy(table.observation(seat), table.flags(seat)))
             table.play(seat, action_id)
+
+    def _first_waiting(self) -> int:
+        """The first seat of `to_act()` other than the learner's, or -1 if there is none."""
+        for seat in self.table.acting():
+            if seat != self.seat:
+                return seat
+        return -1
 
     def _ended(self) -> bool:
         state = self.table.state

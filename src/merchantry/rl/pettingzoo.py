@@ -175,6 +175,21 @@ class MerchantryEnv(Shared, AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         return self.table.observe(self.seats[agent], agent == self.agent_selection)
 
+    def last(
+        self, observe: bool = True
+    ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+        """AECEnv's `last`, observing the selected agent without the detour through `observe`: it is
+        asked once per step."""
+        agent = self.agent_selection
+        observation = self.table.observe(self.seats[agent], True) if observe else None
+        return (
+            observation,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
     def step(self, action: int | None) -> None:
         state = self.table.state
         assert state is not None

@@ -153,13 +153,13 @@ class ByzanzSeat:
 
     def __init__(self, numbers: Numbers, start: int):
         self.start = start
-        self.scalars: tuple[int, ...] | None = None
+        self.scalars: tuple[Any, ...] | None = None
         self.known = Scaled(numbers, start + KNOWN, 4)
-        self.maybe = Counts(numbers, start + MAYBE, 4)
+        self.maybe = Counts(numbers, start + MAYBE, 4, len(CODES))
         self.maybe_from: object = None
-        self.bid = Counts(numbers, start + BIDS, 4)
+        self.bid = Counts(numbers, start + BIDS, 4, len(CODES))
         self.bid_from: object = None
-        self.profits = Counts(numbers, start + PROFITS, 4)
+        self.profits = Counts(numbers, start + PROFITS, 4, len(CODES))
         self.profits_from: object = None
 
 
@@ -175,26 +175,22 @@ class ByzanzObserver:
         self.numbers = numbers = numbers_of(self.out)
         self.slot_of = [(p - seat) % players for p in range(players)]
         self.phase = OneHot(numbers, 0, len(PHASE_NAMES))
-        self.slots = {
-            name: OneHot(numbers, start, SLOTS)
-            for name, start in (
-                ("dealer", DEALER),
-                ("opener", OPENER),
-                ("first", FIRST),
-                ("high_bidder", HIGH_BIDDER),
-                ("turn", BID_TURN),
-                ("chooser", CHOOSER),
-                ("limit", LIMIT),
-            )
-        }
+        # one attribute per one-hot slot part (a dict of them cost a string lookup per write)
+        self.dealer = OneHot(numbers, DEALER, SLOTS)
+        self.opener = OneHot(numbers, OPENER, SLOTS)
+        self.first = OneHot(numbers, FIRST, SLOTS)
+        self.high_bidder = OneHot(numbers, HIGH_BIDDER, SLOTS)
+        self.turn = OneHot(numbers, BID_TURN, SLOTS)
+        self.chooser = OneHot(numbers, CHOOSER, SLOTS)
+        self.limit = OneHot(numbers, LIMIT, SLOTS)
         self.offers: tuple[Any, ...] | None = None
-        self.lot = Counts(numbers, LOT, 4)
+        self.lot = Counts(numbers, LOT, 4, len(CODES))
         self.lot_from: tuple[int, ...] | None = None
         self.market = Scaled(numbers, MARKET_CARDS, 4)
         self.auction: tuple[Any, ...] | None = None
         self.order: tuple[int, ...] | None = None
         self.hand = Scaled(numbers, HAND, 4)
-        self.discards = Counts(numbers, DISCARDS, 4)
+        self.discards = Counts(numbers, DISCARDS, 4, len(CODES))
         self.discards_from: tuple[int, ...] | None = None
         self.seats = [ByzanzSeat(numbers, SEATS + self.slot_of[p] * PER_SEAT) for p in range(players)]
         for part in self.seats:
@@ -204,13 +200,13 @@ class ByzanzObserver:
         return None if seat < 0 else self.slot_of[seat]
 
     def observe(self, state: ByzanzState) -> np.ndarray:
-        numbers, me, phase, slots = self.numbers, self.seat, state.phase, self.slots
+        numbers, me, phase = self.numbers, self.seat, state.phase
         self.phase.write(phase)
         numbers[len(PHASE_NAMES)] = state.round / state.rounds
         numbers[len(PHASE_NAMES) + 1] = len(state.deck) / 100
-        slots["dealer"].write(self.slot_of[state.dealer])
-        slots["opener"].write(self.slot_of[state.round_opener])
-        slots["first"].write(self.slot_of[(state.dealer + 1) % self.players])
+        self.dealer.write(self.slot_of[state.dealer])
+        self.opener.write(self.slot_of[state.round_opener])
+        self.first.write(self.slot_of[(state.dealer + 1) % self.players])
         if (state.offers, state.offer_stack) != self.offers:
             self.offers = (state.offers, state.offer_stack)
             for start, values in ((OFFER_CARDS, state.offers), (STACK, state.offer_stack)):
@@ -221,8 +217,8 @@ class ByzanzObserver:
             self.lot.write(state.lot)
         self.market.write(state.market)
         self._auction(state, phase)
-        slots["chooser"].write(self.slot_of[state.chooser] if phase == LOT_CHOICE else None)
-        slots["limit"].write(self._slot(state.limit_player))
+        self.chooser.write(self.slot_of[state.chooser] if phase == LOT_CHOICE else None)
+        self.limit.write(self._slot(state.limit_player))
         order = state.market_order if phase == MARKET else ()
         if order != self.order:
             self.order = order
@@ -249,17 +245,18 @@ class ByzanzObserver:
         self.auction = auction
         high, high_bidder, turn, inside = auction
         self.numbers[HIGH] = high / 50
-        self.slots["high_bidder"].write(self._slot(high_bidder))
-        self.slots["turn"].write(self._slot(turn))
+        self.high_bidder.write(self._slot(high_bidder))
+        self.turn.write(self._slot(turn))
         for p in range(self.players):
             self.numbers[INSIDE + self.slot_of[p]] = 1.0 if inside and inside[p] else 0.0
 
     def _seat(self, state: ByzanzState, p: int) -> None:
         part, numbers = self.seats[p], self.numbers
-        scalars = (sum(state.hands[p]), state.offer_held[p], len(state.discards[p]))
+        hand = state.hands[p]
+        scalars = (hand, state.offer_held[p], len(state.discards[p]))  # the hand by identity: summed if new
         if scalars != part.scalars:
             part.scalars = scalars
-            numbers[part.start + 1] = scalars[0] / 15
+            numbers[part.start + 1] = sum(hand) / 15
             numbers[part.start + OFFER] = scalars[1] / 10
             numbers[part.start + DISCARDED] = scalars[2] / 10
         part.known.write(state.known[p])

@@ -96,6 +96,11 @@ class MoneyEncoding:
         return MoneyObserver(players, seat)
 
 
+def codes_of(cards: tuple[int, ...]) -> list[int]:
+    """Cards (ids) as indices of a card vector."""
+    return [CODE_OF_CARD[card] for card in cards]
+
+
 class SeatPart:
     """One seat's slot of a Money observation and what it was last written from."""
 
@@ -103,9 +108,9 @@ class SeatPart:
         self.start = start
         self.scalars: tuple[Any, ...] | None = None
         self.bid: tuple[int, ...] | None = None
-        self.bid_cards = Counts(numbers, start + BID, 4)
+        self.bid_cards = Counts(numbers, start + BID, 4, len(CODES))
         self.known: tuple[int, ...] | None = None
-        self.known_cards = Counts(numbers, start + KNOWN, 4)
+        self.known_cards = Counts(numbers, start + KNOWN, 4, len(CODES))
 
 
 class MoneyObserver:
@@ -123,11 +128,11 @@ class MoneyObserver:
         self.header: tuple[Any, ...] | None = None
         self.removed: tuple[str, ...] | None = None
         self.hand: tuple[int, ...] | None = None
-        self.hand_cards = Counts(numbers, HAND, 4)
+        self.hand_cards = Counts(numbers, HAND, 4, len(CODES))
         self.my_bid: tuple[Any, ...] | None = None
-        self.my_bid_cards = Counts(numbers, MY_BID, 4)
+        self.my_bid_cards = Counts(numbers, MY_BID, 4, len(CODES))
         self.market: list[tuple[int, ...] | None] = [None, None]
-        self.market_cards = [Counts(numbers, MARKET + side * len(CODES), 4) for side in range(2)]
+        self.market_cards = [Counts(numbers, MARKET + side * len(CODES), 4, len(CODES)) for side in range(2)]
         self.parts = [SeatPart(numbers, SEATS + (p - seat) % players * PER_SEAT) for p in range(players)]
         for part in self.parts:
             numbers[part.start] = 1.0  # present
@@ -149,16 +154,20 @@ class MoneyObserver:
                 numbers[REMOVED + index] = 1.0 if currency in state.removed else 0.0
         if state.hands[me] is not self.hand:
             self.hand = state.hands[me]
-            self.hand_cards.write([*(CODE_OF_CARD[c] for c in self.hand), BLUFF_CODE])
+            hand = codes_of(self.hand)
+            hand.append(BLUFF_CODE)
+            self.hand_cards.write(hand)
         my_bid = (state.bids[me], state.bluff_bid[me]) if phase == BIDDING else None
         if my_bid != self.my_bid:
             self.my_bid = my_bid
-            bluff = [BLUFF_CODE] if my_bid and my_bid[1] else []
-            self.my_bid_cards.write([*(CODE_OF_CARD[c] for c in my_bid[0]), *bluff] if my_bid else [])
+            bid = codes_of(my_bid[0]) if my_bid else []
+            if my_bid and my_bid[1]:
+                bid.append(BLUFF_CODE)
+            self.my_bid_cards.write(bid)
         for side in range(2):
             if state.market[side] is not self.market[side]:
                 self.market[side] = state.market[side]
-                self.market_cards[side].write([CODE_OF_CARD[c] for c in state.market[side]])
+                self.market_cards[side].write(codes_of(state.market[side]))
         for p in range(self.players):
             self._seat(state, p, phase)
         return self.out.copy()
@@ -186,11 +195,11 @@ class MoneyObserver:
         shown = bids if phase == EXCHANGE else ()  # MO-R1: a bid is seen once all are revealed
         if shown is not part.bid:
             part.bid = shown
-            part.bid_cards.write([CODE_OF_CARD[c] for c in shown])
+            part.bid_cards.write(codes_of(shown))
             numbers[part.start + BID_VALUE] = sum(CARD_VALUES[c] for c in shown) / 500
         if state.known[p] is not part.known:
             part.known = state.known[p]
-            part.known_cards.write([CODE_OF_CARD[c] for c in part.known])
+            part.known_cards.write(codes_of(part.known))
 
 
 ENCODING: Final = MoneyEncoding()

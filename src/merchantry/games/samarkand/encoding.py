@@ -138,6 +138,7 @@ class SamarkandObserver:
         self.current = OneHot(numbers, CURRENT, SLOTS)
         self.offer, self.expanding = OneHot(numbers, OFFER, NUM_GOODS), OneHot(numbers, EXPANDING, FAMILIES)
         self.header: tuple[Any, ...] | None = None
+        self.counts: tuple[Any, ...] | None = None  # its own answer, this turn's counts, the piles' sizes
         self.camels: tuple[int, ...] = (0,) * SPACES
         # per part of the state read: the object last written from (None: nothing yet)
         self.camels_from: object = None
@@ -165,9 +166,22 @@ class SamarkandObserver:
             self.current.write(None if over else self.slot_of[state.current])
             numbers[TURN] = (state.turns + (0 if over else 1)) / 100
             self.offer.write(state.offer_good - 1 if state.offer_good else None)
-        numbers[6] = float(bool(state.offer_good) and state.offer_waiting[me])  # only its own answer
         self.expanding.write(state.family if state.family >= 0 else None)
-        numbers[COUNTS], numbers[COUNTS + 1] = state.camels_placed / 2, state.discarded / 2
+        counts = (
+            bool(state.offer_good) and state.offer_waiting[me],  # only its own answer
+            state.camels_placed,
+            state.discarded,
+            len(state.deck),
+            len(state.discards),
+            len(state.bag),
+        )
+        if counts != self.counts:  # most actions change none of them: no write then
+            self.counts = counts
+            numbers[6] = float(counts[0])
+            numbers[COUNTS], numbers[COUNTS + 1] = counts[1] / 2, counts[2] / 2
+            numbers[COUNTS + 2] = counts[3] / NUM_GOODS
+            numbers[COUNTS + 3] = counts[4] / NUM_GOODS
+            numbers[COUNTS + 4] = counts[5] / 10
         if state.camels is not self.camels_from:
             self.camels_from = state.camels
             self._map(state.camels)
@@ -181,15 +195,13 @@ class SamarkandObserver:
         elif camels is not self.worth_from:  # only the camels moved: the worth of the cards they reach
             self._worth(state, self.worth_from)
             self.worth_from = camels
-        numbers[COUNTS + 2] = len(state.deck) / NUM_GOODS
-        numbers[COUNTS + 3] = len(state.discards) / NUM_GOODS
-        numbers[COUNTS + 4] = len(state.bag) / 10
         return self.out.copy()
 
     def _map(self, camels: tuple[int, ...]) -> None:
-        numbers = self.numbers
-        for space, (now, before) in enumerate(zip(camels, self.camels, strict=True)):
-            if now != before:
+        numbers, before = self.numbers, self.camels
+        for space in range(SPACES):  # indexed, not zipped: compiled, a zip iterates generically
+            now = camels[space]
+            if now != before[space]:
                 start = CAMELS + space * FAMILIES
                 for family in range(FAMILIES):
                     numbers[start + family] = 1.0 if now & (1 << family) else 0.0
