@@ -91,6 +91,7 @@ class MoneyGame(Game):
         state.match_results = ()
         state.log = EventLog()
         deal(state, random.Random(f"money:{seed}:0"))
+        state.derive_kept()
         return state
 
     def parse_action(self, state: State, player: Any, text: Any) -> actions.MoneyAction:
@@ -129,6 +130,7 @@ class MoneyGame(Game):
         s.log = EventLog.of(data["log"])
         if not all(len(x) == n for x in (s.bluff_bid, s.committed, s.acted)):
             raise InvalidRecord(f"per-seat lists must have {n} entries")
+        s.derive_kept()
         if s.phase == 1 and not 0 <= s.current < n:
             raise InvalidRecord(f"no seat {s.current} to act")
         _check_cards(s)

@@ -8,6 +8,7 @@ until every bid is sealed. In the exchange step (MO-R4..MO-R7) one player acts a
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable
 from typing import Any, Final
@@ -28,6 +29,7 @@ from merchantry.games.money.actions import (
     MoneyAction,
 )
 from merchantry.games.money.components import (
+    ALL_CODES,
     BLUFF,
     CARD_CODES,
     CARD_CURRENCY,
@@ -48,7 +50,8 @@ FORMAT_VERSION: Final = 2  # 2: the game's seed is no longer part of the state
 
 def codes(cards: Iterable[int]) -> list[str]:
     """Card ids -> codes, sorted for display."""
-    return sorted((CARD_CODES[c] for c in cards), key=display_key)
+    # display ranks sort as plain ints, and a rank names its code
+    return [ALL_CODES[rank] for rank in sorted([CARD_RANK[c] for c in cards])]
 
 
 def bid_value(cards: tuple[int, ...] | list[int]) -> int:
@@ -65,6 +68,21 @@ _NO_CARDS: Final[frozenset[int]] = frozenset()
 
 def _holds(cards: tuple[int, ...], code: str) -> bool:
     return not _CARDS_OF_CODE.get(code, _NO_CARDS).isdisjoint(cards)
+
+
+# The display rank of each `add` and `remove` action of a valued card: lists kept in display order stay so.
+_ACTION_RANK: Final[dict[MoneyAction, int]] = {
+    **{action: rank for rank, action in enumerate(ADD_BY_RANK)},
+    **{action: rank for rank, action in enumerate(REMOVE_BY_RANK)},
+}
+
+
+def _with_action(actions: tuple[MoneyAction, ...], action: MoneyAction) -> tuple[MoneyAction, ...]:
+    """`actions` (in display order) with `action` in its place, unless it is there already."""
+    if action in actions:
+        return actions
+    place = bisect_right(actions, _ACTION_RANK[action], key=_ACTION_RANK.__getitem__)
+    return (*actions[:place], action, *actions[place:])
 
 
 def removed_currency_count(players: int) -> int:
@@ -97,6 +115,9 @@ class MoneyState(State):
         "initial_deck",
         "final_round",
         "log",
+        "waiting",
+        "listed_adds",
+        "listed_removes",
     )
 
     num_players: int
@@ -115,6 +136,7 @@ class MoneyState(State):
     bids: list[tuple[int, ...]]  # bidding: the sealed or building bid; exchange: the bid on the table
     bluff_bid: list[bool]  # the bluff card is in the bid being built (MO-R2 returns it at the reveal)
     committed: list[bool]  # bid sealed this round
+    waiting: tuple[int, ...]  # bidding: the seats whose bid is not sealed yet, in seat order (`to_act`)
     acted: list[bool]  # exchange step: has acted, or sat out (MO-R2)
     order: list[int]  # MO-R4/MO-R5: seats with a bid, highest first
     current: int  # exchange step: who acts now
@@ -123,6 +145,11 @@ class MoneyState(State):
     initial_deck: int  # deck size after the deal, for progress estimates
     final_round: bool  # MO-E1: the deck ran out at the last refill
     log: EventLog  # public events only
+    # Per seat: a hand (a bid) and its `add` (`remove`) actions in display order, as last listed. A changed
+    # hand is a new tuple, so `is` tells whether they still hold: never out of date, however the hand was
+    # changed. Bidding moves update them rather than sort the hand again on every `legal_actions`.
+    listed_adds: list[tuple[tuple[int, ...], tuple[MoneyAction, ...]]]
+    listed_removes: list[tuple[tuple[int, ...], tuple[MoneyAction, ...]]]
 
     # --- the contract -----------------------------------------------------------------------------
 
@@ -131,7 +158,7 @@ class MoneyState(State):
 
     def to_act(self) -> list[int]:
         if self.phase == BIDDING:
-            return [p for p in range(self.num_players) if not self.committed[p]]
+            return list(self.waiting)
         if self.phase == EXCHANGE:
             return [self.current]
         return []
@@ -175,12 +202,14 @@ class MoneyState(State):
         if self.phase == BIDDING:
             if self.committed[player]:
                 return []
-            # codes in display order: each card's display rank, deduplicated, sorted as plain ints
-            actions = [ADD_BY_RANK[rank] for rank in sorted({CARD_RANK[c] for c in self.hands[player]})]
+            hand, bid = self.hands[player], self.bids[player]
+            listed = self.listed_adds[player]
+            actions = list(listed[1] if listed[0] is hand else self._list_adds(player, hand))
             if not self.bluff_bid[player]:
                 actions.append(ADD[BLUFF])
             # MO-R1: a bid is the player's until sealed
-            actions += [REMOVE_BY_RANK[rank] for rank in sorted({CARD_RANK[c] for c in self.bids[player]})]
+            listed = self.listed_removes[player]
+            actions += listed[1] if listed[0] is bid else self._list_removes(player, bid)
             if self.bluff_bid[player]:
                 actions.append(REMOVE[BLUFF])
             actions.append(SEAL)
@@ -192,6 +221,19 @@ class MoneyState(State):
             actions.append(KEEP)
             return actions
         return []
+
+    def _list_adds(self, player: int, hand: tuple[int, ...]) -> tuple[MoneyAction, ...]:
+        """The `add` actions of `hand`, kept for the seat: one per code, in display order (each card's
+        display rank, deduplicated, sorted as plain ints)."""
+        adds = tuple([ADD_BY_RANK[rank] for rank in sorted({CARD_RANK[c] for c in hand})])
+        self.listed_adds[player] = (hand, adds)
+        return adds
+
+    def _list_removes(self, player: int, bid: tuple[int, ...]) -> tuple[MoneyAction, ...]:
+        """The `remove` actions of `bid`, kept for the seat, as `_list_adds`."""
+        removes = tuple([REMOVE_BY_RANK[rank] for rank in sorted({CARD_RANK[c] for c in bid})])
+        self.listed_removes[player] = (bid, removes)
+        return removes
 
     def _is_legal(self, player: int, action: object) -> bool:
         """`action in legal_actions(player)`, answered without building the list (apply asks every move)."""
@@ -261,7 +303,8 @@ class MoneyState(State):
             self._take_out_of_bid(player, action.arg)
         elif verb == "bid":
             self.committed[player] = True
-            if all(self.committed):
+            self.waiting = without(self.waiting, player)
+            if not self.waiting:
                 self._reveal()
         elif action == KEEP:
             self._take_own_bid_back(player)
@@ -276,11 +319,20 @@ class MoneyState(State):
         if code == BLUFF:
             self.bluff_bid[player] = True
             return
+        hand, bid = self.hands[player], self.bids[player]
+        in_hand = _CARDS_OF_CODE[code].intersection(hand)
         # Of several identical notes, the one with the lowest serial goes in (docs/money.md, decisions).
-        hand = self.hands[player]
-        card = min(c for c in hand if CARD_CODES[c] == code)
-        self.hands[player] = without(hand, card)
-        self.bids[player] += (card,)
+        card = min(in_hand)
+        new_hand, new_bid = without(hand, card), bid + (card,)
+        self.hands[player], self.bids[player] = new_hand, new_bid
+        # the kept lists follow, where they were listed for this hand and bid: the code may leave the
+        # hand's list (its last card went) and join the bid's
+        listed_hand, adds = self.listed_adds[player]
+        if listed_hand is hand:
+            self.listed_adds[player] = (new_hand, without(adds, ADD[code]) if len(in_hand) == 1 else adds)
+        listed_bid, removes = self.listed_removes[player]
+        if listed_bid is bid:
+            self.listed_removes[player] = (new_bid, _with_action(removes, REMOVE[code]))
 
     def _take_out_of_bid(self, player: int, code: str) -> None:
         """Undo an `add` before sealing: of several identical notes the one added last (the highest serial,
@@ -288,10 +340,20 @@ class MoneyState(State):
         if code == BLUFF:
             self.bluff_bid[player] = False
             return
-        bid = self.bids[player]
-        card = max(c for c in bid if CARD_CODES[c] == code)
-        self.bids[player] = without(bid, card)
-        self.hands[player] += (card,)
+        hand, bid = self.hands[player], self.bids[player]
+        in_bid = _CARDS_OF_CODE[code].intersection(bid)
+        card = max(in_bid)
+        new_hand, new_bid = hand + (card,), without(bid, card)
+        self.hands[player], self.bids[player] = new_hand, new_bid
+        listed_bid, removes = self.listed_removes[player]
+        if listed_bid is bid:
+            self.listed_removes[player] = (
+                new_bid,
+                without(removes, REMOVE[code]) if len(in_bid) == 1 else removes,
+            )
+        listed_hand, adds = self.listed_adds[player]
+        if listed_hand is hand:
+            self.listed_adds[player] = (new_hand, _with_action(adds, ADD[code]))
 
     def _reveal(self) -> None:
         """MO-R1/MO-R2: all bids turn face up at once; bluff cards go home; empty bids sit out."""
@@ -398,12 +460,20 @@ class MoneyState(State):
             self.final_round = True
             self.log = self.log.add("final_round")
 
+    def derive_kept(self) -> None:
+        """The fields kept for speed, derived from the others (a new or a rebuilt state): the unsealed seats,
+        and the `add` and `remove` lists, listed for no hand yet."""
+        self.waiting = tuple(p for p in range(self.num_players) if not self.committed[p])
+        self.listed_adds = [((), ())] * self.num_players  # an empty hand's list is empty: already right
+        self.listed_removes = [((), ())] * self.num_players
+
     def _start_bidding(self) -> None:
         n = self.num_players
         self.phase = BIDDING
         self.bids = [()] * n
         self.bluff_bid = [False] * n
         self.committed = [False] * n
+        self.waiting = tuple(range(n))
         self.acted = [False] * n
         self.order = []
 
@@ -529,6 +599,7 @@ class MoneyState(State):
         new.bids = self.bids[:]
         new.bluff_bid = self.bluff_bid[:]
         new.committed = self.committed[:]
+        new.waiting = self.waiting
         new.acted = self.acted[:]
         new.order = self.order[:]
         new.current = self.current
@@ -537,6 +608,8 @@ class MoneyState(State):
         new.initial_deck = self.initial_deck
         new.final_round = self.final_round
         new.log = self.log  # immutable, shared
+        new.listed_adds = self.listed_adds[:]  # the pairs inside are shared
+        new.listed_removes = self.listed_removes[:]
         return new
 
     def to_dict(self) -> dict[str, JSON]:
