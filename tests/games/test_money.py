@@ -186,6 +186,31 @@ def test_mo_r1_a_card_goes_back_into_the_hand_before_the_bid_is_sealed():
     assert not any(str(a).startswith("remove") for a in state.legal_actions(0))  # sealed is sealed
 
 
+def test_mo_r1_the_kept_bidding_lists_follow_the_hand_and_bid_however_they_change():
+    """Bidding keeps each seat's `add` and `remove` lists and the unsealed seats (rules.py) instead of
+    listing them on every call: every step of seeded random bidding, a clone moving on alone, a hand
+    replaced from outside and a rebuilt state list exactly what a state listing afresh (from_dict) lists."""
+    rng = random.Random(5)
+    state = GAME.new_game(players=4, seed=3)
+    for _ in range(300):
+        seat = state.to_act()[0]
+        fresh = GAME.from_dict(state.to_dict())
+        assert state.to_act() == fresh.to_act()
+        assert state.legal_actions(seat) == fresh.legal_actions(seat)
+        twin = state.clone()
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+        if twin.phase == 0:  # the clone shares the kept lists, then takes a step of its own
+            twin.apply(seat, twin.legal_actions(seat)[-2])
+            assert twin.legal_actions(seat) == GAME.from_dict(twin.to_dict()).legal_actions(seat)
+        if state.is_over():
+            break
+    bidding = GAME.new_game(players=3, seed=8)
+    bidding.legal_actions(0)
+    hands = bidding.hands  # tests arrange hands this way: here a card of each of two hands swapped
+    hands[0], hands[1] = hands[0][1:] + hands[1][:1], hands[1][1:] + hands[0][:1]
+    assert bidding.legal_actions(0) == GAME.from_dict(bidding.to_dict()).legal_actions(0)
+
+
 def test_mo_r1_a_bid_built_with_take_backs_is_said_as_the_bid_sealed():
     """The analysis shows a whole move as its player would say it: a sealed bid without the cards put in
     and taken back out (a newcomer of issue 32 read "add BRL50, add EUR40, add CAD30, remove CAD30, bid")."""
