@@ -27,7 +27,16 @@ def test_bot_registry_lists_bots_per_game():
         "minimum",
         "random",
     ]
-    assert bots.names("samarkand") == [*levels, "copycat", "greedy", "investor", "keeper", "loyal", "random"]
+    assert bots.names("samarkand") == [
+        *levels,
+        "closer",
+        "copycat",
+        "greedy",
+        "investor",
+        "keeper",
+        "loyal",
+        "random",
+    ]
     assert bots.names("grand_bazaar") == [
         *levels,
         *("closer", "copycat", "greedy", "hoarder", "minimum", "random", "speculator", "trader"),
@@ -380,6 +389,39 @@ def test_the_grand_bazaar_closer_plays_the_speculators_game_before_the_last_roun
         else:
             action = greedy.choose(state, seat, rng)
         state.apply(seat, action)
+
+
+def test_the_samarkand_closer_plays_the_investors_game_until_near_the_end_then_the_step_that_won_most():
+    """Far from the end the closer's step is the investor's; within its horizon it is the candidate that
+    wins most often played out on the same sampled worlds and streams (the investor's on a tie)."""
+    from merchantry.games.samarkand.closer import SamarkandCloserBot, ranked
+    from merchantry.games.samarkand.investor import SamarkandInvestorBot
+
+    bot, investor, greedy = (
+        SamarkandCloserBot(worlds=4),
+        SamarkandInvestorBot(),
+        bots.get("greedy", "samarkand"),
+    )
+    state = games.get("samarkand").new_game(players=3, seed=2)
+    seat = state.to_act()[0]
+    assert not bot.near_the_end(state, random.Random(1))
+    assert bot.choose(state, seat, random.Random(1)) == investor.choose(state, seat, random.Random(1))
+    rng = random.Random(3)
+    while True:  # greedy play until the closer, from stream 7, sees the end near and has 3 steps or more
+        seat = state.to_act()[0]
+        legal = state.legal_actions(seat)
+        # the closer's own draws, in its order: the investor's step, the horizon's probe, then the worlds
+        stream = random.Random(7)
+        own = investor.choose(state, seat, stream)
+        if len(legal) > 2 and bot.near_the_end(state, stream):
+            break
+        state.apply(seat, greedy.choose(state, seat, rng))
+    worlds = [(state.sample_hidden(seat, stream), stream.getrandbits(64)) for _ in range(bot.worlds)]
+    options = [own] + [step for step in ranked(state, seat, legal) if step != own][: bot.candidates - 1]
+    wins = {step: sum(bot.play_out(w, seat, step, s) for w, s in worlds) for step in options}
+    best = max(options, key=lambda step: wins[step])  # the first of equals: the investor's
+    assert bot.choose(state, seat, random.Random(7)) == best
+    assert 1 < len(options) <= bot.candidates and set(options) <= set(legal)
 
 
 def test_the_grand_bazaar_closer_ends_its_turn_on_the_holding_that_won_most_often_played_out():

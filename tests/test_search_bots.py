@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import random
 from dataclasses import replace
 from typing import Any
@@ -508,6 +509,31 @@ def test_the_anchor_move_is_kept_unless_the_search_finds_one_clearly_better():
             RaceToTen(total=6), 0, random.Random(1)
         )
         assert result.best == expected and result.plan[0] == expected
+
+
+def test_a_bot_whose_anchor_is_final_plays_the_anchors_move_without_searching(monkeypatch):
+    """An infinite margin keeps the anchor's move whatever the search finds: the bot plays it at once (its
+    whole budget the anchor's), while a search of the same recipe (a hint's, an analysis') still searches
+    the position for its chances and proposes that move too."""
+    config = SearchConfig(
+        iterations=30, rollout="greedy", own_policy="investor", anchor_policy="closer", anchor_margin=math.inf
+    )
+    bot = SearchBot("hard", "samarkand", config)
+    state = games.get("samarkand").new_game(players=3, seed=4)
+    seat = state.to_act()[0]
+    assert len(state.legal_actions(seat)) > 1
+
+    def anchor_move(rng: random.Random) -> Action:  # the anchor's move from the stream a search draws
+        return bots.get("closer", "samarkand").choose(state.clone(), seat, random.Random(rng.random()))
+
+    def no_search(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the bot searched though no search could change its move")
+
+    monkeypatch.setattr(bot.search, "run", no_search)
+    assert bot.choose(state.clone(), seat, random.Random(2)) == anchor_move(random.Random(2))
+    monkeypatch.undo()
+    result = searcher("samarkand", config).run(state, seat, random.Random(3))
+    assert result.iterations >= 30 and result.best == anchor_move(random.Random(3))
 
 
 def test_an_own_policy_plays_the_searching_seats_rollout_steps_and_only_those():

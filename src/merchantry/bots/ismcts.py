@@ -80,7 +80,9 @@ class SearchConfig:
         None  # actions a rollout plays before the evaluation judges it (None: to the end)
     )
     plan_visits: int = 20  # a planned next step needs this many visits, else the bot searches again
-    # the game's greedy move is played unless the search finds a move better by this much (None: pure search)
+    # the game's greedy move is played unless the search finds a move better by this much (None: pure search;
+    # math.inf: always the anchor's move, so a SearchBot plays it without searching, while hints and analyses
+    # still search the position for its chances)
     anchor_margin: float | None = None
     # a bot of the game (by name) that plays the searching seat's own steps in rollouts and gives the move the
     # anchor keeps; the other seats play by `rollout` (None: the searching seat plays by `rollout` too, and
@@ -208,7 +210,7 @@ class Search:
         # an anchor only where the seat has a choice (an analysis also searches a seat that waits); chosen
         # first, so that its time counts within the budget
         if self.anchor is not None and config.anchor_margin is not None and acting:
-            anchored = self.anchor(world.clone(), seat, random.Random(rng.random()))
+            anchored = self.anchored_move(world, seat, rng)
         begun, done = clock(), 0
         while not self.has_answer(root, seat, acting) or (
             root.visits < config.iterations and time_for_another(clock(), begun, done, deadline)
@@ -216,6 +218,15 @@ class Search:
             self.iterate(root, world.sample_hidden(seat, rng), seat, rng)
             done += 1
         return self.result(root, seat, root.visits, root.chance(), anchored)
+
+    def anchor_is_final(self) -> bool:
+        """Whether the anchor's move is kept whatever the search finds (a margin no estimate can exceed)."""
+        return self.anchor is not None and self.config.anchor_margin == math.inf
+
+    def anchored_move(self, world: State, seat: int, rng: random.Random) -> Action:
+        """The anchor's move for `seat` in `world`, as `run` chooses it (from a stream drawn from `rng`)."""
+        assert self.anchor is not None
+        return self.anchor(world.clone(), seat, random.Random(rng.random()))
 
     @staticmethod
     def has_answer(root: Node, seat: int, acting: bool) -> bool:
@@ -477,6 +488,10 @@ class SearchBot:
             action = legal[0]  # nothing to think about
         elif self._plan and as_planned and self._plan[0] in legal:
             action = self._plan.pop(0)
+        elif self.search.anchor_is_final():
+            # no search could change the move: the anchor's move, and the whole budget is the anchor's own
+            self._plan, node = [], None
+            action = self.search.anchored_move(world, seat, rng)
         else:
             result = self.search.run(world, seat, rng, self.move.step_deadline(world, seat, legal), node)
             action, self._plan, node = result.plan[0], result.plan[1:], result.root

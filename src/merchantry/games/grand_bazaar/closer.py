@@ -31,7 +31,7 @@ from merchantry.games.grand_bazaar.speculator import (
     step_towards,
 )
 
-ENDGAME_ROUNDS = 6  # rounds from the end in which holdings are played out
+ENDGAME_ROUNDS = 12  # rounds from the end in which holdings are played out (6 before: docs/bots.md)
 CANDIDATES = 6  # the speculator's best holdings played out (and greedy's, if it is not among them)
 WORLDS = 24  # orders of the price cards left each candidate is played out on
 
@@ -39,14 +39,19 @@ WORLDS = 24  # orders of the price cards left each candidate is played out on
 class GrandBazaarCloserBot:
     name = "closer"
 
-    def __init__(self) -> None:
+    def __init__(
+        self, rounds: int = ENDGAME_ROUNDS, candidates: int = CANDIDATES, worlds: int = WORLDS
+    ) -> None:
+        self.rounds = rounds
+        self.candidates = candidates
+        self.worlds = worlds
         self.speculator = GrandBazaarSpeculatorBot()
         self.greedy = GrandBazaarGreedyBot()
         self._target: tuple[tuple[object, ...], Holding] | None = None  # this turn's holding, by position
 
     def choose(self, world: State, seat: int, rng: random.Random) -> BazaarAction:
         assert isinstance(world, BazaarState)
-        if world.round <= ROUNDS - ENDGAME_ROUNDS:
+        if world.round <= ROUNDS - self.rounds:
             return self.speculator.choose(world, seat, rng)
         statistics = next_card_statistics(frozenset(world.deck))
         return step_towards(world, seat, self.target(world, seat, rng), statistics[0])
@@ -58,12 +63,14 @@ class GrandBazaarCloserBot:
             holding = self._target[1]
             if any(holding == option for option, _, _ in reachable(world, seat)):
                 return holding
-        holding = best_played_out(world, seat, rng, self.speculator, self.greedy)
+        holding = best_played_out(
+            world, seat, rng, self.speculator, self.greedy, self.candidates, self.worlds
+        )
         self._target = (turn, holding)
         return holding
 
 
-def candidates(world: BazaarState, seat: int) -> list[Holding]:
+def candidates(world: BazaarState, seat: int, count: int = CANDIDATES) -> list[Holding]:
     """The speculator's best holdings this turn can reach, best first, then greedy's if not among them."""
     statistics = next_card_statistics(frozenset(world.deck))
     worth = merits(statistics, tuple(world.gems[leader(world, seat)]))
@@ -77,7 +84,7 @@ def candidates(world: BazaarState, seat: int) -> list[Holding]:
         return (buys or world.bought_any, value, -trades)
 
     ranked = [holding for holding, _, _ in sorted(options, key=merit, reverse=True)]
-    chosen = ranked[:CANDIDATES]
+    chosen = ranked[:count]
     greedy_holding = holding_after(world, seat, GrandBazaarGreedyBot(), random.Random(0))
     if greedy_holding not in chosen and greedy_holding in ranked:
         chosen.append(greedy_holding)
@@ -99,12 +106,14 @@ def best_played_out(
     rng: random.Random,
     speculator: GrandBazaarSpeculatorBot,
     greedy: GrandBazaarGreedyBot,
+    count: int = CANDIDATES,
+    worlds: int = WORLDS,
 ) -> Holding:
-    """The candidate holding that wins most often played out to the end on the same `WORLDS` orders."""
-    options = candidates(world, seat)
+    """The candidate holding that wins most often played out to the end on the same `worlds` orders."""
+    options = candidates(world, seat, count)
     if len(options) == 1:
         return options[0]
-    orders = [world.sample_hidden(seat, rng) for _ in range(WORLDS)]
+    orders = [world.sample_hidden(seat, rng) for _ in range(worlds)]
     best, best_wins = options[0], -1.0
     for holding in options:
         wins = sum(play_out(order, seat, holding, speculator, greedy) for order in orders)

@@ -5,6 +5,7 @@ from pathlib import Path
 
 from merchantry.engine import State
 from merchantry.games.samarkand.actions import SamarkandAction
+from merchantry.games.samarkand.closer import SamarkandCloserBot
 from merchantry.games.samarkand.evaluation import evaluate
 from merchantry.games.samarkand.game import GAME, SamarkandGame
 from merchantry.games.samarkand.greedy import SamarkandGreedyBot
@@ -17,7 +18,12 @@ from merchantry.package import GamePackage, PlayOutCut
 PACKAGE = GamePackage(
     game=GAME,
     folder=Path(__file__).parent,
-    bots={"greedy": SamarkandGreedyBot, "investor": SamarkandInvestorBot, **SCRIPTED},
+    bots={
+        "greedy": SamarkandGreedyBot,
+        "investor": SamarkandInvestorBot,
+        "closer": SamarkandCloserBot,
+        **SCRIPTED,
+    },
     evaluate=evaluate,
     levels=LEVELS,
     terminal="merchantry.games.samarkand.terminal",
