@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -424,7 +425,7 @@ def test_the_samarkand_closer_plays_the_investors_game_until_near_the_end_then_t
     assert 1 < len(options) <= bot.candidates and set(options) <= set(legal)
 
 
-def test_the_grand_bazaar_closer_ends_its_turn_on_the_holding_that_won_most_often_played_out():
+def test_the_grand_bazaar_closer_ends_its_turn_on_the_holding_that_won_most_often_played_out(monkeypatch):
     from merchantry.games.grand_bazaar import closer
 
     # round 23 of 27: five price cards left, seat 0 (no gems, 66 grands) just behind the leader (seat 1, four
@@ -448,6 +449,12 @@ def test_the_grand_bazaar_closer_ends_its_turn_on_the_holding_that_won_most_ofte
     }
     best = max(options, key=lambda holding: wins[holding])  # the first of equals: the speculator's order
     assert best != options[0] and wins[best] > wins[options[0]]  # here it overrules the speculator
+    # with its deadline passed (a level's budget spent), one order is played out, every candidate on it
+    played = []
+    monkeypatch.setattr(closer, "play_out", lambda *args: played.append(args[2]) or 0.0)
+    closer.GrandBazaarCloserBot().choose_within(state.clone(), 0, random.Random(9), deadline=-math.inf)
+    assert sorted(played) == sorted(options)
+    monkeypatch.undo()
     rng = random.Random(9)
     while state.to_act() == [0]:
         state.apply(0, bot.choose(state, 0, rng))

@@ -210,7 +210,7 @@ class Search:
         # an anchor only where the seat has a choice (an analysis also searches a seat that waits); chosen
         # first, so that its time counts within the budget
         if self.anchor is not None and config.anchor_margin is not None and acting:
-            anchored = self.anchored_move(world, seat, rng)
+            anchored = self.anchored_move(world, seat, rng, deadline)
         begun, done = clock(), 0
         while not self.has_answer(root, seat, acting) or (
             root.visits < config.iterations and time_for_another(clock(), begun, done, deadline)
@@ -223,10 +223,19 @@ class Search:
         """Whether the anchor's move is kept whatever the search finds (a margin no estimate can exceed)."""
         return self.anchor is not None and self.config.anchor_margin == math.inf
 
-    def anchored_move(self, world: State, seat: int, rng: random.Random) -> Action:
-        """The anchor's move for `seat` in `world`, as `run` chooses it (from a stream drawn from `rng`)."""
+    def anchored_move(
+        self, world: State, seat: int, rng: random.Random, deadline: float = math.inf
+    ) -> Action:
+        """The anchor's move for `seat` in `world`, as `run` chooses it (from a stream drawn from `rng`). An
+        anchor bot that looks ahead may bound its look by the `deadline` (on `search_clock()`): it offers
+        `choose_within(world, seat, rng, deadline)`, so a move's budget holds whatever the machine's load."""
         assert self.anchor is not None
-        return self.anchor(world.clone(), seat, random.Random(rng.random()))
+        stream = random.Random(rng.random())
+        within = getattr(getattr(self.anchor, "__self__", None), "choose_within", None)
+        if within is not None and deadline < math.inf:
+            action: Action = within(world.clone(), seat, stream, deadline)
+            return action
+        return self.anchor(world.clone(), seat, stream)
 
     @staticmethod
     def has_answer(root: Node, seat: int, acting: bool) -> bool:
@@ -491,7 +500,8 @@ class SearchBot:
         elif self.search.anchor_is_final():
             # no search could change the move: the anchor's move, and the whole budget is the anchor's own
             self._plan, node = [], None
-            action = self.search.anchored_move(world, seat, rng)
+            deadline = self.move.step_deadline(world, seat, legal)
+            action = self.search.anchored_move(world, seat, rng, deadline)
         else:
             result = self.search.run(world, seat, rng, self.move.step_deadline(world, seat, legal), node)
             action, self._plan, node = result.plan[0], result.plan[1:], result.root

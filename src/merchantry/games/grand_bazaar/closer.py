@@ -13,8 +13,10 @@ A turn is then played towards that holding as the speculator plays towards its o
 
 from __future__ import annotations
 
+import math
 import random
 
+from merchantry.bots.ismcts import search_clock
 from merchantry.engine import State
 from merchantry.games.grand_bazaar.actions import BazaarAction
 from merchantry.games.grand_bazaar.components import ROUNDS
@@ -48,6 +50,15 @@ class GrandBazaarCloserBot:
         self.speculator = GrandBazaarSpeculatorBot()
         self.greedy = GrandBazaarGreedyBot()
         self._target: tuple[tuple[object, ...], Holding] | None = None  # this turn's holding, by position
+        self._deadline = math.inf  # when this choice's look must end (on ismcts.search_clock())
+
+    def choose_within(self, world: State, seat: int, rng: random.Random, deadline: float) -> BazaarAction:
+        """As `choose`, its look ending by `deadline` (ismcts.Search.anchored_move: a level's budget)."""
+        self._deadline = deadline
+        try:
+            return self.choose(world, seat, rng)
+        finally:
+            self._deadline = math.inf
 
     def choose(self, world: State, seat: int, rng: random.Random) -> BazaarAction:
         assert isinstance(world, BazaarState)
@@ -64,7 +75,7 @@ class GrandBazaarCloserBot:
             if any(holding == option for option, _, _ in reachable(world, seat)):
                 return holding
         holding = best_played_out(
-            world, seat, rng, self.speculator, self.greedy, self.candidates, self.worlds
+            world, seat, rng, self.speculator, self.greedy, self.candidates, self.worlds, self._deadline
         )
         self._target = (turn, holding)
         return holding
@@ -108,18 +119,23 @@ def best_played_out(
     greedy: GrandBazaarGreedyBot,
     count: int = CANDIDATES,
     worlds: int = WORLDS,
+    deadline: float = math.inf,
 ) -> Holding:
-    """The candidate holding that wins most often played out to the end on the same `worlds` orders."""
+    """The candidate holding that wins most often played out to the end on the same `worlds` orders (fewer
+    where the `deadline` comes first: every candidate on each order, order after order, at least one)."""
     options = candidates(world, seat, count)
     if len(options) == 1:
         return options[0]
     orders = [world.sample_hidden(seat, rng) for _ in range(worlds)]
-    best, best_wins = options[0], -1.0
-    for holding in options:
-        wins = sum(play_out(order, seat, holding, speculator, greedy) for order in orders)
-        if wins > best_wins:
-            best, best_wins = holding, wins
-    return best
+    clock = search_clock()
+    wins = [0.0] * len(options)
+    for done, order in enumerate(orders):
+        if done and clock() >= deadline:
+            break
+        for i, holding in enumerate(options):
+            wins[i] += play_out(order, seat, holding, speculator, greedy)
+    best = max(range(len(options)), key=lambda i: (wins[i], -i))  # the first of equals: the speculator's
+    return options[best]
 
 
 def play_out(

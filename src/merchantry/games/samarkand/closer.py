@@ -6,13 +6,16 @@ its end (one greedy play-out of the world the seat sees ends within `HORIZON` ac
 each of the investor's best `CANDIDATES` steps out to the end on the same `WORLDS` sampled worlds, each
 world with its own random stream shared by every candidate (common random numbers: the futures differ only
 by this step), its own later steps by the investor, the others' by greedy; it keeps the step that wins
-most often, the investor's on a tie.
+most often, the investor's on a tie. Given a deadline (`choose_within`, as a level's search gives it), it
+plays out fewer worlds where time runs out, every candidate in each, at least one world.
 """
 
 from __future__ import annotations
 
+import math
 import random
 
+from merchantry.bots.ismcts import search_clock
 from merchantry.engine import State
 from merchantry.games.samarkand.actions import SamarkandAction
 from merchantry.games.samarkand.greedy import SamarkandGreedyBot
@@ -33,6 +36,7 @@ class SamarkandCloserBot:
         self.worlds = worlds
         self.investor = SamarkandInvestorBot()
         self.greedy = SamarkandGreedyBot()
+        self._deadline = math.inf  # when this choice's look must end (on ismcts.search_clock())
 
     def choose(self, world: State, seat: int, rng: random.Random) -> SamarkandAction:
         assert isinstance(world, SamarkandState)
@@ -42,12 +46,22 @@ class SamarkandCloserBot:
             return own
         options = [own] + [step for step in ranked(world, seat, legal) if step != own][: self.candidates - 1]
         worlds = [(world.sample_hidden(seat, rng), rng.getrandbits(64)) for _ in range(self.worlds)]
-        best, best_wins = own, -1.0
-        for step in options:
-            wins = sum(self.play_out(sampled, seat, step, stream) for sampled, stream in worlds)
-            if wins > best_wins:
-                best, best_wins = step, wins
-        return best
+        clock = search_clock()
+        wins = [0.0] * len(options)
+        for done, (sampled, stream) in enumerate(worlds):  # every candidate in each world, world by world
+            if done and clock() >= self._deadline:
+                break
+            for i, step in enumerate(options):
+                wins[i] += self.play_out(sampled, seat, step, stream)
+        return options[max(range(len(options)), key=lambda i: (wins[i], -i))]  # the investor's on a tie
+
+    def choose_within(self, world: State, seat: int, rng: random.Random, deadline: float) -> SamarkandAction:
+        """As `choose`, its look ending by `deadline` (ismcts.Search.anchored_move: a level's budget)."""
+        self._deadline = deadline
+        try:
+            return self.choose(world, seat, rng)
+        finally:
+            self._deadline = math.inf
 
     def near_the_end(self, world: SamarkandState, rng: random.Random) -> bool:
         """Whether one greedy play-out of `world` ends within the horizon."""
