@@ -6,8 +6,9 @@ rotated through the seats (game i puts the level bot in seat i mod 4), per game.
 Prints the level's win rate (ties shared) with its 95% Wilson interval; parity is 25%. Games are played by
 `merchantry.simulate`, so a run is reproducible from its seed (the `hard` recipe has a wall-time cap too,
 which a slower or busier machine may reach first: the table notes the machine). `--level` also takes any
-other bot of the game by name (`--level trader`), except the opponent's own. Measured runs are kept in
-docs/bots.md.
+other bot of the game by name (`--level trader`), except the opponent's own. A run stopped by Ctrl-C or
+SIGTERM prints the games finished so far as its row ("stopped after N of M") and ends. Measured runs are
+kept in docs/bots.md.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import signal
 import time
 
 from rich.console import Console
@@ -24,6 +26,11 @@ import merchantry
 from merchantry import games, simulate
 from merchantry.arena.statistics import wilson
 from merchantry.bots.levels import LEVELS
+
+
+def stop(signum: int, frame: object) -> None:
+    """SIGTERM ends a run as Ctrl-C does: the games finished so far are printed as the row."""
+    raise KeyboardInterrupt
 
 
 def main() -> None:
@@ -39,6 +46,7 @@ def main() -> None:
     parser.add_argument("--game", choices=games.names(), action="append", help="games (default: all)")
     parser.add_argument("--opponent", default="greedy")
     args = parser.parse_args()
+    signal.signal(signal.SIGTERM, stop)
     if args.opponent in (args.level or []):
         parser.error(f"--level {args.opponent} is the opponent itself: every game would count as its win")
     for name in args.game or games.names():
@@ -70,8 +78,18 @@ def main() -> None:
         for level in args.level or LEVELS:
             lineup = [level] + [args.opponent] * 3
             start = time.perf_counter()
-            results, seconds = simulate.run(name, lineup, args.games, seed=args.seed, workers=args.workers)
-            summary = simulate.summarise(name, results, seconds).by_bot
+            finished: list[simulate.GameResult] = []
+            stopped = False
+            try:
+                simulate.run(
+                    name, lineup, args.games, seed=args.seed, workers=args.workers, on_result=finished.append
+                )
+            except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the games finished so far are the row
+                stopped = True
+            if not finished:
+                continue
+            results = sorted(finished, key=lambda r: r.index)
+            summary = simulate.summarise(name, results, time.perf_counter() - start).by_bot
             wins = sum(1 / len(r.winners) for r in results for s in r.winners if r.seat_bots[s] == level)
             low, high = wilson(wins, len(results))
             row = [
@@ -85,7 +103,14 @@ def main() -> None:
                 f"{(time.perf_counter() - start) / 60:.1f}",
             ]
             table.add_row(*row)
-            console.print(" · ".join(row))
+            console.print(
+                " · ".join(row) + (f" · stopped after {len(results)} of {args.games}" if stopped else "")
+            )
+            if stopped:
+                break
+        else:
+            continue
+        break
     console.print(table)
 
 

@@ -4,9 +4,10 @@ A random rollout trades at random for the rest of the game and judges a move by 
 (trading on the known distribution of the price cards left) to the end are what make the search strong.
 The searching seat's own steps are played by the `speculator` bot (speculator.py), whose move is kept unless
 the search finds one clearly better: against greedy players, taking measured risks apart from the leader
-while behind wins more often than any search over greedy's moves found (docs/bots.md). Hard kept to the
-`closer` (closer.py; `anchor_policy="closer"`) won fewer games than this in the one run there was time for
-(32.5% of 40 against 41.7% of 120), so it is not the level's setting until a longer run says otherwise.
+while behind wins more often than any search over greedy's moves found (docs/bots.md). Hard plays the
+`closer` (closer.py): the speculator's game and, in the last 12 rounds, a flat search over whole-turn
+holdings, each played out to the end on the same orders of the price cards left; no tree overrules it
+(issue 29: every tree tried lost games against the policy it was anchored on).
 """
 
 import math
