@@ -15,7 +15,9 @@ term counted against how often it was available (not how often its parent was vi
   Rewards: "win" (a win share; a cut-short rollout's leader by the game's evaluation takes the win) or
   "gain" (each seat's own evaluation gained since the root: blind to the others' sampled hidden cards).
 - Anchor: optionally, the greedy move is kept unless the search finds one better by `anchor_margin` (or
-  the move of `own_policy`, or of `anchor_policy`, a bot too slow to play rollouts).
+  the move of `own_policy`, or of `anchor_policy`, a bot too slow to play rollouts). With a margin of
+  `math.inf` the anchor's move is final: a `SearchBot` plays it without searching, its budget the anchor's
+  (an anchor bot offering `choose_within(world, seat, rng, deadline)` bounds its own look by it).
 - Own policy: optionally, a better bot of the game than greedy plays the searching seat's own steps in
   rollouts and gives the anchor's move (a search that improves on that bot rather than on greedy).
 - Budget: `iterations`, or `seconds` of wall time, whichever ends first. For a `SearchBot`, `seconds` is the
