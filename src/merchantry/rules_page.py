@@ -14,8 +14,9 @@ def table(caption: str, header: Sequence[str], rows: Sequence[Sequence[object]],
         "<tr>" + "".join(f"<td>{html.escape(str(cell))}</td>" for cell in row) + "</tr>" for row in rows
     )
     css = f' class="numbers {html.escape(kind)}"' if kind else ' class="numbers"'
+    # tabindex: a table wider than a phone scrolls inside its own box, which the keyboard must reach too
     return (
-        f"<table{css}><caption>{html.escape(caption)}</caption>"
+        f'<table{css} tabindex="0"><caption>{html.escape(caption)}</caption>'
         f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
     )
 
