@@ -333,12 +333,7 @@ def shares_after(world: State, seat: int, search: Search, rng: random.Random) ->
     cut = play_out_cut(world.game.name)
     if cut is None:
         return search.win_shares_after(world, seat, rng)
-    for _ in range(cut.actions):
-        if world.is_over():
-            break
-        actor = world.to_act()[0]
-        policy = search.own_policy if actor == seat else search.policy
-        world.apply(actor, policy(world, actor, rng))
+    search.play_on(world, seat, rng, actions=cut.actions)
     if world.is_over():
         return win_shares(world.winners(), world.num_players)
     return cut_shares(search.judge(world), cut.spread)

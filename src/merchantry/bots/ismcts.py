@@ -307,10 +307,17 @@ class Search:
             return gains, won
         return won, won
 
-    def play_on(self, world: State, seat: int, rng: random.Random, to_the_end: bool = False) -> None:
+    def play_on(
+        self,
+        world: State,
+        seat: int,
+        rng: random.Random,
+        to_the_end: bool = False,
+        actions: int | None = None,
+    ) -> None:
         """Play `world` on as a rollout does: to the end, or for `rollout_depth` actions (unless told to go
-        `to_the_end`)."""
-        depth = None if to_the_end else self.config.rollout_depth
+        `to_the_end`, or to stop after `actions` actions, as an analysis' cut play-out does)."""
+        depth = actions if actions is not None else None if to_the_end else self.config.rollout_depth
         steps = 0
         while not world.is_over() and (depth is None or steps < depth):
             actor = world.to_act()[0]
