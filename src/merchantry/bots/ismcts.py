@@ -479,6 +479,25 @@ def still_in_the_move(world: State, seat: int) -> bool:
     return not world.is_over() and seat in world.to_act() and world.in_decision(seat)
 
 
+class LooksWithin:
+    """A bot that looks ahead and bounds its look by a deadline when a search anchors on it
+    (`Search.anchored_move`): its `choose` reads `self.deadline` (on `search_clock()`), which is `math.inf`
+    except during `choose_within`."""
+
+    deadline: float = math.inf
+
+    def choose(self, world: State, seat: int, rng: random.Random) -> Action:
+        raise NotImplementedError
+
+    def choose_within(self, world: State, seat: int, rng: random.Random, deadline: float) -> Action:
+        """As `choose`, its look ending by `deadline` (a level's budget for the move)."""
+        self.deadline = deadline
+        try:
+            return self.choose(world, seat, rng)
+        finally:
+            self.deadline = math.inf
+
+
 class SearchBot:
     """A bot that plays by ISMCTS: one search per decision, or per multi-step move while its plan holds; the
     steps of a move share the recipe's `seconds` (MoveClock), and a step searched again in the same move

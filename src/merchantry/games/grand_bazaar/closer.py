@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import random
 
-from merchantry.bots.ismcts import search_clock
+from merchantry.bots.ismcts import LooksWithin, search_clock
 from merchantry.engine import State
 from merchantry.games.grand_bazaar.actions import BazaarAction
 from merchantry.games.grand_bazaar.components import ROUNDS
@@ -38,7 +38,7 @@ CANDIDATES = 6  # the speculator's best holdings played out (and greedy's, if it
 WORLDS = 24  # orders of the price cards left each candidate is played out on
 
 
-class GrandBazaarCloserBot:
+class GrandBazaarCloserBot(LooksWithin):
     name = "closer"
 
     def __init__(
@@ -50,15 +50,6 @@ class GrandBazaarCloserBot:
         self.speculator = GrandBazaarSpeculatorBot()
         self.greedy = GrandBazaarGreedyBot()
         self._target: tuple[tuple[object, ...], Holding] | None = None  # this turn's holding, by position
-        self._deadline = math.inf  # when this choice's look must end (on ismcts.search_clock())
-
-    def choose_within(self, world: State, seat: int, rng: random.Random, deadline: float) -> BazaarAction:
-        """As `choose`, its look ending by `deadline` (ismcts.Search.anchored_move: a level's budget)."""
-        self._deadline = deadline
-        try:
-            return self.choose(world, seat, rng)
-        finally:
-            self._deadline = math.inf
 
     def choose(self, world: State, seat: int, rng: random.Random) -> BazaarAction:
         assert isinstance(world, BazaarState)
@@ -75,7 +66,7 @@ class GrandBazaarCloserBot:
             if any(holding == option for option, _, _ in reachable(world, seat)):
                 return holding
         holding = best_played_out(
-            world, seat, rng, self.speculator, self.greedy, self.candidates, self.worlds, self._deadline
+            world, seat, rng, self.speculator, self.greedy, self.candidates, self.worlds, self.deadline
         )
         self._target = (turn, holding)
         return holding

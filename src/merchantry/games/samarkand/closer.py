@@ -12,10 +12,9 @@ plays out fewer worlds where time runs out, every candidate in each, at least on
 
 from __future__ import annotations
 
-import math
 import random
 
-from merchantry.bots.ismcts import search_clock
+from merchantry.bots.ismcts import LooksWithin, search_clock
 from merchantry.engine import State
 from merchantry.games.samarkand.actions import SamarkandAction
 from merchantry.games.samarkand.greedy import SamarkandGreedyBot
@@ -27,7 +26,7 @@ CANDIDATES = 4  # the investor's best steps played out
 WORLDS = 8  # sampled worlds each candidate is played out in (8: 61.1% of 200 games against three greedy)
 
 
-class SamarkandCloserBot:
+class SamarkandCloserBot(LooksWithin):
     name = "closer"
 
     def __init__(self, horizon: int = HORIZON, candidates: int = CANDIDATES, worlds: int = WORLDS) -> None:
@@ -36,7 +35,6 @@ class SamarkandCloserBot:
         self.worlds = worlds
         self.investor = SamarkandInvestorBot()
         self.greedy = SamarkandGreedyBot()
-        self._deadline = math.inf  # when this choice's look must end (on ismcts.search_clock())
 
     def choose(self, world: State, seat: int, rng: random.Random) -> SamarkandAction:
         assert isinstance(world, SamarkandState)
@@ -49,19 +47,11 @@ class SamarkandCloserBot:
         clock = search_clock()
         wins = [0.0] * len(options)
         for done, (sampled, stream) in enumerate(worlds):  # every candidate in each world, world by world
-            if done and clock() >= self._deadline:
+            if done and clock() >= self.deadline:
                 break
             for i, step in enumerate(options):
                 wins[i] += self.play_out(sampled, seat, step, stream)
         return options[max(range(len(options)), key=lambda i: (wins[i], -i))]  # the investor's on a tie
-
-    def choose_within(self, world: State, seat: int, rng: random.Random, deadline: float) -> SamarkandAction:
-        """As `choose`, its look ending by `deadline` (ismcts.Search.anchored_move: a level's budget)."""
-        self._deadline = deadline
-        try:
-            return self.choose(world, seat, rng)
-        finally:
-            self._deadline = math.inf
 
     def near_the_end(self, world: SamarkandState, rng: random.Random) -> bool:
         """Whether one greedy play-out of `world` ends within the horizon."""
