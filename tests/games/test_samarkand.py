@@ -720,21 +720,42 @@ def test_a_broken_state_is_refused_with_a_clear_reason():
         build(d)
 
 
-def test_the_log_reads_as_sentences():
+# each language's words for "meet for the first time", "3 dirhams each" and "1 dirham each": a first meeting
+# is said in plain words, never as "P1 +3, P2 +1"
+PLAIN_MEETING = {
+    "en": ("meet for the first time", "3 dirhams each", "1 dirham each"),
+    "de": ("begegnen sich zum ersten Mal", "je 3 Dirham", "je 1 Dirham"),
+    "fr": ("se rencontrent pour la première fois", "3 dirhams chacun", "1 dirham chacun"),
+    "pt": ("encontram-se pela primeira vez", "3 dirhams cada", "1 dirham cada"),
+}
+
+
+def meeting_line(state, language):
+    return next(line for line in log_lines(state.view(None), language) if PLAIN_MEETING[language][0] in line)
+
+
+@pytest.mark.parametrize("language", ["en", "de", "fr", "pt"])
+def test_sk_r2_a_first_meeting_reads_in_plain_words(language):
     state, meet = _meeting()
     state.apply(0, f"expand byzantium {sid(meet)}")
-    text = "\n".join(log_lines(state.view(None)))
-    assert "Byzantium" in text and "Levant" in text and "First meeting" in text
+    line = meeting_line(state, language)
+    met, active, passive = PLAIN_MEETING[language]
+    assert active in line and passive in line, line
+    assert "+3" not in line and "+1" not in line, line  # no shorthand a newcomer must decode
+    # who is paid what, each after the family they married into: P1 into Byzantium, P2 into Levant
+    assert line.index("P1") < line.index(active) < line.index("P2") < line.index(passive), line
+    assert "2" in line.split(passive, 1)[1], line  # and the markers taken
 
 
 @pytest.mark.parametrize("language", ["en", "de", "fr", "pt"])
 def test_sk_r2_a_first_meeting_with_a_family_nobody_married_names_nobody_for_its_bonus(language):
     state, meet = _meeting(levant_held=False)
     state.apply(0, f"expand byzantium {sid(meet)}")
-    line = next(line for line in log_lines(state.view(None), language) if "+3" in line)
-    assert "+1" not in line  # nobody holds Levant: no "P1 +3, +1" with an empty list before the +1
-    assert "Levant" in line.split("+3", 1)[1]  # the sentence says who was not paid
-    assert ", ;" not in line and ",  " not in line
+    line = meeting_line(state, language)
+    met, active, passive = PLAIN_MEETING[language]
+    assert active in line and passive not in line, line  # nobody holds Levant: nobody is paid its dirham
+    assert "Levant" in line.split(active, 1)[1], line  # the sentence says who was not paid
+    assert ", ;" not in line and ",  " not in line and ": ," not in line, line
 
 
 def test_sk_c3_thirty_three_goods_cards_and_markers():
