@@ -377,6 +377,13 @@ def test_the_analysis_judges_every_decision_with_a_choice_from_its_own_seats_wor
     assert set(asked) <= {0, 1} and None not in asked
     rows = summary(decisions, 2)
     assert sum(r["decisions"] for r in rows) == len(decisions)
+    for row in rows:  # the mean loss carries its 95% interval, from the decisions' own
+        low, high = row["mean_loss_interval"]
+        assert 0.0 <= low <= row["mean_loss"] <= high <= 1.0, row
+        widths = [d.loss_interval[1] - d.loss_interval[0] for d in decisions if d.seat == row["seat"]]
+        if any(widths):
+            assert high > low, row  # an uncertain loss makes an uncertain mean
+            assert high - low <= max(widths), row  # and averaging many narrows it
 
 
 def test_the_analysis_refuses_a_broken_record_before_searching():

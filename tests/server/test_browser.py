@@ -523,16 +523,33 @@ def test_a_hinted_move_played_to_the_letter_is_not_marked_by_the_analysis(live_s
         viewer.wait_for_selector("#analysis .analysis-summary", timeout=120_000)
         assert viewer.locator("#analysis svg.chance-chart polyline").count() == 3  # one line per seat
         assert viewer.locator("#analysis svg.chance-chart polygon.chance-band").count() == 3  # its interval
-        # every seat at every decision (y = 160 - 136 × chance), so the seats' chances at one move add up
+        # every seat at every decision (y from the 0% and 100% lines), so the seats' chances at one move add up
         lines = viewer.locator("#analysis svg.chance-chart polyline").evaluate_all(
             "ls => ls.map(l => l.getAttribute('points').split(' ').map(p => p.split(',').map(Number)))"
+        )
+        nought, whole = (
+            float(viewer.locator(f".chance-line[data-level='{level}']").get_attribute("y1")) for level in (0, 1)
         )
         assert len({len(line) for line in lines}) == 1, "a seat missing at another's decision"
         for at_one_move in zip(*lines, strict=True):
             assert len({x for x, _ in at_one_move}) == 1
-            assert sum((160 - y) / 136 for _, y in at_one_move) == pytest.approx(1, abs=0.01)
+            assert sum((nought - y) / (nought - whole) for _, y in at_one_move) == pytest.approx(1, abs=0.01)
+        # no label of the chart covers another: the rounds' ("R1") stay clear of the chances' ("100%")
+        boxes = viewer.locator("svg.chance-chart text").evaluate_all(
+            "ts => ts.map(t => { const b = t.getBoundingClientRect();"
+            " return [t.textContent, b.left, b.top, b.right, b.bottom]; })"
+        )
+        for i, (a, *one) in enumerate(boxes):
+            for b, *other in boxes[i + 1 :]:
+                apart = one[2] <= other[0] or other[2] <= one[0] or one[3] <= other[1] or other[3] <= one[1]
+                assert apart, f"{a!r} and {b!r} overlap on the chart at {size['width']} px"
         summary = viewer.inner_text(".analysis-summary")
         assert "Decisions" in summary and "Blunders" in summary
+        # the mean loss with its 95% interval, as the analysis worked it out: "2.4 (0.4-4.3)"
+        for row in judged_summary(live_server, tid):
+            low, high = (f"{100 * x:.1f}" for x in row["mean_loss_interval"])
+            cell = viewer.locator(".analysis-summary .mean-loss").nth(row["seat"]).inner_text()
+            assert cell == f"{100 * row['mean_loss']:.1f} ({low}-{high})", cell
         assert "low end of its 95% interval is above 0" in viewer.inner_text("#analysis")  # the rule, said
         for row in viewer.locator(".analysis-marks tbody tr").all():
             cells = row.locator("td").all_inner_texts()
@@ -563,6 +580,10 @@ def test_a_hinted_move_played_to_the_letter_is_not_marked_by_the_analysis(live_s
     for move in hinted:
         decision = next(d for d in mine_judged if d["played"] == move)
         assert decision["preferred"] == move and decision["mark"] not in ("mistake", "blunder"), decision
+
+
+def judged_summary(base, table_id):
+    return httpx.get(f"{base}/api/tables/{table_id}/analysis").json()["summary"]
 
 
 def state_of(base, table_id, headers):

@@ -675,8 +675,22 @@ def _decision(
     )
 
 
+def mean_loss_interval(mine: list[Decision]) -> tuple[float, float]:
+    """The 95% interval of a seat's mean loss, from its decisions' own: each decision's loss was measured
+    on its own worlds, so their errors are independent and the mean's standard error is the root of the
+    sum of their squares over the count (each read off its interval's width, the normal approximation the
+    intervals were made with); clipped to what a mean loss can be, [0, 1]. (0, 0) without decisions."""
+    if not mine:
+        return (0.0, 0.0)
+    mean = sum(d.loss for d in mine) / len(mine)
+    errors = [(d.loss_interval[1] - d.loss_interval[0]) / (2 * Z95) for d in mine]
+    half = Z95 * math.sqrt(sum(e * e for e in errors)) / len(mine)
+    return (max(0.0, mean - half), min(1.0, mean + half))
+
+
 def summary(decisions: list[Decision], players: int) -> list[dict[str, Any]]:
-    """Per seat: decisions judged, how many of each mark, and the mean loss of chance per decision."""
+    """Per seat: decisions judged, how many of each mark, and the mean loss of chance per decision with
+    its 95% interval (every number shown carries its uncertainty)."""
     rows = []
     for seat in range(players):
         mine = [d for d in decisions if d.seat == seat]
@@ -684,5 +698,6 @@ def summary(decisions: list[Decision], players: int) -> list[dict[str, Any]]:
         for _, name in MARKS:
             row[name] = sum(1 for d in mine if d.mark == name)
         row["mean_loss"] = sum(d.loss for d in mine) / len(mine) if mine else 0.0
+        row["mean_loss_interval"] = mean_loss_interval(mine)
         rows.append(row)
     return rows

@@ -815,7 +815,7 @@ function analysisPanel(analysis, table, start, show, tr, rounds = []) {
     h("td", { class: "num" }, `${Math.round(d.before * 100)}% → ${Math.round(d.after * 100)}% (${Math.round(d.after_interval[0] * 100)}-${Math.round(d.after_interval[1] * 100)}%)`), h("td", {}, t(`mark_${d.mark}`))));
   const totals = analysis.summary.map((r) => h("tr", {}, h("td", {}, noted(table, r.seat)), h("td", { class: "num" }, String(r.decisions)),
     h("td", { class: "num" }, String(r.inaccuracy)), h("td", { class: "num" }, String(r.mistake)), h("td", { class: "num" }, String(r.blunder)),
-    h("td", { class: "num" }, (r.mean_loss * 100).toFixed(1))));
+    h("td", { class: "num mean-loss" }, meanLoss(r))));
   const moments = (analysis.key_moments || []).flatMap((mine, seat) => mine.length
     // a seat's moments one under another: run on with "; ", a long one left the separator alone on a line
     ? [h("li", {}, h("strong", {}, `${seatName(table, seat)}: `), h("ul", { class: "seat-moments" }, mine.map((m) => h("li", {},
@@ -832,6 +832,14 @@ function analysisPanel(analysis, table, start, show, tr, rounds = []) {
     marked.length ? h("div", { class: "table-scroll" }, stackable(h("table", { class: "scores analysis-marks" },
       h("thead", {}, h("tr", {}, ["move", "seat", "played", "preferred", "chance", "mark"].map((k) => h("th", {}, t(k))))), h("tbody", {}, rows))))
       : h("p", {}, t("noMarks")));
+}
+
+// a seat's mean loss in points of winning chance with its 95% interval, "2.3 (1.1-3.5)": a number shown
+// carries its uncertainty (an analysis stored before the interval was kept shows the mean alone)
+function meanLoss(row) {
+  const points = (x) => (x * 100).toFixed(1);
+  const interval = row.mean_loss_interval;
+  return interval ? `${points(row.mean_loss)} (${points(interval[0])}-${points(interval[1])})` : points(row.mean_loss);
 }
 
 // A decision's moves by the numbers the replay and the log give them: "17", or "17-19" for a move of several
@@ -864,11 +872,13 @@ function moveTicks(total) {
 
 // each round's start (after how many moves it begins) as a faint line, labelled above the chart; at most
 // about a dozen labels, so a long game's rounds stay readable
-function roundMarks(rounds, x, y, svg) {
-  const every = Math.max(1, Math.ceil(rounds.length / 12));
+// about a dozen labels (`most`), so a long game's rounds stay readable. They sit in their own band at the
+// top, above the "100%" line and its label (on a phone "R1" covered "100%")
+function roundMarks(rounds, x, y, svg, most) {
+  const every = Math.max(1, Math.ceil(rounds.length / most));
   return rounds.flatMap((move, i) => [
     svg("line", { x1: x(move), x2: x(move), y1: y(1), y2: y(0), stroke: "#eee", class: "round-line" }),
-    ...(i % every === 0 ? [svg("text", { x: x(move), y: y(1) - 6, "font-size": 9, "text-anchor": "middle", class: "round-tick", fill: "#666" },
+    ...(i % every === 0 ? [svg("text", { x: x(move), y: 13, "font-size": 9, "text-anchor": "middle", class: "round-tick", fill: "#666" },
       t("roundShort", { round: i + 1 }))] : []),
   ]);
 }
@@ -886,7 +896,10 @@ function seatPoints(analysis, seat) {
 
 // each seat's chance to win after each decision, over the game's moves
 function chanceChart(analysis, table, tr, rounds = []) {
-  const W = 600, H = 200, pad = 30, top = 24, bottom = 40;  // below: the move numbers; above: the rounds
+  // a phone draws it narrower, so that its words scale less and stay legible; the chances' labels sit
+  // right-aligned in the left margin, the rounds' in a band above the chart (top)
+  const phone = window.matchMedia("(max-width: 600px)").matches;
+  const W = phone ? 400 : 600, H = phone ? 220 : 200, pad = 44, top = 30, bottom = 40;  // below: the move numbers
   const x = (move) => pad + (W - 2 * pad) * (move / Math.max(1, analysis.total));
   const y = (chance) => H - bottom - (H - bottom - top) * chance;
   const svg = (tag, attrs, ...kids) => {
@@ -897,8 +910,8 @@ function chanceChart(analysis, table, tr, rounds = []) {
   };
   const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chance-chart", role: "img", "aria-label": t("chartLabel") });
   for (const level of [0, 0.5, 1]) {
-    chart.append(svg("line", { x1: pad, x2: W - pad, y1: y(level), y2: y(level), stroke: "#ccc" }),
-      svg("text", { x: 2, y: y(level) + 4, "font-size": 10 }, `${level * 100}%`));
+    chart.append(svg("line", { x1: pad, x2: W - pad, y1: y(level), y2: y(level), stroke: "#ccc", class: "chance-line", "data-level": level }),
+      svg("text", { x: pad - 3, y: y(level) + 4, "font-size": 10, "text-anchor": "end", class: "chance-tick" }, `${level * 100}%`));
   }
   const parity = 1 / table.players;
   chart.append(svg("line", { x1: pad, x2: W - pad, y1: y(parity), y2: y(parity), stroke: "#999", "stroke-dasharray": "2 4" }));
@@ -906,7 +919,7 @@ function chanceChart(analysis, table, tr, rounds = []) {
     svg("line", { x1: x(move), x2: x(move), y1: y(0), y2: y(0) + 4, stroke: "#666" }),
     svg("text", { x: x(move), y: y(0) + 15, "font-size": 10, "text-anchor": "middle", class: "move-tick" }, String(move))));
   chart.append(svg("text", { x: W / 2, y: H - 6, "font-size": 10, "text-anchor": "middle", class: "axis-title" }, t("moveAxis")));
-  roundMarks(rounds, x, y, svg).forEach((node) => chart.append(node));
+  roundMarks(rounds, x, y, svg, phone ? 8 : 12).forEach((node) => chart.append(node));
   const legend = h("div", { class: "chart-legend" });
   for (let seat = 0; seat < table.players; seat++) {
     const mine = analysis.decisions.filter((d) => d.seat === seat);
