@@ -119,6 +119,43 @@ def log_moves(record: Any, seat: int | None = None) -> list[int]:
     return numbers
 
 
+class LogNumbers:
+    """The move that wrote each line of every viewer's log (None: spectators), followed move by move while a
+    game is played, numbered as `log_moves` numbers a finished game's (move N is the record's Nth move).
+
+    A viewer's lines are numbered only while it could have counted the moves itself: while every move so far
+    changed what it sees. A move it does not see (another seat's card put into a sealed bid, a silent answer
+    to an offer) ends its numbering until the game is over, for the number of its next line would tell how
+    many such moves were made; the lines numbered before keep their numbers."""
+
+    def __init__(self, game: str, players: int, seed: int, options: dict[str, Any]):
+        self.state = games.get(game).new_game(players=players, seed=seed, **options)
+        self.done = 0  # the record's moves followed so far
+        viewers: list[int | None] = [None, *range(players)]
+        self.views = {viewer: self.state.view(viewer) for viewer in viewers}
+        self.numbers = {viewer: [0] * len(view.get("log", [])) for viewer, view in self.views.items()}
+        self.counting = set(viewers)  # the viewers who have seen every move so far
+
+    def follow(self, moves: list[list[Any]]) -> None:
+        """Bring the numbers up to the record's `moves` (those followed before are the same moves)."""
+        for number, (mover, text) in enumerate(moves[self.done :], self.done + 1):
+            self.state.apply(mover, text)  # each was accepted once: it replays
+            self.done = number
+            for viewer in list(self.counting):
+                view = self.state.view(viewer)
+                if view == self.views[viewer]:
+                    self.counting.discard(viewer)  # a move it did not see: it can no longer count them
+                    continue
+                self.views[viewer] = view
+                lines, numbers = len(view.get("log", [])), self.numbers[viewer]
+                self.numbers[viewer] = numbers[:lines] + [number] * (lines - len(numbers))
+
+    def of(self, viewer: int | None) -> list[int]:
+        """The numbers of the first lines of `viewer`'s log: all of them while it counts, else those it
+        had when it stopped (the lines after are unnumbered)."""
+        return list(self.numbers[viewer])
+
+
 def load(path: str | Path, game: int | None = None) -> Record:
     """Read a record from a JSON file, or game number `game` of a JSON Lines file of records (as
     `simulate --records` and `tournament --records` write them); raises InvalidRecord with a one-line

@@ -362,11 +362,21 @@ def test_grand_bazaar_says_why_a_trade_is_closed_and_ends_with_its_final_table(l
     assert page.evaluate("document.documentElement.scrollWidth") <= 391, "the board fits a phone"
     shot(page, "11-grand-bazaar-phone")
     deadline = time.time() + 240
+    midway = None  # the live log's lines and their move numbers, part way through the game
     while time.time() < deadline and not finished(page):
         if page.locator(".banner:has-text('Your turn')").count():
+            if midway is None and page.locator(".log li[value]").count() >= 12:
+                midway = page.locator(".log li").evaluate_all(LOG_NUMBERS)
+                shot(page, "11-grand-bazaar-live-log-numbered")
             any(try_click(page, selector) for selector in SIMPLE_PLAY["grand_bazaar"])
         page.wait_for_timeout(50)
     assert finished(page)
+    # the live log numbered each line by the move that wrote it, as the replay numbers it ("move 12")
+    assert midway, "the live log was never numbered"
+    table_id = page.url.rsplit("/", 1)[1]
+    replayed = httpx.get(f"{live_server}/api/tables/{table_id}/replay?upto=100000&seat=0").json()["log_moves"]
+    assert [number for _, number in midway] == replayed[: len(midway)], midway
+    assert all(shown == (str(n) if n else None) for shown, n in midway), "each numbered line shows its number"
     final = page.locator("table.gb-final")
     assert final.locator("tbody tr").count() == 2 and "× 10 =" in final.inner_text()
     # every card is revealed, and still readable: no line across its signs ("−−−" would become one bar)
@@ -403,6 +413,9 @@ def test_the_page_never_scrolls_by_itself_and_the_tab_title_says_your_turn(live_
         page.set_viewport_size({"width": width, "height": 844})
         page.wait_for_function(f"({LAST_LINE_WHOLE})()", timeout=5000)
 
+
+# each live log line's move number (0: the deal's, before the first move) and the number its list shows
+LOG_NUMBERS = "lis => lis.map(li => [li.getAttribute('value'), Number(li.dataset.moveNumber)])"
 
 # the log's newest line lies whole inside its box, below the box's (sticky) heading
 LAST_LINE_WHOLE = """() => {

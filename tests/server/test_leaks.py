@@ -359,3 +359,36 @@ def test_bots_outlive_a_database_outage_and_finish_the_game(client, caplog):
     assert len([m for m in said if "not answering" in m]) == 1, "an outage is said once, not at every try"
     assert len([m for m in said if "is back after" in m]) == 1, said
     assert not [r for r in caplog.records if r.exc_info], "no traceback for an outage"
+
+
+@pytest.mark.parametrize("game", games.names())  # every registered game
+def test_the_live_log_is_numbered_as_the_replay_and_never_counts_a_move_its_seat_did_not_see(game):
+    """A line's number is the record's move that wrote it (the replay's and the analysis' numbers), shown
+    live only while the seat has seen every move so far: the next number would otherwise tell how many
+    moves it did not see were made (another seat's cards put into a sealed bid)."""
+    session = records.Session(game, 3, seed=5)
+    numbers = records.LogNumbers(game, 3, 5, {})
+    rng = random.Random(5)
+    viewers = (None, 0, 1, 2)
+    unseen: dict = {}  # viewer -> the first move that left its view as it was
+    while not session.state.is_over() and len(session.moves) < 160:
+        seat = rng.choice(session.state.to_act())
+        before = {v: session.state.view(v) for v in viewers}
+        session.apply(seat, rng.choice(session.state.legal_actions(seat)))
+        for v in viewers:
+            if session.state.view(v) == before[v]:
+                unseen.setdefault(v, len(session.moves))
+        numbers.follow(session.moves)
+        if len(session.moves) % 20 and not session.state.is_over():
+            continue
+        record = session.record()
+        for v in viewers:
+            replayed = records.log_moves(record, v)  # as the replay numbers the lines so far
+            live = numbers.of(v)
+            assert live == replayed[: len(live)], f"{game}, seen by {v}"
+            if v in unseen:  # no line numbered at or after the move it did not see
+                assert all(n < unseen[v] for n in live), f"{game}, seen by {v}"
+            else:  # every move seen: every line numbered
+                assert live == replayed, f"{game}, seen by {v}"
+    if game == "money":  # sealed bids: someone always misses a card put in
+        assert unseen

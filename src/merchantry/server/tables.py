@@ -118,6 +118,8 @@ class LiveTable:
     round_starts: list[int] | None = None  # finished games: after how many moves each round's log begins
     # finished games: per seat viewing (None: spectators), the move that wrote each line of its log
     log_moves: dict[int | None, list[int]] = field(default_factory=dict)
+    # a game in play: the same numbers, as far as each viewer could count the moves itself (LogNumbers)
+    live_numbers: records.LogNumbers | None = None
     timeouts: list[int] = field(default_factory=list)  # the seat, each time its time ran out
     # the seed of the bots' random stream, never sent (`bot_stream`)
     bot_secret: str = field(default_factory=lambda: secrets.token_hex(32), repr=False)
@@ -998,10 +1000,30 @@ class TableService:
             "seat": seat,
             "view": state.view(seat),
             "legal": legal,
+            # the move that wrote each line of the log, numbered as the replay and the analysis number moves
+            # (the lines past the list's end are unnumbered: see `log_numbers`)
+            "log_moves": self.log_numbers(table, seat),
             # the seat is to act but the server answers for it (a sale offer for a card it does not hold, its
             # time bank spent): its page says it waits, not "your turn"; only the seat itself is told
             "answered_for_you": seat is not None and seat in table.answered_by_server(),
         }
+
+    def log_numbers(self, table: LiveTable, seat: int | None) -> list[int]:
+        """The move numbers of `seat`'s log lines: a finished game's all of them (its record is public); a
+        game in play's as far as the seat could count the moves itself, never a count of moves it did not
+        see (records.LogNumbers). Followed move by move, so worked out once per move."""
+        if table.status == FINISHED:
+            if seat not in table.log_moves:
+                table.log_moves[seat] = records.log_moves(table.session.record(), seat)
+            return table.log_moves[seat]
+        session = table.session
+        numbers = table.live_numbers
+        if numbers is None or numbers.done > len(session.moves):  # new, or the moves were rebuilt
+            numbers = table.live_numbers = records.LogNumbers(
+                session.game.name, table.state.num_players, session.seed, session.options
+            )
+        numbers.follow(session.moves)
+        return numbers.of(seat)
 
     def _clock_shown(self, table: LiveTable, now_seconds: float) -> dict[str, float]:
         """The clock as every seat sees it: each person's turn clock or, in a step whose answers are unseen,

@@ -449,9 +449,7 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   timeouts.push(...finished);
   timeouts.push(...(table.out_of_time || []).map((s) => h("li", { class: "notice" }, t("outOfTime", { seat: seatName(table, s) }))));
   const log = h("div", { class: "log" }, h("h3", {}, t("log")),
-    // unnumbered while the game runs: moves are numbered one way only, by the record's moves (the replay, its
-    // log and the analysis), and a line's place in the log is not its move's number
-    h("ol", { class: "unnumbered" }, (view.log || []).map((entry, i) => h("li", { class: i >= seen ? "new" : "" }, logText(entry, tr, table)))),
+    numberedLog(view.log || [], payload.log_moves || [], seen, tr, table),
     timeouts.length ? h("ul", { class: "notices" }, timeouts) : null);
 
   // keyboard focus stays where it was: the same control (by its move, id or label) is focused again after the redraw
@@ -489,6 +487,21 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   if (focused) refocus(area, focused);
   document.title = `${myTurn ? `● ${t("yourTurn")} — ` : ""}${table.title} — Merchantry`;
   startCountdown(area, clockShown(table, view, seat), table);
+}
+
+// The live log, each line numbered by the move that wrote it, as the replay and the analysis number moves
+// ("move 12" is the record's 12th move; the deal's lines, before the first move, by none). The server numbers
+// only as far as this seat could count the moves itself: after a move it did not see (a card put into a
+// sealed bid) the lines go unnumbered until the game ends, and a note says why
+function numberedLog(entries, numbers, seen, tr, table) {
+  const lines = entries.map((entry, i) => {
+    const move = numbers[i];
+    return h("li", { class: i >= seen ? "new" : "", value: move || null, "data-move-number": move === undefined ? null : String(move) },
+      logText(entry, tr, table));
+  });
+  const unnumbered = entries.length > numbers.length;
+  return [h("ol", { class: "by-move" }, lines),
+    unnumbered ? h("p", { class: "muted log-numbers-note", id: "log-numbers-note" }, t("logNumbersLater")) : null];
 }
 
 // A seat with no move now (a bot on turn, or another person) is told whose turn it is, not shown an empty
@@ -899,7 +912,7 @@ function chanceChart(analysis, table, tr, rounds = []) {
   // a phone draws it narrower, so that its words scale less and stay legible; the chances' labels sit
   // right-aligned in the left margin, the rounds' in a band above the chart (top)
   const phone = window.matchMedia("(max-width: 600px)").matches;
-  const W = phone ? 400 : 600, H = phone ? 220 : 200, pad = 44, top = 30, bottom = 40;  // below: the move numbers
+  const W = phone ? 400 : 600, H = phone ? 220 : 200, pad = 44, top = 30, bottom = 44;  // below: the move numbers
   const x = (move) => pad + (W - 2 * pad) * (move / Math.max(1, analysis.total));
   const y = (chance) => H - bottom - (H - bottom - top) * chance;
   const svg = (tag, attrs, ...kids) => {
@@ -917,7 +930,7 @@ function chanceChart(analysis, table, tr, rounds = []) {
   chart.append(svg("line", { x1: pad, x2: W - pad, y1: y(parity), y2: y(parity), stroke: "#999", "stroke-dasharray": "2 4" }));
   moveTicks(analysis.total).forEach((move) => chart.append(
     svg("line", { x1: x(move), x2: x(move), y1: y(0), y2: y(0) + 4, stroke: "#666" }),
-    svg("text", { x: x(move), y: y(0) + 15, "font-size": 10, "text-anchor": "middle", class: "move-tick" }, String(move))));
+    svg("text", { x: x(move), y: y(0) + 20, "font-size": 10, "text-anchor": "middle", class: "move-tick" }, String(move))));
   chart.append(svg("text", { x: W / 2, y: H - 6, "font-size": 10, "text-anchor": "middle", class: "axis-title" }, t("moveAxis")));
   roundMarks(rounds, x, y, svg, phone ? 8 : 12).forEach((node) => chart.append(node));
   const legend = h("div", { class: "chart-legend" });
