@@ -1199,3 +1199,19 @@ def test_sk_t1_a_hand_made_marriage_that_also_names_a_space_is_refused_as_it_is_
         state.apply(seat, odd)
     assert state.to_dict() == before
     state.apply(seat, marriage)  # the marriage as offered stays legal
+
+
+# each language's word for the sale offer, as the offer's panel names it
+OFFER_WORD = {"en": "offer", "de": "angebot", "fr": "offre", "pt": "oferta"}
+
+
+@pytest.mark.parametrize("language", ["en", "de", "fr", "pt"])
+def test_sk_g1_a_hinted_answer_to_a_sale_offer_says_it_answers_the_offer(language):
+    """The hint (and the analysis) say an answer in words: "sell card 9" alone did not say that it answered
+    the sale offer, nor what a sale brings; "keep the card" did not say that it refused it."""
+    from merchantry.i18n import Translator
+
+    words = Translator("samarkand", language)
+    sell, keep = words.move("sell 9"), words.move("keep")
+    assert OFFER_WORD[language] in sell.lower() and "9" in sell and "3" in sell, sell
+    assert OFFER_WORD[language] in keep.lower(), keep

@@ -429,3 +429,70 @@ def test_samarkands_map_labels_stay_clear_and_expand_fits_its_spaces_in_view(liv
     drawn = [line for line in page.locator(".log li").all_inner_texts() if line.startswith("P1 Ann draws ")]
     listed = re.compile(r"P1 Ann draws [a-z]+, [a-z]+ and [a-z]+")
     assert drawn and all(listed.fullmatch(line) for line in drawn), drawn
+
+
+def offered_the_first_card_of_the_hand(message: str) -> str:
+    """A table's update as if a sale offer for the first card of this seat's hand had just opened (SK-G1):
+    the seat holds the card, so it is to answer, Sell or Keep."""
+    import json
+
+    data = json.loads(message)
+    view = data.get("view") or {}
+    if data.get("type") != "state" or not view.get("hand"):
+        return message
+    good = view["hand"][0]["good"]
+    view["offer"] = {"good": good, "name": view["hand"][0]["name"], "answered": False}
+    view["to_act"] = [data["seat"]]
+    data["legal"], data["answered_for_you"] = [f"sell {good}", "keep"], False
+    return json.dumps(data)
+
+
+def test_samarkands_sale_offer_is_unmissable_and_its_wide_parts_say_they_scroll(live_server, browser):
+    """Issue 32: a sale offer for a card one holds stands above the board with Sell and Keep, says what the
+    card is worth now, takes the focus, and stays in sight while the page scrolls; on a phone the map and
+    the families table, wider than the screen, say so (a shadow on the edge that hides more, a line to
+    swipe), on a desktop they fit and say nothing."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+
+    def offering(ws):  # the server's updates, each with an offer for the first card of the hand
+        server = ws.connect_to_server()
+        server.on_message(lambda message: ws.send(offered_the_first_card_of_the_hand(message)))
+        ws.on_message(lambda message: server.send(message))
+
+    page.route_web_socket(re.compile(r"/ws/tables/"), offering)
+    create_table(page, live_server, "Ann", ["human", "bot:greedy", "bot:greedy"], game="samarkand")
+    offer = page.locator(".samarkand .sk-offer.answering")
+    offer.wait_for()
+    assert "Sale offer: your answer is needed" in offer.inner_text()
+    assert re.search(r"worth -?\d+ points", offer.inner_text()), offer.inner_text()
+    assert offer.locator("[data-move^='sell ']").count() == 1 and offer.locator("[data-move='keep']").count() == 1
+    page.wait_for_function("document.activeElement?.matches('.sk-offer [data-move^=\"sell \"]')", timeout=5000)
+    # above the board's other parts, and in sight wherever the page is scrolled to
+    assert page.evaluate("document.querySelector('.samarkand').firstElementChild.matches('.sk-offer')")
+    for where in ("0", "document.body.scrollHeight"):
+        page.evaluate(f"window.scrollTo(0, {where})")
+        box = offer.bounding_box()
+        assert box["y"] >= -1 and box["y"] + box["height"] <= 844, f"the offer is out of sight: {box}"
+    shot(page, "31-samarkand-offer-phone")
+    page.evaluate("window.scrollTo(0, 0)")
+    for part in (".sk-map-frame", ".sk-families"):
+        area = page.locator(f".sk-cue-area:has({part})")  # the shadow lies over the edge, not the content
+        assert "overflows" in area.get_attribute("class") and "more-right" in area.get_attribute("class")
+        assert area.locator(".sk-cue-hint").is_visible(), f"{part}: no word that it scrolls"
+        shadow = area.locator(".sk-cue").evaluate("n => getComputedStyle(n, '::after').opacity")
+        assert shadow == "1", f"{part}: no shadow on the edge that hides more"
+        holder = area.locator(".sk-cue").evaluate("n => getComputedStyle(n).overflowX")
+        assert holder == "visible", f"{part}: its shadows would scroll away with the content"
+        scroller = ".sk-map-frame" if part == ".sk-map-frame" else ".sk-scroll"
+        area.locator(scroller).evaluate("b => { b.scrollLeft = b.scrollWidth; }")
+        page.wait_for_function(
+            "n => n.classList.contains('more-left') && !n.classList.contains('more-right')",
+            arg=area.element_handle(),
+            timeout=2000,
+        )
+    shot(page, "31-samarkand-scroll-cues-phone")
+    page.set_viewport_size({"width": 1100, "height": 900})
+    page.wait_for_function("!document.querySelector('.sk-families').closest('.sk-cue-area.overflows')")
+    assert page.locator(".sk-cue-hint:visible").count() == 0, "a desktop is told to swipe"
+    assert page.locator(".sk-cue-area.more-left, .sk-cue-area.more-right").count() == 0, "a shadow on a desktop"
+    shot(page, "31-samarkand-offer-desktop")

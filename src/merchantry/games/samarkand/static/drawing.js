@@ -13,7 +13,8 @@ const DARK = new Set(["purple", "black", "brown", "red", "green", "blue"]);
 
 // what survives a redraw: the family chosen for expanding, the zoom, where the map was scrolled to, and
 // whether the family was just chosen (its spaces are then brought into view: Expand sits below the map)
-const ui = { family: null, zoom: 1, scroll: [0, 0], reveal: false };
+// and the sale offer whose Sell button was given the focus (once per offer)
+const ui = { family: null, zoom: 1, scroll: [0, 0], reveal: false, offerFocused: null };
 let term = (word) => word; // names in the reader's language, set by render
 
 function svg(tag, attrs = {}, ...children) {
@@ -186,11 +187,37 @@ function mapFrame(view, targets, onSpace, t, tr) {
     ui.zoom = Math.min(3, Math.max(0.5, ui.zoom * factor));
     frame.querySelector("svg").setAttribute("style", mapWidth());
   };
-  return h("div", { class: "sk-map" },
+  return scrollCue(frame, h("div", { class: "sk-map" },
     h("div", { class: "sk-zoom" },
       h("button", { onclick: zoom(1.25), "aria-label": t("zoomIn"), title: t("zoomIn") }, "+"),
       h("button", { onclick: zoom(0.8), "aria-label": t("zoomOut"), title: t("zoomOut") }, "−")),
-    frame);
+    frame), t("swipeMap"));
+}
+
+// a table in its own sideways-scrolling box, which says so when it is wider than the screen
+function scrolling(table, t) {
+  const box = h("div", { class: "sk-scroll" }, table);
+  return scrollCue(box, h("div", { class: "sk-scroll-holder" }, box), t("swipeTable"));
+}
+
+// A part wider than the screen (the map, a table on a phone) says so: a shadow on each edge that hides more,
+// and a line above it saying to swipe, so that nothing is cut off unnoticed. `box` is what scrolls, `part`
+// what the shadows lie over, which does not scroll itself (the map with its zoom buttons, a table's holder):
+// a shadow inside the scrolling box would scroll away with its content
+function scrollCue(box, part, hint) {
+  const area = h("div", { class: "sk-cue-area" }, h("p", { class: "sk-cue-hint", "aria-hidden": "true" }, hint), part);
+  part.classList.add("sk-cue");
+  const update = () => {
+    const hidden = box.scrollWidth - box.clientWidth;
+    area.classList.toggle("overflows", hidden > 1);
+    area.classList.toggle("more-left", hidden > 1 && box.scrollLeft > 1);
+    area.classList.toggle("more-right", hidden > 1 && box.scrollLeft < hidden - 1);
+  };
+  box.addEventListener("scroll", update, { passive: true });
+  const watcher = new ResizeObserver(() => (box.isConnected ? update() : watcher.disconnect()));
+  watcher.observe(box);
+  if (box.firstElementChild) watcher.observe(box.firstElementChild);  // the map widened by a zoom
+  return area;
 }
 
 function prompt(view, seat, moves, table, t, tr) {
@@ -216,9 +243,39 @@ function prompt(view, seat, moves, table, t, tr) {
   return t("promptAct");
 }
 
+// A sale offer (SK-G1) stands out above everything on the board, and stays in sight while the page scrolls
+// (it is sticky): it interrupts someone's turn, and a holder who missed it kept the whole table waiting. To
+// the holder it says what the card is worth in hand now, beside Sell and Keep, and Sell takes the keyboard's
+// focus the first time the offer shows; to everyone else it says that the table waits for the holder
+function offerPanel(view, moves, act, text, t, tr) {
+  const offer = view.offer;
+  if (!offer || view.over) return null;
+  const answering = moves.sell.size > 0;
+  const card = answering ? (view.hand || []).find((c) => c.good === offer.good) : null;
+  const panel = h("div", { class: `sk-offer${answering ? " answering" : ""}`, role: answering ? "alert" : "status" },
+    h("strong", { class: "sk-offer-title" }, t(answering ? "offerTitle" : "offerWaitTitle")),
+    h("div", { class: "sk-prompt" }, text),
+    card ? h("div", { class: "sk-offer-worth" }, t("offerWorth", { points: card.points })) : null,
+    answering ? h("div", { class: "sk-actions" },
+      [...moves.sell].map((g) => h("button", { class: "primary", "data-move": `sell ${g}`, onclick: () => act(`sell ${g}`) }, `${t("sell")}: ${g} ${tr.term(MAP.goods[g - 1].name)}`)),
+      h("button", { "data-move": "keep", onclick: () => act("keep") }, t("keep"))) : null);
+  // focus once per offer, never scrolling the page (it never scrolls by itself: the panel is in sight), and
+  // taken only from the board or from nowhere: not from a guided first game's panel, nor from Keep
+  const key = `${offer.good}:${(view.log || []).length}`;
+  if (answering && ui.offerFocused !== key) {
+    ui.offerFocused = key;
+    setTimeout(() => {
+      const here = document.activeElement;
+      const free = !here || here === document.body || (here.closest(".samarkand") && !panel.contains(here));
+      if (free && panel.isConnected) panel.querySelector("[data-move^='sell ']")?.focus({ preventScroll: true });
+    }, 0);
+  }
+  return panel;
+}
+
 function familiesTable(view, moves, act, t, tr, table) {
   const head = [["family", ""], ["cost", "cost"], ["treasury", "treasury"], ["camelsLeft", "camelsLeft"], ["tilesLeft", "tilesLeft"], ["markersLeft", "markersLeft"], ["marriedTo", ""], ["met", ""]];
-  return h("div", { class: "sk-scroll" }, h("table", { class: "scores sk-families" },
+  return scrolling(h("table", { class: "scores sk-families" },
     h("caption", {}, t("families")),
     h("thead", {}, h("tr", {}, head.slice(0, 1).map(([key]) => h("th", { title: t(key) }, t(key))), h("th", {}, ""),
       head.slice(1).map(([key]) => h("th", { title: t(key) }, t(key))))),
@@ -238,12 +295,12 @@ function familiesTable(view, moves, act, t, tr, table) {
         h("td", { class: "num" }, String(family.markers_left)),
         h("td", {}, family.held_by.map((s) => seatName(table, s).split(" ")[0]).join(", ") || "–"),
         h("td", { class: "sk-met" }, family.met.map((name) => tr.term(name)).join(", ") || "–"));
-    }))));
+    }))), t);
 }
 
 function playersTable(view, seat, table, t, tr) {
   const columns = ["dirhams", "cards", "soldCards", "tiles", "goodsMarkers", "relationMarkers"];
-  return h("div", { class: "sk-scroll" }, h("table", { class: "scores" },
+  return scrolling(h("table", { class: "scores" },
     h("caption", {}, t("players")),
     h("thead", {}, h("tr", {}, h("th", {}, ""), columns.map((key) => h("th", { title: t(key) }, t(key))))),
     h("tbody", {}, view.seats.map((row) => h("tr", { class: `${row.seat === view.current ? "current-row" : ""}${row.seat === seat ? " me" : ""}` },
@@ -253,7 +310,7 @@ function playersTable(view, seat, table, t, tr) {
       h("td", {}, row.sold.map((g) => `${g} ${tr.term(MAP.goods[g - 1].name)}`).join(", ") || "–"),
       h("td", {}, row.tiles.map((name) => swatch(MAP.families[familyIndex(name)].colour, MARKS[familyIndex(name)]))),
       h("td", { class: "num" }, String(row.goods_markers)),
-      h("td", { class: "num" }, String(row.relation_markers)))))));
+      h("td", { class: "num" }, String(row.relation_markers)))))), t);
 }
 
 function handPanel(view, moves, act, t, tr) {
@@ -278,13 +335,13 @@ function finalTable(view, table, t) {
   // the total right after the name: on a phone it shows without scrolling the table sideways
   const columns = [["total", "total"], ["goods_cards", "goodsCards"], ["goods_markers", "goodsMarkers"], ["relation_markers", "relationMarkers"], ["money", "dirhams"]];
   // within its own scrolling box: a phone page never widens (the headings wrap, the figures do not)
-  return h("div", { class: "sk-scroll" }, h("table", { class: "scores sk-final" },
+  return h("div", {}, scrolling(h("table", { class: "scores sk-final" },
     h("caption", {}, t("finalScores")),
     h("thead", {}, h("tr", {}, h("th", {}, t("rank")), h("th", {}, ""), columns.map(([, key]) => h("th", {}, t(key))))),
     h("tbody", {}, order.map((s) => h("tr", { class: view.breakdown[s].total === best ? "current-row" : "" },
       h("td", { class: "num" }, String(1 + order.filter((o) => view.breakdown[o].total > view.breakdown[s].total).length)),
       h("th", {}, seatName(table, s)),
-      columns.map(([field]) => h("td", { class: "num" }, String(view.breakdown[s][field]))))))),
+      columns.map(([field]) => h("td", { class: "num" }, String(view.breakdown[s][field]))))))), t),
     finalHands(view, table, t));
 }
 
@@ -310,16 +367,14 @@ export function render(payload, send, t, tr = { term: (w) => w }) {
   const targets = view.phase === "second" ? moves.camel : ui.family ? moves.expand.get(ui.family) : new Set();
   const onSpace = (id) => act(view.phase === "second" ? `camel ${id}` : `expand ${ui.family} ${id}`);
   const buttons = [];
-  if (moves.sell.size) {
-    for (const g of moves.sell) buttons.push(h("button", { class: "primary", "data-move": `sell ${g}`, onclick: () => act(`sell ${g}`) }, `${t("sell")}: ${g} ${tr.term(MAP.goods[g - 1].name)}`));
-    buttons.push(h("button", { "data-move": "keep", onclick: () => act("keep") }, t("keep")));
-  }
   for (const verb of ["done", "pass"]) {
     if (moves.other.has(verb)) buttons.push(h("button", { class: "primary", "data-move": verb, onclick: () => act(verb) }, t(verb)));
   }
   const text = prompt(view, seat, moves, table, t, tr);
+  const offer = offerPanel(view, moves, act, text, t, tr);
   root = h("section", { class: "samarkand" },
-    text ? h("div", { class: "banner sk-prompt", role: "status" }, text) : null,
+    offer,
+    text && !offer ? h("div", { class: "banner sk-prompt", role: "status" }, text) : null,
     buttons.length ? h("div", { class: "sk-actions" }, buttons) : null,
     finalTable(view, table, t),
     handPanel(view, moves, act, t, tr),
