@@ -450,7 +450,9 @@ def cmd_analyze_game(args: argparse.Namespace, console: Console) -> int:
         totals.add_row(
             seat_label(row["seat"]),
             *(str(row[k]) for k in ("decisions", "inaccuracy", "mistake", "blunder")),
-            "{:.1f} ({:.1f}-{:.1f})".format(*(100 * x for x in (row["mean_loss"], *row["mean_loss_interval"]))),
+            "{:.1f} ({:.1f}-{:.1f})".format(
+                *(100 * x for x in (row["mean_loss"], *row["mean_loss_interval"]))
+            ),
         )
     console.print(totals)
     for seat, moments in enumerate(key_moments(decisions, record["players"])):

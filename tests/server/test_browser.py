@@ -536,12 +536,13 @@ def test_a_hinted_move_played_to_the_letter_is_not_marked_by_the_analysis(live_s
         viewer.wait_for_selector("#analysis .analysis-summary", timeout=120_000)
         assert viewer.locator("#analysis svg.chance-chart polyline").count() == 3  # one line per seat
         assert viewer.locator("#analysis svg.chance-chart polygon.chance-band").count() == 3  # its interval
-        # every seat at every decision (y from the 0% and 100% lines), so the seats' chances at one move add up
+        # every seat at every decision (y read off the 0% and 100% lines): the chances at one move add up
         lines = viewer.locator("#analysis svg.chance-chart polyline").evaluate_all(
             "ls => ls.map(l => l.getAttribute('points').split(' ').map(p => p.split(',').map(Number)))"
         )
         nought, whole = (
-            float(viewer.locator(f".chance-line[data-level='{level}']").get_attribute("y1")) for level in (0, 1)
+            float(viewer.locator(f".chance-line[data-level='{level}']").get_attribute("y1"))
+            for level in (0, 1)
         )
         assert len({len(line) for line in lines}) == 1, "a seat missing at another's decision"
         for at_one_move in zip(*lines, strict=True):

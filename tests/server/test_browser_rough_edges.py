@@ -465,8 +465,13 @@ def test_samarkands_sale_offer_is_unmissable_and_its_wide_parts_say_they_scroll(
     offer.wait_for()
     assert "Sale offer: your answer is needed" in offer.inner_text()
     assert re.search(r"worth -?\d+ points", offer.inner_text()), offer.inner_text()
-    assert offer.locator("[data-move^='sell ']").count() == 1 and offer.locator("[data-move='keep']").count() == 1
-    page.wait_for_function("document.activeElement?.matches('.sk-offer [data-move^=\"sell \"]')", timeout=5000)
+    assert (
+        offer.locator("[data-move^='sell ']").count() == 1
+        and offer.locator("[data-move='keep']").count() == 1
+    )
+    page.wait_for_function(
+        "document.activeElement?.matches('.sk-offer [data-move^=\"sell \"]')", timeout=5000
+    )
     # above the board's other parts, and in sight wherever the page is scrolled to
     assert page.evaluate("document.querySelector('.samarkand').firstElementChild.matches('.sk-offer')")
     for where in ("0", "document.body.scrollHeight"):
@@ -494,5 +499,7 @@ def test_samarkands_sale_offer_is_unmissable_and_its_wide_parts_say_they_scroll(
     page.set_viewport_size({"width": 1100, "height": 900})
     page.wait_for_function("!document.querySelector('.sk-families').closest('.sk-cue-area.overflows')")
     assert page.locator(".sk-cue-hint:visible").count() == 0, "a desktop is told to swipe"
-    assert page.locator(".sk-cue-area.more-left, .sk-cue-area.more-right").count() == 0, "a shadow on a desktop"
+    assert page.locator(".sk-cue-area.more-left, .sk-cue-area.more-right").count() == 0, (
+        "a shadow on a desktop"
+    )
     shot(page, "31-samarkand-offer-desktop")
