@@ -543,6 +543,46 @@ def test_a_bot_whose_anchor_is_final_plays_the_anchors_move_without_searching(mo
     assert result.iterations >= 30 and result.best == anchor_move(random.Random(3))
 
 
+def test_where_the_anchor_is_final_the_analysis_prefers_the_hinted_move_and_searches_no_tree(monkeypatch):
+    """Issue 28: Grand Bazaar's hard plays its closer (a final anchor): the analysis' preferred move is the
+    closer's, step by step, with no tree searched (a tree nothing reads cost two thirds of a whole-game
+    analysis); the hint still searches its first step for its options, yet proposes that same whole move."""
+    from merchantry.bots.analysis import judge
+    from merchantry.games.grand_bazaar.components import ROUNDS
+
+    config = SearchConfig(
+        iterations=8,
+        rollout="greedy",
+        rollout_depth=8,
+        own_policy="speculator",
+        anchor_policy="closer",
+        anchor_margin=math.inf,
+        plan_visits=1_000_000,
+    )
+    session = records.Session("grand_bazaar", 3, seed=5)
+    greedy, rng = bots.get("greedy", "grand_bazaar"), random.Random(5)
+    state = session.state
+    while state.round < ROUNDS - 2 or len(state.legal_actions(state.to_act()[0])) < 2:  # the closer's rounds
+        session.apply(state.to_act()[0], bots.play_turn(state, state.to_act()[0], greedy, rng))
+        state = session.state
+    seat = state.to_act()[0]
+    advice = hint(state, seat, "grand_bazaar", config=config, worlds=4)
+    assert advice.options and len(advice.plan) > 1, advice  # a whole turn, the first step's tree searched
+    search = searcher("grand_bazaar", config)
+
+    def no_tree(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the analysis searched a tree though the anchor's move is final")
+
+    monkeypatch.setattr(search, "run", no_tree)
+    plan, trial = [], state.clone()
+    for step in advice.plan:  # the hinted steps as actions, each legal where it is played
+        (action,) = [a for a in trial.legal_actions(seat) if str(a) == step]
+        trial.apply(seat, action)
+        plan.append(action)
+    preferred, outcomes = judge(state, seat, plan, search, worlds=4)
+    assert [str(a) for a in preferred] == advice.plan and len(outcomes) == 1  # the hinted move, unmarked
+
+
 def test_an_own_policy_plays_the_searching_seats_rollout_steps_and_only_those():
     seats_played: dict[str, set[int]] = {"own": set(), "others": set()}
 
@@ -747,6 +787,9 @@ class Planned:
 
     def run(self, world, seat, rng):
         return SearchResult(seat, 1, 0.5, [ActionValue(self.plan[0], 1, 0.5)], list(self.plan))
+
+    def anchor_is_final(self):
+        return False  # its plan is the search's, as with no anchor
 
 
 def test_a_whole_move_drops_the_steps_that_change_nothing():

@@ -29,11 +29,17 @@ from tests.server.test_browser import pytestmark as browser_needed
 pytestmark = browser_needed
 
 
+QUICK = SearchConfig(iterations=30, rollout_depth=10)  # hints and analyses in a blink
+
+
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    quick = SearchConfig(iterations=30, rollout_depth=10)  # hints and analyses in a blink
-    database = tmp_path_factory.mktemp("words") / "web.db"
-    app = create_app(f"sqlite:///{database}", bot_delay=0.0, hint_search=quick, analysis_search=quick)
+def database(tmp_path_factory):
+    return f"sqlite:///{tmp_path_factory.mktemp('words') / 'web.db'}"
+
+
+@pytest.fixture(scope="module")
+def server(database):
+    app = create_app(database, bot_delay=0.0, hint_search=QUICK, analysis_search=QUICK)
     with serving(app) as base:
         yield base
 
@@ -226,7 +232,9 @@ def test_options_chosen_in_the_lobby_are_said_in_words_at_the_table_and_a_bad_on
     assert view["table"]["options"] == {"hand_limit": 5} and view["view"]["variants"] == {"hand_limit": 5}
 
 
-def test_the_analysis_shows_moves_in_words_and_its_chart_numbers_the_moves_and_rounds(server, chromium):
+def test_the_analysis_shows_moves_in_words_and_its_chart_numbers_the_moves_and_rounds(
+    server, database, chromium, monkeypatch
+):
     seats = [
         {"kind": "bot", "bot": "greedy"},
         {"kind": "bot", "bot": "random"},
@@ -282,6 +290,19 @@ def test_the_analysis_shows_moves_in_words_and_its_chart_numbers_the_moves_and_r
     assert all(shown == n for n, shown, _ in lines if n), "a line numbered otherwise than its move"
     assert all(current == (n == number) for n, _, current in lines), "the move shown is not the one marked"
     assert [n for n, _, _ in lines][-1] <= number
+    # Issue 28: the replay page shows the stored analysis after a restart: a new server on the same database
+    # (nothing in its memory) shows it on opening, unasked and searched for nothing
+    judged = page.inner_text("#analysis")
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("a stored analysis was searched again")
+
+    monkeypatch.setattr("merchantry.server.app.analyze", no_search)
+    restarted = create_app(database, bot_delay=0.0, hint_search=QUICK, analysis_search=QUICK)
+    with serving(restarted) as again:
+        page.goto(f"{again}/replay/{created['id']}")
+        page.wait_for_selector("#analysis .analysis-summary", timeout=10_000)
+        assert page.locator("#analyse").count() == 0 and page.inner_text("#analysis") == judged
 
 
 def test_a_rules_page_has_the_language_menu_and_its_picture_is_plainly_a_picture(server, chromium):

@@ -220,22 +220,34 @@ def position_stream(state: State, seat: int) -> random.Random:
 
 
 def whole_move(
-    state: State, seat: int, search: Search, rng: random.Random
-) -> tuple[list[Action], SearchResult]:
+    state: State, seat: int, search: Search, rng: random.Random, options: bool = True
+) -> tuple[list[Action], SearchResult | None]:
     """The whole move the search makes for `seat` from here, as the hard bot plays it: its plan, searched
     again from the position reached where the plan runs out before the decision ends; and the first search.
     A plan that comes back to where the seat has already been in this move (a card added, then taken back)
     made a detour: the detour is cut out, so a hint never adds a card and takes it back. A search that keeps
-    going round is finished by the greedy bot."""
+    going round is finished by the greedy bot.
+    Where the search's anchor is final (no tree can overrule it), each step is the anchor's move, as the hard
+    bot plays it, with no tree searched: the first step's tree is searched only for its statistics (the
+    hint's `options`; None without `options`), from a copy of the stream, so that the move is the same
+    either way (a hint's is the analysis' preferred move) and costs no tree where nothing reads one."""
     position = state.clone()
     steps: list[Action] = []
     first: SearchResult | None = None
     seen = {_picture(position, seat): 0}  # what the seat saw -> the steps taken when it saw it
     detours = 0
+    final = search.anchor_is_final()
     while True:
-        result = search.run(position.sample_hidden(seat, rng), seat, rng)
-        first = first or result
-        for action in result.plan or [result.best]:
+        world = position.sample_hidden(seat, rng)
+        if final:
+            if options and not steps and first is None:
+                first = search.run(world, seat, _copy_of(rng))  # its move is the anchor's, drawn alike
+            plan = [search.anchored_move(world, seat, rng)]
+        else:
+            result = search.run(world, seat, rng)
+            first = first or result
+            plan = result.plan or [result.best]
+        for action in plan:
             if action not in position.legal_actions(seat):
                 if not steps:
                     raise ValueError(f"the search chose {action}, which is not a move here")
@@ -256,6 +268,13 @@ def whole_move(
                 # net_move: a detour the picture cannot see (a note taken back goes to the end of the hand)
                 return state.net_move(seat, _without_idle_steps(state, seat, steps)), first
             seen[picture] = len(steps)
+
+
+def _copy_of(rng: random.Random) -> random.Random:
+    """A stream that draws what `rng` would, leaving `rng` where it is."""
+    copy = random.Random()
+    copy.setstate(rng.getstate())
+    return copy
 
 
 def _without_idle_steps(state: State, seat: int, steps: list[Action]) -> list[Action]:
@@ -442,6 +461,7 @@ def hint(
     search = searcher(game_name, config or analysis_recipe(game_name))
     stream = position_stream(state, seat)
     steps, first = whole_move(state, seat, search, stream)
+    assert first is not None  # a whole move with its options searched
     outcome = play_outs(state, seat, [steps], search, stream, worlds)[0]
     raw = Estimate.of_chance([shares[seat] for shares in outcome])
     calibrate = calibration(game_name, state.num_players)
@@ -551,7 +571,7 @@ def judge(
     """The preferred whole move at `before` and the play-outs of [played, preferred] on the same worlds
     (only [played] when they are the same move; the preferred one until its loss is settled)."""
     stream = position_stream(before, seat)
-    preferred, _ = whole_move(before, seat, search, stream)
+    preferred, _ = whole_move(before, seat, search, stream, options=False)
     moves = [played] if preferred == played else [played, preferred]
     return preferred, play_outs(before, seat, moves, search, stream, worlds, floor, calibrate)
 
