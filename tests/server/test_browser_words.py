@@ -12,6 +12,7 @@ import math
 import random
 import re
 import time
+from typing import Any
 
 import httpx
 import pytest
@@ -33,12 +34,8 @@ QUICK = SearchConfig(iterations=30, rollout_depth=10)  # hints and analyses in a
 
 
 @pytest.fixture(scope="module")
-def database(tmp_path_factory):
-    return f"sqlite:///{tmp_path_factory.mktemp('words') / 'web.db'}"
-
-
-@pytest.fixture(scope="module")
-def server(database):
+def server(tmp_path_factory):
+    database = f"sqlite:///{tmp_path_factory.mktemp('words') / 'web.db'}"
     app = create_app(database, bot_delay=0.0, hint_search=QUICK, analysis_search=QUICK)
     with serving(app) as base:
         yield base
@@ -232,9 +229,31 @@ def test_options_chosen_in_the_lobby_are_said_in_words_at_the_table_and_a_bad_on
     assert view["table"]["options"] == {"hand_limit": 5} and view["view"]["variants"] == {"hand_limit": 5}
 
 
-def test_the_analysis_shows_moves_in_words_and_its_chart_numbers_the_moves_and_rounds(
-    server, database, chromium, monkeypatch
+def test_the_analysis_shows_moves_in_words_and_its_chart_numbers_and_again_after_a_restart(
+    chromium, tmp_path, monkeypatch
 ):
+    """Its own server, stopped and started again on the same database (SQLite serves one process)."""
+    database = f"sqlite:///{tmp_path / 'web.db'}"
+    with serving(create_app(database, bot_delay=0.0, hint_search=QUICK, analysis_search=QUICK)) as server:
+        page, table_id = the_analysis_in_words(server, chromium)
+        judged = page.inner_text("#analysis")
+    # Issue 28: the replay page shows the stored analysis after a restart: a new server on the same database
+    # (nothing in its memory) shows it on opening, unasked and searched for nothing
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("a stored analysis was searched again")
+
+    monkeypatch.setattr("merchantry.server.app.analyze", no_search)
+    restarted = create_app(database, bot_delay=0.0, hint_search=QUICK, analysis_search=QUICK)
+    with serving(restarted) as again:
+        page.goto(f"{again}/replay/{table_id}")
+        page.wait_for_selector("#analysis .analysis-summary", timeout=10_000)
+        assert page.locator("#analyse").count() == 0 and page.inner_text("#analysis") == judged
+
+
+def the_analysis_in_words(server: str, chromium) -> tuple[Any, int]:
+    """A bots' game of Money analysed in the replay: its moves in words, the chart's move and round ticks,
+    one numbering of moves; the page and the table's id."""
     seats = [
         {"kind": "bot", "bot": "greedy"},
         {"kind": "bot", "bot": "random"},
@@ -290,19 +309,7 @@ def test_the_analysis_shows_moves_in_words_and_its_chart_numbers_the_moves_and_r
     assert all(shown == n for n, shown, _ in lines if n), "a line numbered otherwise than its move"
     assert all(current == (n == number) for n, _, current in lines), "the move shown is not the one marked"
     assert [n for n, _, _ in lines][-1] <= number
-    # Issue 28: the replay page shows the stored analysis after a restart: a new server on the same database
-    # (nothing in its memory) shows it on opening, unasked and searched for nothing
-    judged = page.inner_text("#analysis")
-
-    def no_search(*args, **kwargs):
-        raise AssertionError("a stored analysis was searched again")
-
-    monkeypatch.setattr("merchantry.server.app.analyze", no_search)
-    restarted = create_app(database, bot_delay=0.0, hint_search=QUICK, analysis_search=QUICK)
-    with serving(restarted) as again:
-        page.goto(f"{again}/replay/{created['id']}")
-        page.wait_for_selector("#analysis .analysis-summary", timeout=10_000)
-        assert page.locator("#analyse").count() == 0 and page.inner_text("#analysis") == judged
+    return page, created["id"]
 
 
 def test_a_rules_page_has_the_language_menu_and_its_picture_is_plainly_a_picture(server, chromium):
