@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import itertools
 import random
+import re
 
 import pytest
 from rich.console import Console
@@ -240,9 +241,11 @@ def test_a_hint_in_german_says_the_move_in_words_and_in_the_notation_one_types()
     )
     table.run()
     text = out.getvalue()
-    assert "Tipp: der starke Bot würde" in text and "95-%-Intervall" in text
+    assert "Tipp: der starke Bot würde spielen: " in text and "95-%-Intervall" in text
     assert "P2 Bot: schwer" in text  # the level's name in German
-    said = text.split("würde ")[1]
+    # the plan is said whole after the colon: it once read "würde einen Saphir kaufen spielen", two verbs
+    assert not re.search(r"(kaufen|verkaufen|beenden) spielen", text), text
+    said = text.split("würde spielen: ")[1]
     words, notation = said.split(" (")[0], said.split(" (")[1].split(")")[0]
     assert words.startswith("einen ") and notation.split(" -> ")[0] in {
         str(a) for a in session.state.legal_actions(0)
