@@ -274,3 +274,19 @@ def test_the_final_tables_rank_and_seat_headings_differ_in_every_language(name):
         if "rank" in words and "seat" in words:
             same = f"{name} in {language}: rank and seat both read {words['rank']!r}"
             assert words["rank"] != words["seat"], same
+
+
+@pytest.mark.parametrize("name", ["byzanz", "grand_bazaar"])
+def test_a_lessons_steps_call_a_round_by_the_word_the_board_uses(name):
+    # French Grand Bazaar's lesson said "Tour 2" and "après 27 tours" under a board reading "Manche 2 / 27"
+    # (in French a "tour" is a player's turn): every step whose English speaks of a round uses the board's
+    # word for it, in every language
+    english = json.loads((games.package(name).folder / "locales" / "en.json").read_text(encoding="utf-8"))
+    about_rounds = [key for key, text in english["tutorial"].items() if re.search(r"\bround", text, re.I)]
+    assert about_rounds, f"{name}: no step speaks of a round"
+    for language in LANGUAGES:
+        platform = json.loads((PLATFORM_LOCALES / f"{language}.json").read_text(encoding="utf-8"))
+        lesson = json.loads((games.package(name).folder / "locales" / f"{language}.json").read_text("utf-8"))
+        word = platform["ui"]["round"].lower()
+        for key in about_rounds:
+            assert word in lesson["tutorial"][key].lower(), f"{name}/{language} {key}: no {word!r}"

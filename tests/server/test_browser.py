@@ -177,6 +177,13 @@ def test_the_lobby_lists_finished_games_and_replays_step_through_them(live_serve
     page.click("a:has-text('Replay')")
     page.wait_for_selector("#replay-at")
     assert page.inner_text("#replay-at").startswith("Move 0 /")
+    # the replay says which game it is and leads back to its table (it opened on a bare bar of buttons)
+    table_address = page.locator("#replay-back").get_attribute("href")
+    assert page.inner_text("#replay h1") == page.evaluate(
+        "async (path) => (await (await fetch('/api/tables/' + path.split('/').pop())).json()).table.title",
+        table_address,
+    )
+    assert page.url.endswith(table_address.split("/")[-1]) and table_address.startswith("/table/")
     # a game with the standard options has no options line, and nothing stands in its place
     assert page.locator("#table-options").count() == 0
     assert "null" not in page.inner_text("#replay")

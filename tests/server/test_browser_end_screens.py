@@ -149,6 +149,10 @@ def test_grand_bazaar_end_counts_every_gem_once(live_server, browser):
             cells = row.locator("td").all_inner_texts()
             worth[seat_of(cells[0])] = float(cells[-1])
         assert worth == scores
+        # and its Grands are the final table's Grands, the grands before the cash-out (they read 49 under 9)
+        grands_above = column(page, "table.gb-final", "Grands")
+        grands_below = column(page, ".grand-bazaar table.scores:not(.gb-final)", "Grands")
+        assert grands_below == grands_above
         fits(page, width)
         shot(page, f"22-grand-bazaar-end-{width}")
 

@@ -328,6 +328,17 @@ def test_byzanz_market_line_merchant_profit_and_discards_chosen_on_the_page(live
         act(over, 0, move)
     assert over.hand_size(0) == 7 and over.limit_player == -1
     assert dialogs == [], "no dialog per card"
+    # a set's button names its cards as the log does, in the reader's language: German read "Verkaufe
+    # olive3 olive1 merchant" (the notation, untranslated); the move it sends stays the notation (BZ-V2)
+    sellable = lot_of_four_won_by_p1(["olive3", "olive1", "merchant"])
+    page.evaluate("localStorage.setItem('merchantry:lang', 'de')")
+    draw_byzanz(page, live_server, sellable, 0)
+    olives = page.locator(".bz-sell[data-move='sell olive3 olive1 merchant']")
+    assert olives.inner_text() == "Verkaufe Oliven 3, Oliven 1, Händler → 3 Punkte"
+    assert not re.search(r"[a-z]+[0-9]", page.locator(".bz-sells").inner_text()), "a card in notation"
+    olives.click()
+    assert page.evaluate("window.sent") == ["sell olive3 olive1 merchant"]
+    page.evaluate("localStorage.removeItem('merchantry:lang')")
 
 
 def test_the_lobby_resumes_ones_own_tables_keeps_guided_games_to_their_person_and_rates_only_rated(

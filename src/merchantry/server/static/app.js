@@ -738,6 +738,9 @@ async function replayPage(tableId) {
         h("option", { value: "" }, t("spectators")),
         info.table.seats.map((s) => h("option", { value: String(s.seat), selected: String(s.seat) === viewer ? true : null }, noted(info.table, s.seat))));
       area.replaceChildren(...[
+        // which game this is, and the way back to its table (the replay opened on a bare bar of buttons)
+        h("div", { class: "table-head" }, h("h1", {}, info.table.title), h("span", { class: "muted" }, t("replay")),
+          h("a", { id: "replay-back", href: `/table/${tableId}` }, t("backToTable"))),
         h("div", { class: "replay-bar" },
           h("button", { onclick: () => show(0) }, t("first")),
           h("button", { id: "replay-prev", onclick: () => show(at - 1) }, t("prev")),

@@ -182,7 +182,13 @@ function handPanel(view, seat, can, act, t, redraw) {
     limit ? discardPanel(view, can, act, t, redraw) : null,
     sells.length ? h("div", { class: "bz-sells" }, h("small", { class: "muted" }, t("sellHelp")), " ",
       sells.map((m) => h("button", { class: "bz-sell", "data-move": m, onclick: () => act(m) },
-        t("sellSet", { cards: m.slice(5), count: setPoints(m.slice(5).split(" "), view.merchant_profit) })))) : null);
+        t("sellSet", { cards: setInWords(m.slice(5).split(" "), t), count: setPoints(m.slice(5).split(" "), view.merchant_profit) })))) : null);
+}
+
+// a set's cards by their names in the reader's language ("Oliven 3, Oliven 1, Händler"), as the log names
+// them: the notation ("olive3 olive1 merchant") is the moves list's, for people who type
+function setInWords(codes, t) {
+  return codes.map((code) => term(code)).join(t("listSeparator"));
 }
 
 // a heading's "(tie-break)" stays whole on a phone: a line may break before it, never at its hyphen

@@ -14,6 +14,12 @@ function worth(view, row) {
   return row.cash + row.gems.reduce((sum, n, g) => sum + n * view.prices[g], 0);
 }
 
+// the grands a seat held before its gems were cashed out: the players' table says what the final table
+// says (its Grands read 49 under a final table's 9, the 40 of the gems counted in)
+function grandsShown(view, row) {
+  return view.over ? row.cash - 10 * row.gems.reduce((a, b) => a + b, 0) : row.cash;
+}
+
 // Why a buy or a sale is closed to the player now, in words; null when it is open.
 function closedBecause(view, seat, verb, g, can, t, tr) {
   const gem = view.gems[g];
@@ -110,7 +116,7 @@ function players(view, seat, table, t, tr) {
     h("tbody", {}, view.holdings.map((row) => h("tr", { class: `${row.seat === view.current ? "current-row" : ""}${row.seat === seat ? " me" : ""}` },
       h("td", {}, seatName(table, row.seat), row.seat === view.opener && !view.over ? h("small", { class: "muted", title: t("openerHelp") }, ` · ${t("opener")}`) : null),
       row.gems.map((n) => h("td", { class: "num", title: view.over ? t("cashedOut") : null }, view.over && n ? `${n} → ${n * 10}` : String(n))),
-      h("td", { class: "num" }, String(row.cash)),
+      h("td", { class: "num" }, String(grandsShown(view, row))),
       h("td", { class: "num" }, String(worth(view, row))))))));
 }
 
@@ -123,7 +129,7 @@ function finalTable(view, table, t) {
     h("tbody", {}, order.map((row) => {
       const gems = row.gems.reduce((a, b) => a + b, 0);
       return h("tr", {}, h("td", { class: "num" }, String(view.ranks[row.seat])), h("td", {}, seatName(table, row.seat)),
-        h("td", { class: "num" }, String(row.cash - 10 * gems)), h("td", { class: "num" }, `${gems} × 10 = ${10 * gems}`),
+        h("td", { class: "num" }, String(grandsShown(view, row))), h("td", { class: "num" }, `${gems} × 10 = ${10 * gems}`),
         h("td", { class: "num" }, String(row.cash)));
     })));
 }
