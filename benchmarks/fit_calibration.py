@@ -251,6 +251,12 @@ def main() -> None:
         "--least", type=int, default=150, help="fitting positions for a player count's own map"
     )
     parser.add_argument("--write", action="store_true", help="save each game's map in its data folder")
+    parser.add_argument(
+        "--fit-only",
+        action="store_true",
+        help="fit (and with --write save) the maps on the samples alone, measuring nothing: a run's maps are"
+        " fixed before its held-out positions are played",
+    )
     parser.add_argument("--plot", help="draw the held-out reliability diagrams into this PNG")
     args = parser.parse_args()
     by_game = load(args.samples)
@@ -258,6 +264,9 @@ def main() -> None:
     results = {}
     for game in sorted(by_game):
         samples = by_game[game]
+        if args.fit_only:
+            fit_and_write(game, samples, args.least, args.write)
+            continue
         if measured is not None and game in args.even_measure.split(","):
             fitting = [s for s in samples if s["seed"] % 2 == 1]
             held = [s for s in samples if s["seed"] % 2 == 0] + measured.get(game, [])
@@ -300,11 +309,26 @@ def main() -> None:
             " skill >= 0.15): " + ("met" if meets(mapped, len(held)) else "NOT met")
         )
         if args.write:
-            path = ROOT / "src" / "merchantry" / "games" / game / "data" / "calibration.json"
-            path.write_text(json.dumps(fitted, indent=1) + "\n", encoding="utf-8")
-            print(f"  written to {path.relative_to(ROOT)}")
+            write_map(game, fitted)
     if args.plot:
         plot(results, args.plot)
+
+
+def fit_and_write(game: str, fitting: list[dict[str, Any]], least: int, write: bool) -> None:
+    """--fit-only: the game's map from its fitting positions, nothing measured."""
+    kind, scores = choose_kind(fitting, least)
+    fitted = fit_game(fitting, least, kind)
+    print(f"\n{game}: fitted on {len(fitting)} positions from {len({s['seed'] for s in fitting})} games")
+    print(f"  cross-validated Brier on the fitting positions: {'; '.join(scores)}")
+    print(f"  maps: {describe(fitted)}")
+    if write:
+        write_map(game, fitted)
+
+
+def write_map(game: str, fitted: dict[str, Any]) -> None:
+    path = ROOT / "src" / "merchantry" / "games" / game / "data" / "calibration.json"
+    path.write_text(json.dumps(fitted, indent=1) + "\n", encoding="utf-8")
+    print(f"  written to {path.relative_to(ROOT)}")
 
 
 def describe(fitted: dict[str, Any]) -> str:
