@@ -169,22 +169,25 @@ class Counts:
         self.present: list[int] = []  # the indices counted last (each once)
 
     def write(self, indices: Iterable[int]) -> None:
+        # Each list item read once where it can be: compiled, an item read or written is most of the cost.
         numbers, start, divisor = self.numbers, self.start, self.divisor
         count, last = self.count, self.last
         present: list[int] = []
         for index in indices:
-            if count[index] == 0:
+            counted = count[index]
+            if counted == 0:
                 present.append(index)
-            count[index] += 1
-        for index in present:
-            if count[index] != last[index]:
-                numbers[start + index] = count[index] / divisor
+            count[index] = counted + 1
+        for index in present:  # counted now: written if the count changed, kept as the last count
+            counted = count[index]
+            if counted != last[index]:
+                numbers[start + index] = counted / divisor
+                last[index] = counted
         for index in self.present:
             if count[index] == 0:  # counted before, not now
                 numbers[start + index] = 0.0
-            last[index] = 0
+                last[index] = 0
         for index in present:
-            last[index] = count[index]
             count[index] = 0
         self.present = present
 

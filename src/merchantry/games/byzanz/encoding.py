@@ -183,6 +183,7 @@ class ByzanzObserver:
         self.turn = OneHot(numbers, BID_TURN, SLOTS)
         self.chooser = OneHot(numbers, CHOOSER, SLOTS)
         self.limit = OneHot(numbers, LIMIT, SLOTS)
+        self.header: tuple[int, int] | None = None  # the round and the deck's size, as last written
         self.offers: tuple[Any, ...] | None = None
         self.lot = Counts(numbers, LOT, 4, len(CODES))
         self.lot_from: tuple[int, ...] | None = None
@@ -202,8 +203,11 @@ class ByzanzObserver:
     def observe(self, state: ByzanzState) -> np.ndarray:
         numbers, me, phase = self.numbers, self.seat, state.phase
         self.phase.write(phase)
-        numbers[len(PHASE_NAMES)] = state.round / state.rounds
-        numbers[len(PHASE_NAMES) + 1] = len(state.deck) / 100
+        header = (state.round, len(state.deck))
+        if header != self.header:  # most actions change neither: no write then
+            self.header = header
+            numbers[len(PHASE_NAMES)] = state.round / state.rounds
+            numbers[len(PHASE_NAMES) + 1] = len(state.deck) / 100
         self.dealer.write(self.slot_of[state.dealer])
         self.opener.write(self.slot_of[state.round_opener])
         self.first.write(self.slot_of[(state.dealer + 1) % self.players])

@@ -145,12 +145,13 @@ class SamarkandObserver:
         self.hand_from: object = None
         self.worth_from: tuple[int, ...] = ()
         self.own_from: object = None
-        self.family_from: list[object] = [None] * 5  # the columns of `_families`, in its order
+        self.family_from: list[tuple[int, ...] | None] = [None] * 5  # the columns of `_families`, in order
         self.met_from: object = None
-        self.seat_from: list[object] = [None] * 3  # the columns of `_seats`, in its order
+        self.seat_from: list[tuple[int, ...] | None] = [None] * 3  # the columns of `_seats`, in its order
         self.hands_from: object = None
         self.sold_from: object = None
         self.tiles_from: object = None
+        self.seat_tiles_from: list[object] = [None] * players
         self.held: tuple[int, ...] = ()
         self.sold: set[int] = set()
 
@@ -201,10 +202,12 @@ class SamarkandObserver:
         numbers, before = self.numbers, self.camels
         for space in range(SPACES):  # indexed, not zipped: compiled, a zip iterates generically
             now = camels[space]
-            if now != before[space]:
+            changed = now ^ before[space]
+            if changed:  # only the families whose camel came or went (a placement: one number)
                 start = CAMELS + space * FAMILIES
                 for family in range(FAMILIES):
-                    numbers[start + family] = 1.0 if now & (1 << family) else 0.0
+                    if changed & (1 << family):
+                        numbers[start + family] = 1.0 if now & (1 << family) else 0.0
         self.camels = camels
 
     def _families(self, state: SamarkandState) -> None:
@@ -218,10 +221,13 @@ class SamarkandObserver:
         )
         seen = self.family_from
         for part, (column, values, divisor) in enumerate(columns):
-            if values is not seen[part]:
+            before = seen[part]
+            if values is not before:
                 seen[part] = values
                 for family in range(FAMILIES):
-                    numbers[FAMILY_ROWS + family * PER_FAMILY + column] = values[family] / divisor
+                    # only the numbers that changed: a camel placed changes one family's camels left
+                    if before is None or values[family] != before[family]:
+                        numbers[FAMILY_ROWS + family * PER_FAMILY + column] = values[family] / divisor
         if state.met is not self.met_from:
             self.met_from = state.met
             every = (1 << FAMILIES) - 1
@@ -238,10 +244,12 @@ class SamarkandObserver:
         )
         seen = self.seat_from
         for part, (column, values, divisor) in enumerate(columns):
-            if values is not seen[part]:
+            before = seen[part]
+            if values is not before:
                 seen[part] = values
                 for p in range(self.players):
-                    numbers[SEATS + slot_of[p] * PER_SEAT + column] = values[p] / divisor
+                    if before is None or values[p] != before[p]:  # only the seats whose number changed
+                        numbers[SEATS + slot_of[p] * PER_SEAT + column] = values[p] / divisor
         if state.hands is not self.hands_from:
             self.hands_from = state.hands
             for p in range(self.players):
@@ -257,10 +265,15 @@ class SamarkandObserver:
             self.sold = sold
         if state.tiles_held is not self.tiles_from:
             self.tiles_from = state.tiles_held
+            seat_tiles = self.seat_tiles_from
             for p in range(self.players):
+                tiles = state.tiles_held[p]
+                if tiles is seat_tiles[p]:  # another seat's tiles changed, not this one's
+                    continue
+                seat_tiles[p] = tiles
                 start = SEATS + slot_of[p] * PER_SEAT + 6
                 for family in range(FAMILIES):
-                    numbers[start + family] = float(state.tiles_held[p][family])
+                    numbers[start + family] = float(tiles[family])
 
     def _worth(self, state: SamarkandState, before: tuple[int, ...]) -> None:
         """The worth of the observer's cards whose space's camels changed since `before` (SK-E2)."""
