@@ -25,6 +25,7 @@ import platform
 import random
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -63,7 +64,7 @@ def persons_turn(service: TableService, table_id: str) -> bool:
     return PERSON in live.state.to_act() and not live.answered_by_server()
 
 
-def bots_until(service: TableService, table_id: str, ready) -> None:
+def bots_until(service: TableService, table_id: str, ready: Callable[[], bool]) -> None:
     for _ in range(5000):
         if ready():
             return
@@ -82,7 +83,7 @@ class Line:
         self.notes: list[dict[str, Any]] = []
 
     @property
-    def state(self):
+    def state(self) -> Any:
         return self.service.table(self.table_id).state
 
     def note(self, asked: list[str] | None) -> list[str]:
@@ -121,7 +122,7 @@ class Line:
             if self.state.is_over():
                 break
             if "until" in step:
-                while not self.state.is_over() and not tutorials.reached(self.state.view(PERSON), step["until"]):
+                while not self.state.is_over() and not self.reached(step["until"]):
                     if persons_turn(self.service, self.table_id):
                         self.play(self.free_move())
                     elif not self.service.bot_move(self.table_id):
@@ -132,8 +133,10 @@ class Line:
                 bots_until(
                     self.service,
                     self.table_id,
-                    lambda move=move: persons_turn(self.service, self.table_id)
-                    and move in map(str, self.state.legal_actions(PERSON)),
+                    lambda move=move: (
+                        persons_turn(self.service, self.table_id)
+                        and move in map(str, self.state.legal_actions(PERSON))
+                    ),
                 )
                 if self.judge and not mid_decision:
                     self.note(self.decision(asked_moves[played:]))
@@ -143,6 +146,9 @@ class Line:
                 mid_decision = state.in_decision(PERSON) and PERSON in state.to_act()
         bots_until(self.service, self.table_id, lambda: self.state.is_over())
         return [float(s) for s in self.state.scores()]
+
+    def reached(self, until: dict[str, Any]) -> bool:
+        return bool(tutorials.reached(self.state.view(PERSON), until))
 
     def decision(self, asked: list[str]) -> list[str]:
         """The moves asked from here that make up one decision (tried on a copy of the position)."""
@@ -182,7 +188,8 @@ def main() -> None:
         scores = line.run()
         lines[player] = line
         place = 1 + sum(1 for s in scores if s > scores[PERSON])
-        wins = "yes" if place == 1 and scores.count(scores[PERSON]) == 1 else ("shared" if place == 1 else "no")
+        alone = scores.count(scores[PERSON]) == 1
+        wins = "no" if place > 1 else "yes" if alone else "shared"
         results.add_row(
             player,
             " · ".join(f"P{seat + 1} {score:g}" for seat, score in enumerate(scores)),
@@ -191,7 +198,7 @@ def main() -> None:
             f"{time.process_time() - started:.1f}",
         )
     console.print(results)
-    judged = Table(title="The hint's line: the person's chance to win at each decision (hint's calibrated estimate)")
+    judged = Table(title="The hint's line: the person's chance to win at each decision (the hint's estimate)")
     for column in ("round", "lesson asks", "hint plays", "hint's chance", "chance of the asked first step"):
         judged.add_column(column)
     for note in lines["hint"].notes:
