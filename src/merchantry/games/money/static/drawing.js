@@ -111,9 +111,9 @@ export function render(payload, act, t) {
 
   if (view.phase === "over") root.append(finalScores(view, table, t));  // the end first, as in every game
 
-  // market groups
+  // market groups (MO-S3): the left group drawn on the left, the right group on the right, as they are named
   const market = h("div", { class: "market" });
-  for (const [side, key, move] of [["right", "right", "take right"], ["left", "left", "take left"]]) {
+  for (const [side, key, move] of [["left", "left", "take left"], ["right", "right", "take right"]]) {
     market.append(h("div", { class: "group" },
       h("div", { class: "group-title" }, t(key)),
       cards(view.market[side], t),
