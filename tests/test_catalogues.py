@@ -120,13 +120,28 @@ def test_a_list_in_a_log_line_is_joined_as_the_language_joins_one(language, thre
     assert Translator("money", language).event(bid) == two
 
 
+@pytest.mark.parametrize("name", games.names())
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_log_line_begins_as_a_sentence(name, language):
+    """A log line starts with a capital letter (or with a name: a seat, a number), as a person writes a
+    sentence; Money's first line began "new deal; ..."."""
+    path = games.package(name).folder / "locales" / f"{language}.json"
+    events = json.loads(path.read_text(encoding="utf-8")).get("event", {})
+    lowercase = {key: text for key, text in events.items() if text[:1].isalpha() and not text[:1].isupper()}
+    assert not lowercase, f"{name}/{language}: {lowercase}"
+
+
 def test_plural_forms_follow_the_language():
     translator = Translator("money", "de")
     refill = {"type": "refilled", "right": 4, "left": 4}
     assert translator.event(refill | {"count": 1}).endswith("1 Karte im Stapel")
     assert translator.event(refill | {"count": 7}).endswith("7 Karten im Stapel")
     deal = {"type": "deal", "removed": [], "count": 0}
-    assert translator.event(deal) == "neues Spiel; keine Währung entfernt"
+    assert translator.event(deal) == "Karten verteilt; keine Währung entfernt"
+    assert (
+        translator.event(deal | {"removed": ["EUR"], "count": 1})
+        == "Karten verteilt; entfernte Währung: Euro"
+    )
     assert Translator("money", "en").event(deal | {"removed": ["EUR"], "count": 1}).endswith("removed: EUR")
 
 
