@@ -117,6 +117,10 @@ def test_focus_stays_in_the_money_hand_after_a_card_is_added_and_the_left_group_
     page.keyboard.press("Enter")  # the next card goes on without a Tab
     page.wait_for_function(f"document.querySelectorAll('.money .hand button.card').length === {cards - 2}")
     assert page.locator(".money .my-bid .card-serial").count() == 2
+    # the lobby lists who sits at a table as the log lists names: "Ann, Simple bot and Simple bot" (listOf)
+    page.goto(live_server + "/")
+    page.wait_for_selector("td:has-text('Ann, Simple bot')")
+    assert "Ann, Simple bot and Simple bot" in page.locator("td").all_inner_texts()
 
 
 def test_error_messages_stack_readably_and_repeat_only_once(live_server, browser):
