@@ -120,13 +120,28 @@ def test_a_list_in_a_log_line_is_joined_as_the_language_joins_one(language, thre
     assert Translator("money", language).event(bid) == two
 
 
+@pytest.mark.parametrize("name", games.names())
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_log_line_begins_as_a_sentence(name, language):
+    """A log line starts with a capital letter (or with a name: a seat, a number), as a person writes a
+    sentence; Money's first line began "new deal; ..."."""
+    path = games.package(name).folder / "locales" / f"{language}.json"
+    events = json.loads(path.read_text(encoding="utf-8")).get("event", {})
+    lowercase = {key: text for key, text in events.items() if text[:1].isalpha() and not text[:1].isupper()}
+    assert not lowercase, f"{name}/{language}: {lowercase}"
+
+
 def test_plural_forms_follow_the_language():
     translator = Translator("money", "de")
     refill = {"type": "refilled", "right": 4, "left": 4}
     assert translator.event(refill | {"count": 1}).endswith("1 Karte im Stapel")
     assert translator.event(refill | {"count": 7}).endswith("7 Karten im Stapel")
     deal = {"type": "deal", "removed": [], "count": 0}
-    assert translator.event(deal) == "neues Spiel; keine Währung entfernt"
+    assert translator.event(deal) == "Karten verteilt; keine Währung entfernt"
+    assert (
+        translator.event(deal | {"removed": ["EUR"], "count": 1})
+        == "Karten verteilt; entfernte Währung: Euro"
+    )
     assert Translator("money", "en").event(deal | {"removed": ["EUR"], "count": 1}).endswith("removed: EUR")
 
 
@@ -182,6 +197,19 @@ BRAZILIAN_PORTUGUESE = {
 }
 
 
+# The formal register (o senhor, você's third-person imperatives) beside the informal tu of the rest ("All
+# legal moves" read "clique numa ou escreva-a"), each with the tu form: imperatives as only the formal
+# address has them (a noun or a subjunctive of the same spelling, "um clique", "que P2 escolha", passes).
+FORMAL_PORTUGUESE = {
+    r"\bclique (em|n[oa]s?|aqui)\b": "clica",
+    r"\bescreva-[ao]s?\b": "escreve-a",
+    r"\b(carregue|digite|pressione|selecione|aguarde|experimente)\b": "carrega, escreve, escolhe, espera",
+    # at the start of a sentence, not a noun ("escolha do lote"): "Escolha 2 cartas", not "escolhe 2 cartas"
+    r"(^|[.:;!?]\s+)(escolha|faça|veja|tente|use|junte|leve|feche|jogue)\s+(?!d[aoe]s?\b)": "escolhe",
+    r"\b(o senhor|a senhora)\b": "tu",
+}
+
+
 def portuguese_texts() -> dict[str, str]:
     """{where: text} for every Portuguese catalogue entry and rules page."""
     texts = {}
@@ -195,13 +223,13 @@ def portuguese_texts() -> dict[str, str]:
     return texts
 
 
-def test_portuguese_is_european_with_tu_and_no_brazilian_forms():
+def test_portuguese_is_european_with_tu_and_no_brazilian_or_formal_forms():
     texts = portuguese_texts()
     assert len(texts) > 400
     found = [
         f"{where}: {match.group(0)!r} (European: {european})"
         for where, text in texts.items()
-        for marker, european in BRAZILIAN_PORTUGUESE.items()
+        for marker, european in (BRAZILIAN_PORTUGUESE | FORMAL_PORTUGUESE).items()
         for match in re.finditer(marker, text, re.IGNORECASE)
     ]
     assert not found, "\n".join(found)
@@ -209,7 +237,8 @@ def test_portuguese_is_european_with_tu_and_no_brazilian_forms():
 
 def test_the_brazilian_markers_catch_brazilian_text_and_pass_european_text():
     def flagged(text: str) -> bool:
-        return any(re.search(marker, text, re.IGNORECASE) for marker in BRAZILIAN_PORTUGUESE)
+        markers = BRAZILIAN_PORTUGUESE | FORMAL_PORTUGUESE
+        return any(re.search(marker, text, re.IGNORECASE) for marker in markers)
 
     brazilian = [
         "Agora é com você.",
@@ -218,12 +247,16 @@ def test_the_brazilian_markers_catch_brazilian_text_and_pass_european_text():
         "Um robô joga no seu lugar até o fim.",
         "Dê o seu lance.",
         "Registro salvo.",
+        "Todas as jogadas permitidas (3): clique numa ou escreva-a",
+        "Escolha uma carta e carregue em Licitar.",
     ]
     european = [
         "Agora é contigo.",
         "Os outros jogadores estão a jogar…",
         "Um bot joga até ao fim.",
         "Registo guardado.",
+        "Todas as jogadas permitidas (3): clica numa ou escreve-a",
+        "Um clique devolve uma carta; à espera que P2 escolha um tipo.",
     ]
     assert all(flagged(text) for text in brazilian)
     assert not any(flagged(text) for text in european)

@@ -638,9 +638,17 @@ def test_mo_e6_the_log_numbers_each_game_of_a_match(games):
     assert [(e["type"], e["game"], e["new_round"]) for e in deals] == [
         ("match_deal", g, 1) for g in range(1, games + 1)
     ]
-    assert log_lines(state.view(None))[0].startswith("Game 1: new deal")
-    single = GAME.new_game(players=3, seed=4)
+    lines = log_lines(state.view(None))
+    assert lines[0].startswith("Game 1: cards dealt; currencies removed: ")
+    assert [line.split(":")[0] for line in lines if " over:" in line] == [
+        f"Game {g} over" for g in range(1, games + 1)
+    ]
+    single = GAME.new_game(players=3, seed=4, max_rounds=1)
     assert [(e["type"], e["game"]) for e in single.view(None)["log"]] == [("deal", 1)]
+    bid_round(single, [[], [], []])
+    words = log_lines(single.view(None))
+    assert words[0].startswith("Cards dealt; currencies removed: ")  # a sentence, and no game number
+    assert words[-1].startswith("Game over: P1 ") and single.view(None)["log"][-1]["type"] == "deal_scored"
 
 
 def test_mo_i1_the_public_log_opens_each_round():

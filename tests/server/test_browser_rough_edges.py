@@ -95,11 +95,18 @@ def test_a_byzanz_bid_card_is_taken_back_before_bid_and_the_bid_sends_the_rest(l
     assert page.locator(".bz-building [data-take-back]").count() == 0
 
 
-def test_focus_stays_in_the_money_hand_after_a_card_is_added(live_server, browser):
+def test_focus_stays_in_the_money_hand_after_a_card_is_added_and_the_left_group_is_drawn_left(
+    live_server, browser
+):
     page = browser.new_page(viewport={"width": 1100, "height": 900})
     create_table(page, live_server, "Ann", ["human", "bot:greedy", "bot:greedy"])
     page.wait_for_selector(".money .hand button.card[data-move^='add ']")
     assert page.inner_text("details.host summary") == "Seats and the table"  # no invite link in it: bots only
+    # MO-S3's groups where their names say: the left one on the left (the right group was drawn first)
+    titles = page.locator(".money .market .group .group-title")
+    assert titles.all_inner_texts() == ["Left group", "Right group"]
+    left, right = (titles.nth(i).bounding_box() for i in (0, 1))
+    assert left and right and left["x"] + left["width"] <= right["x"]
     serials = page.locator(".money .hand .card-serial").all_inner_texts()
     assert serials and all(re.fullmatch(r"№\d+", s) for s in serials)  # MO-R5's tie-breakers, on the cards
     cards = page.locator(".money .hand button.card").count()
@@ -110,6 +117,10 @@ def test_focus_stays_in_the_money_hand_after_a_card_is_added(live_server, browse
     page.keyboard.press("Enter")  # the next card goes on without a Tab
     page.wait_for_function(f"document.querySelectorAll('.money .hand button.card').length === {cards - 2}")
     assert page.locator(".money .my-bid .card-serial").count() == 2
+    # the lobby lists who sits at a table as the log lists names: "Ann, Simple bot and Simple bot" (listOf)
+    page.goto(live_server + "/")
+    page.wait_for_selector("td:has-text('Ann, Simple bot')")
+    assert "Ann, Simple bot and Simple bot" in page.locator("td").all_inner_texts()
 
 
 def test_error_messages_stack_readably_and_repeat_only_once(live_server, browser):

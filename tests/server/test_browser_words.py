@@ -267,7 +267,7 @@ def the_analysis_in_words(server: str, chromium) -> tuple[Any, int]:
     page = page_in(chromium, server)
     page.goto(f"{server}/replay/{created['id']}")
     page.wait_for_selector("#replay-at")
-    assert page.inner_text("#table-options") == "Played with: rounds at most: 3 (standard: 60)"
+    assert page.inner_text("#table-options") == "Played with: last round at the latest: 3 (standard: 60)"
     page.click("#replay-next")
     page.wait_for_selector("#replay-at:has-text('Move 1 /')")
     record = httpx.get(f"{server}/api/tables/{created['id']}/record").json()

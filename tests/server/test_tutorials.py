@@ -142,6 +142,24 @@ def test_the_course_is_pinned_whoever_moves_first_and_every_step_comes_before_th
     assert shown == [step["text"] for step in tutorials.tutorial(game)["steps"]]
 
 
+@pytest.mark.parametrize("game", TAUGHT)
+def test_a_lesson_plays_the_standard_game_so_the_page_has_no_variant_to_explain(game):
+    """A lesson deals the game as its rules page describes it: no option changed, so the table shows no
+    variants line (Money's lesson was shortened to six rounds, and the page read "rounds at most: 6
+    (standard: 60)" to a newcomer)."""
+    assert tutorials.tutorial(game).get("options", {}) == {}
+
+
+def test_the_money_lessons_line_wins_when_followed(service):
+    """The lesson teaches a line that works: following its steps (a bid of a currency not collected, small
+    bids that choose last from what the others paid) and playing the free rounds as the greedy bot would,
+    the person finishes first (the old deal's line ended 380 against a bot's 600).
+    benchmarks/tutorial_line.py measures it against every bot's play and the hint's chance."""
+    log, _ = walk(service, "money", person_first=False)
+    (scores,) = [event["scores"] for event in log if event["type"] == "deal_scored"]
+    assert scores[0] == max(scores) and scores.count(scores[0]) == 1, scores
+
+
 def deal_of(service: TableService, table_id: str) -> tuple[int, str]:
     live = service.table(table_id)
     return live.session.seed, live.bot_secret

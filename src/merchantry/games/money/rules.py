@@ -480,7 +480,9 @@ class MoneyState(State):
     def _end_deal(self) -> None:
         scores = tuple(self.hand_score(p) for p in range(self.num_players))
         self.match_results = (*self.match_results, (scores, tuple(self.hands)))
-        self.log = self.log.add("deal_scored", game=self.match_index + 1, scores=list(scores))
+        # one game is simply over; a match's games are numbered ("Game 2 over"), as its deals are
+        kind = "match_deal_scored" if self.options["match_games"] > 1 else "deal_scored"
+        self.log = self.log.add(kind, game=self.match_index + 1, scores=list(scores))
         if self.match_index + 1 < self.options["match_games"]:
             self.match_index += 1
             deal(self, random.Random(f"money:{self.deal_seed}:{self.match_index}"))

@@ -1,6 +1,6 @@
 // Merchantry in the browser: the lobby, a table (live over a websocket) and replays.
 import { h, seatHolderNoted, seatLabel, seatName } from "./dom.js";
-import { LANGUAGES, addressLanguage, gameTranslator, language, loadLanguage, setLanguage, t } from "./i18n.js";
+import { LANGUAGES, addressLanguage, gameTranslator, language, listOf, loadLanguage, setLanguage, t } from "./i18n.js";
 import * as generic from "./generic.js";
 import * as tutorial from "./tutorial.js";
 import { accountBar, accountPage, csrfHeader } from "./account.js";
@@ -199,11 +199,11 @@ async function lobby() {
   const listed = tables.filter((table) => !table.tutorial || seated(table));
   const rows = listed.map((table) => h("tr", {},
     h("td", {}, table.title, table.tutorial ? h("small", { class: "muted" }, ` · ${t("tutorialTitle")}`) : null),
-    h("td", {}, table.seats.map((s) => who(table, s.seat)).join(", ")),
+    h("td", {}, listOf(table.seats.map((s) => who(table, s.seat)))),
     h("td", {}, age(table.created_at)),
     h("td", {}, t(`status_${table.status}`)),
     // the winner by seat too: "P3 · medium (bot)" tells which of three medium bots
-    h("td", {}, table.result ? table.result.winners.map((w) => `${seatLabel(w)} · ${who(table, w)} (${table.result.scores[w]})`).join(", ") : ""),
+    h("td", {}, table.result ? listOf(table.result.winners.map((w) => `${seatLabel(w)} · ${who(table, w)} (${table.result.scores[w]})`)) : ""),
     h("td", { class: "links" }, h("a", { href: `/table/${table.id}` }, going(table) ? (seated(table) ? t("resume") : t("watch")) : t("open")),
       table.status === "finished" ? [" · ", h("a", { href: `/replay/${table.id}` }, t("replay"))] : []),
   ));
@@ -428,8 +428,8 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   const lastLog = area.querySelector(".log ol");
   const seen = lastLog ? lastLog.children.length : (view.log || []).length;
   let banner;
-  if (table.status === "waiting") banner = t("waitingToJoin", { who: table.waiting_for.map(seatLabel).join(", ") });
-  else if (table.status === "finished") banner = `${t("winner")}: ${table.result.winners.map((w) => noted(table, w)).join(", ")}`;
+  if (table.status === "waiting") banner = t("waitingToJoin", { who: listOf(table.waiting_for.map(seatLabel)) });
+  else if (table.status === "finished") banner = `${t("winner")}: ${listOf(table.result.winners.map((w) => noted(table, w)))}`;
   else if (table.status === "closed") banner = t("closedBanner");
   else if (seat === null) banner = t("spectator");
   // a seat the server answers for (a sale offer for a card it does not hold) waits like everyone else
@@ -510,7 +510,7 @@ function nothingToPlay(table, view, seat) {
   const others = (view.to_act || []).filter((s) => s !== seat);
   if (!others.length) return null;
   return h("p", { class: "moves-none muted", id: "moves-none" },
-    t("noMovesNow", { who: others.map((s) => seatName(table, s)).join(", "), count: others.length }));
+    t("noMovesNow", { who: listOf(others.map((s) => seatName(table, s))), count: others.length }));
 }
 
 // A move typed as the hint writes it, steps joined by " · ": its first step is sent now, each
@@ -569,8 +569,8 @@ function waitingBanner(table, toAct) {
   const bots = toAct.filter((s) => table.seats[s]?.kind === "bot").map(seatLabel);
   const people = toAct.filter((s) => table.seats[s]?.kind !== "bot").map(seatLabel);
   const parts = [];
-  if (people.length) parts.push(t("waitingFor", { who: people.join(", ") }));
-  if (bots.length) parts.push(h("span", { class: "bot-thinking" }, t("botThinking", { who: bots.join(", "), count: bots.length })));
+  if (people.length) parts.push(t("waitingFor", { who: listOf(people) }));
+  if (bots.length) parts.push(h("span", { class: "bot-thinking" }, t("botThinking", { who: listOf(bots), count: bots.length })));
   return parts.length > 1 ? [parts[0], " · ", parts[1]] : parts[0] || "";
 }
 

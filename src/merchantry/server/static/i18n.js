@@ -75,9 +75,16 @@ export function t(key, vars = {}) {
   return text === undefined ? key : interpolate(text, vars);
 }
 
+// Names or cards as the language lists them, "P2, P3 and P4" / "P2, P3 und P4": the page's lists read as
+// the log's (joinList), never the bare ", " between them all.
+export function listOf(items) {
+  return joinList(items, platform, language());
+}
+
 // A game's translator: its own catalogue first, then the platform's. `tr.ui(key)` for interface words,
 // `tr.term(word)` for a card, good or gem name (the word itself if the catalogue has none), and
-// `tr.event(event, seatName)` for a log event, `tr.move(text)` for a move's notation in words.
+// `tr.event(event, seatName)` for a log event, `tr.move(text)` for a move's notation in words, `tr.join(items)`
+// for a list as the language lists it.
 export async function gameTranslator(game) {
   const catalogues = [...(await chain(`/games/${game}/locales`)), ...platform];
   const lang = language();
@@ -90,7 +97,7 @@ export async function gameTranslator(game) {
     const vars = {};
     for (const [name, value] of Object.entries(ev)) {
       if (name === "type" || name === "audience" || name === "others" || name === "new_round") continue;
-      vars[name] = describe(name, value, { ui, term, seatName, join: (items) => joinList(items, catalogues, lang) });
+      vars[name] = describe(name, value, { ui, term, seatName, join: (items) => join(items) });
     }
     const template = pick(catalogues, `event.${ev.type}`, { count: ev.count }, lang);
     return template === undefined ? `${ev.type} ${JSON.stringify(vars)}` : interpolate(template, vars);
@@ -118,7 +125,8 @@ export async function gameTranslator(game) {
   };
   // a game option's name in words (section `option`), else its own name with spaces
   const option = (name) => pick(catalogues, `option.${name}`, {}, lang) ?? name.replace(/_/g, " ");
-  return { ui, term, event, move, option };
+  const join = (items) => joinList(items, catalogues, lang);
+  return { ui, term, event, move, option, join };
 }
 
 // Items as the language lists them, as merchantry/i18n.py's Translator.join: "tea, myrrh and olives"

@@ -1,7 +1,7 @@
 // The lobby's open seats (server/lobby.py): tables waiting for players with a seat anyone may take,
 // filtered by game, players and pace; "Take seat" sits you there (as your account if logged in).
 import { h, seatHolderNoted, seatLabel } from "./dom.js";
-import { t } from "./i18n.js";
+import { listOf, t } from "./i18n.js";
 import { ratingText } from "./ratings.js";
 
 export function openSeatsSection(games, { api, toast, save, open }) {
@@ -40,7 +40,7 @@ export function openSeatsSection(games, { api, toast, save, open }) {
     };
     list.replaceChildren(...tables.map((table) => h("tr", { "data-table": table.id },
       h("td", {}, table.title),
-      h("td", { class: "seat-names" }, table.seats.map((s) => who(table, s)).join(", ")),
+      h("td", { class: "seat-names" }, listOf(table.seats.map((s) => who(table, s)))),
       h("td", {}, t(`pace_${table.pace}`), table.rated ? ` · ${t("rated")}` : ""),
       h("td", {}, table.open.map((seat) => h("button", { type: "button", class: "take-seat", onclick: () => take(table, seat) },
         t("joinAs", { seat: seatLabel(seat) })))))));

@@ -1,7 +1,7 @@
 // Profiles and leaderboards (server/ratings.py). A rating is openskill's mu ± sigma; the leaderboard
 // orders by the ordinal mu - 3 sigma, a conservative estimate.
 import { h, seatLabel } from "./dom.js";
-import { language, t } from "./i18n.js";
+import { language, listOf, t } from "./i18n.js";
 
 export const ratingText = (r) => `${r.mu.toFixed(1)} ± ${r.sigma.toFixed(1)}`;
 
@@ -14,7 +14,7 @@ export function tableSummary(entry, games) {
   const moment = iso ? new Date(/Z|[+-]\d\d:\d\d$/.test(iso) ? iso : `${iso}Z`) : null;  // SQLite's are UTC, bare
   const day = moment ? moment.toLocaleDateString(language(), { day: "numeric", month: "short", year: "numeric" }) : "";
   const name = (p) => (p.kind === "bot" ? `${p.bot} (bot)` : p.name || "…");
-  const who = (entry.players || []).map((p) => `${seatLabel(p.seat)} ${name(p)}${entry.scores ? ` ${entry.scores[p.seat]}` : ""}`).join(", ");
+  const who = listOf((entry.players || []).map((p) => `${seatLabel(p.seat)} ${name(p)}${entry.scores ? ` ${entry.scores[p.seat]}` : ""}`));
   return { title, day, who };
 }
 

@@ -134,12 +134,12 @@ function finalTable(view, table, t) {
     })));
 }
 
-export function render(payload, act, t, tr = { term: (w) => w }) {
+export function render(payload, act, t, tr = { term: (w) => w, join: (items) => items.join(", ") }) {
   const { view, legal, seat, table } = payload;
   const can = new Set(legal);
   const mine = seat !== null && view.current === seat && !view.over;
   const turnLine = mine && (view.turn.bought.length || view.turn.sold.length)
-    ? t("thisTurn", { bought: view.turn.bought.map(tr.term).join(", ") || "—", sold: view.turn.sold.map(tr.term).join(", ") || "—" })
+    ? t("thisTurn", { bought: tr.join(view.turn.bought.map(tr.term)) || "—", sold: tr.join(view.turn.sold.map(tr.term)) || "—" })
     : null;
   return h("section", { class: "grand-bazaar" },
     h("div", { class: "banner gb-prompt", role: "status" }, prompt(view, seat, table, can, t)),

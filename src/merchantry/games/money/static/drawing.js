@@ -86,34 +86,35 @@ function exchangeOrder(view, t) {
 }
 
 // What to do now, or whom we wait for (MO-R1 sealed bids, MO-R6 the exchange)
-function prompt(view, seat, table, can, t) {
+function prompt(view, seat, table, can, t, tr) {
   if (view.phase === "over") return t("promptOver");
   if (view.phase === "bidding") {
     if (can.has("bid")) return t("promptBid");
     const waiting = view.to_act.filter((s) => s !== seat).map((s) => seatName(table, s));
-    return waiting.length ? t("waitingFor", { who: waiting.join(", ") }) : "";
+    return waiting.length ? t("waitingFor", { who: tr.join(waiting) }) : "";
   }
   if (view.current === seat && seat !== null) return can.has("keep") ? t("promptExchangeKeep") : t("promptExchange");
   return view.current !== null && view.current !== undefined ? t("waitExchange", { seat: seatName(table, view.current) }) : "";
 }
 
-export function render(payload, act, t) {
+// `tr`: the game's translator (i18n.js, gameTranslator): lists as the language lists them, as the log does
+export function render(payload, act, t, tr = { join: (items) => items.join(", ") }) {
   const { view, legal, seat, table } = payload;
   const can = new Set(legal);
   const root = h("section", { class: `money phase-${view.phase}` });  // drawing.css: the hand's place on a phone
-  const said = prompt(view, seat, table, can, t);
+  const said = prompt(view, seat, table, can, t, tr);
   if (said) root.append(h("div", { class: "banner money-prompt", role: "status" }, said));
   root.append(h("div", { class: "status-line" },
     `${t("round")} ${view.round}`, " · ", h("span", { title: t("deckHelp") }, `${t("deck")}: ${view.deck}`),
     view.final_round ? h("strong", { class: "warn" }, ` · ${t("finalRound")}`) : "",
-    view.removed_currencies.length ? ` · ${t("removed")}: ${view.removed_currencies.join(", ")}` : "",
+    view.removed_currencies.length ? ` · ${t("removed")}: ${tr.join(view.removed_currencies)}` : "",
   ));
 
   if (view.phase === "over") root.append(finalScores(view, table, t));  // the end first, as in every game
 
-  // market groups
+  // market groups (MO-S3): the left group drawn on the left, the right group on the right, as they are named
   const market = h("div", { class: "market" });
-  for (const [side, key, move] of [["right", "right", "take right"], ["left", "left", "take left"]]) {
+  for (const [side, key, move] of [["left", "left", "take left"], ["right", "right", "take right"]]) {
     market.append(h("div", { class: "group" },
       h("div", { class: "group-title" }, t(key)),
       cards(view.market[side], t),

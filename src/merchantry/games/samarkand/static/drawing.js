@@ -87,7 +87,7 @@ function drawMap(view, targets, onSpace, t, tr) {
     const label = space.kind === "goods" ? t("goodsSpace", { good: space.good, name: tr.term(MAP.goods[space.good - 1].name) })
       : space.kind === "start" ? t("start", { family: tr.term(family.name) })
       : space.kind === "water" ? t("water") : t("land");
-    const tip = [space.id, label, camels.length ? t("camelsHere", { families: names.join(", ") }) : ""].filter(Boolean).join(" · ");
+    const tip = [space.id, label, camels.length ? t("camelsHere", { families: tr.join(names) }) : ""].filter(Boolean).join(" · ");
     const children = [
       svg("title", {}, tip),
       svg("polygon", { points: hexPoints(cx, cy), fill, class: target ? "sk-hex sk-target" : "sk-hex", "fill-opacity": space.kind === "start" ? 0.45 : 1 }),
@@ -293,8 +293,8 @@ function familiesTable(view, moves, act, t, tr, table) {
         h("td", { class: "num" }, String(family.camels_left)),
         h("td", { class: "num" }, String(family.domain_tiles)),
         h("td", { class: "num" }, String(family.markers_left)),
-        h("td", {}, family.held_by.map((s) => seatName(table, s).split(" ")[0]).join(", ") || "–"),
-        h("td", { class: "sk-met" }, family.met.map((name) => tr.term(name)).join(", ") || "–"));
+        h("td", {}, tr.join(family.held_by.map((s) => seatName(table, s).split(" ")[0])) || "–"),
+        h("td", { class: "sk-met" }, tr.join(family.met.map((name) => tr.term(name))) || "–"));
     }))), t);
 }
 
@@ -307,7 +307,7 @@ function playersTable(view, seat, table, t, tr) {
       h("th", {}, seatName(table, row.seat)),
       h("td", { class: "num" }, String(row.money)),
       h("td", { class: "num" }, `${row.hand_size}`),
-      h("td", {}, row.sold.map((g) => `${g} ${tr.term(MAP.goods[g - 1].name)}`).join(", ") || "–"),
+      h("td", {}, tr.join(row.sold.map((g) => `${g} ${tr.term(MAP.goods[g - 1].name)}`)) || "–"),
       h("td", {}, row.tiles.map((name) => swatch(MAP.families[familyIndex(name)].colour, MARKS[familyIndex(name)]))),
       h("td", { class: "num" }, String(row.goods_markers)),
       h("td", { class: "num" }, String(row.relation_markers)))))), t);
@@ -353,7 +353,7 @@ function finalHands(view, table, t) {
       : h("span", { class: "muted" }, "—"))));
 }
 
-export function render(payload, send, t, tr = { term: (w) => w }) {
+export function render(payload, send, t, tr = { term: (w) => w, join: (items) => items.join(", ") }) {
   const { view, legal, seat, table } = payload;
   term = tr.term;
   const moves = readMoves(legal);
