@@ -8,7 +8,9 @@ below 25% (parity). The table gives hard's win rate with its 95% Wilson interval
 win rate ((1 - hard's) / 3), both mean scores, and the minutes the run took. Every bot a game's package
 registers from its scripted.py is measured unless `--bot` names some. Games are played by
 `merchantry.simulate` (reproducible from `--seed`, but for hard's wall-time cap, which a busy machine
-reaches with fewer iterations: the load is printed with the machine). Rows are printed as they finish.
+reaches with fewer iterations: the load is printed with the machine). Rows are printed as they finish. A
+run stopped by Ctrl-C or SIGTERM prints the games finished so far as its row ("stopped after N of M") and
+ends, so a long run on a busy machine still leaves its figure.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import argparse
 import importlib
 import os
 import platform
+import signal
 import time
 
 from rich.console import Console
@@ -26,6 +29,11 @@ from merchantry import games, simulate
 from merchantry.arena.statistics import wilson
 
 LEVEL = "hard"
+
+
+def stop(signum: int, frame: object) -> None:
+    """SIGTERM ends a run as Ctrl-C does: the games finished so far are printed as the row."""
+    raise KeyboardInterrupt
 
 
 def scripted(name: str) -> list[str]:
@@ -47,6 +55,7 @@ def main() -> None:
     parser.add_argument("--game", choices=games.names(), action="append", help="games (default: all)")
     parser.add_argument("--bot", action="append", help="strategies (default: every scripted one)")
     args = parser.parse_args()
+    signal.signal(signal.SIGTERM, stop)
     console = Console(width=150)
     console.print(
         f"{platform.node()} · {os.cpu_count()} cores · load {os.getloadavg()[0]:.1f} · Python "
@@ -70,10 +79,23 @@ def main() -> None:
     for name in args.game or games.names():
         for bot in [b for b in scripted(name) if not args.bot or b in args.bot]:
             start = time.perf_counter()
-            results, seconds = simulate.run(
-                name, [LEVEL] + [bot] * 3, args.games, seed=args.seed, workers=args.workers
-            )
-            summary = simulate.summarise(name, results, seconds).by_bot
+            finished: list[simulate.GameResult] = []
+            stopped = False
+            try:
+                simulate.run(
+                    name,
+                    [LEVEL] + [bot] * 3,
+                    args.games,
+                    seed=args.seed,
+                    workers=args.workers,
+                    on_result=finished.append,
+                )
+            except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the games finished so far are the row
+                stopped = True
+            if not finished:
+                break
+            results = sorted(finished, key=lambda r: r.index)
+            summary = simulate.summarise(name, results, time.perf_counter() - start).by_bot
             wins = sum(1 / len(r.winners) for r in results for s in r.winners if r.seat_bots[s] == LEVEL)
             low, high = wilson(wins, len(results))
             rate = wins / len(results)
@@ -89,7 +111,13 @@ def main() -> None:
                 f"{(time.perf_counter() - start) / 60:.1f}",
             ]
             table.add_row(*row)
-            console.print(" · ".join(row) + f" · load {os.getloadavg()[0]:.1f}")
+            stopped_note = f" · stopped after {len(results)} of {args.games}" if stopped else ""
+            console.print(" · ".join(row) + f" · load {os.getloadavg()[0]:.1f}" + stopped_note)
+            if stopped:
+                break
+        else:
+            continue
+        break
     console.print(table)
 
 
