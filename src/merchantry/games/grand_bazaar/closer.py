@@ -36,17 +36,24 @@ from merchantry.games.grand_bazaar.speculator import (
 ENDGAME_ROUNDS = 12  # rounds from the end in which holdings are played out (6 before: docs/bots.md)
 CANDIDATES = 6  # the speculator's best holdings played out (and greedy's, if it is not among them)
 WORLDS = 24  # orders of the price cards left each candidate is played out on
+MARGIN_WEIGHT = 0.0  # weight of the final margin over the best other seat (in MARGIN_SCALE grands) beside the win
+MARGIN_SCALE = 10.0  # grands of margin that count as one unit, the margin clipped to -1..1
 
 
 class GrandBazaarCloserBot(LooksWithin):
     name = "closer"
 
     def __init__(
-        self, rounds: int = ENDGAME_ROUNDS, candidates: int = CANDIDATES, worlds: int = WORLDS
+        self,
+        rounds: int = ENDGAME_ROUNDS,
+        candidates: int = CANDIDATES,
+        worlds: int = WORLDS,
+        margin_weight: float = MARGIN_WEIGHT,
     ) -> None:
         self.rounds = rounds
         self.candidates = candidates
         self.worlds = worlds
+        self.margin_weight = margin_weight
         self.speculator = GrandBazaarSpeculatorBot()
         self.greedy = GrandBazaarGreedyBot()
         self._target: tuple[tuple[object, ...], Holding] | None = None  # this turn's holding, by position
@@ -66,7 +73,15 @@ class GrandBazaarCloserBot(LooksWithin):
             if any(holding == option for option, _, _ in reachable(world, seat)):
                 return holding
         holding = best_played_out(
-            world, seat, rng, self.speculator, self.greedy, self.candidates, self.worlds, self.deadline
+            world,
+            seat,
+            rng,
+            self.speculator,
+            self.greedy,
+            self.candidates,
+            self.worlds,
+            self.deadline,
+            self.margin_weight,
         )
         self._target = (turn, holding)
         return holding
@@ -111,9 +126,13 @@ def best_played_out(
     count: int = CANDIDATES,
     worlds: int = WORLDS,
     deadline: float = math.inf,
+    margin_weight: float = MARGIN_WEIGHT,
 ) -> Holding:
     """The candidate holding that wins most often played out to the end on the same `worlds` orders (fewer
-    where the `deadline` comes first: every candidate on each order, order after order, at least one)."""
+    where the `deadline` comes first: every candidate on each order, order after order, at least one).
+    With a `margin_weight`, each play-out also counts that weight times its final margin over the best other
+    seat (`MARGIN_SCALE` grands a unit, clipped to -1..1): a margin tells holdings apart on orders where
+    both win or both lose, which a few dozen win shares alone often cannot."""
     options = candidates(world, seat, count)
     if len(options) == 1:
         return options[0]
@@ -124,7 +143,7 @@ def best_played_out(
         if done and clock() >= deadline:
             break
         for i, holding in enumerate(options):
-            wins[i] += play_out(order, seat, holding, speculator, greedy)
+            wins[i] += play_out(order, seat, holding, speculator, greedy, margin_weight)
     best = max(range(len(options)), key=lambda i: (wins[i], -i))  # the first of equals: the speculator's
     return options[best]
 
@@ -135,8 +154,10 @@ def play_out(
     holding: Holding,
     speculator: GrandBazaarSpeculatorBot,
     greedy: GrandBazaarGreedyBot,
+    margin_weight: float = MARGIN_WEIGHT,
 ) -> float:
-    """`seat`'s win share once it ends this turn with `holding` and the game is played to the end."""
+    """`seat`'s win share once it ends this turn with `holding` and the game is played to the end, plus
+    `margin_weight` times its clipped margin over the best other seat (best_played_out)."""
     trial = world.clone()
     rng = random.Random(0)  # neither bot draws from it: both are deterministic
     round_, turn = trial.round, trial.turn
@@ -148,4 +169,9 @@ def play_out(
         bot = speculator if actor == seat else greedy
         trial.apply(actor, bot.choose(trial, actor, rng))
     winners = trial.winners()
-    return 1 / len(winners) if seat in winners else 0.0
+    share = 1 / len(winners) if seat in winners else 0.0
+    if not margin_weight:
+        return share
+    cash = trial.cash
+    margin = cash[seat] - max(c for p, c in enumerate(cash) if p != seat)
+    return share + margin_weight * max(-1.0, min(1.0, margin / MARGIN_SCALE))
