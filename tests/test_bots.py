@@ -459,3 +459,18 @@ def test_the_grand_bazaar_closer_ends_its_turn_on_the_holding_that_won_most_ofte
     while state.to_act() == [0]:
         state.apply(0, bot.choose(state, 0, rng))
     assert tuple(state.gems[0]) == best
+    # with a margin weight, a play-out also counts its final margin over the best other seat (GB-E2: most
+    # grands wins), clipped: a win adds a margin of 0 or more, a loss one of 0 or less, never more than the weight
+    weight = 0.5
+    for w in worlds:
+        for holding in options:
+            share = closer.play_out(w, 0, holding, bot.speculator, bot.greedy)
+            judged = closer.play_out(w, 0, holding, bot.speculator, bot.greedy, margin_weight=weight)
+            assert abs(judged - share) <= weight
+            assert (judged >= share) if share > 0 else (judged <= share)
+    judged_apart = {
+        closer.play_out(w, 0, h, bot.speculator, bot.greedy, margin_weight=weight)
+        for w in worlds
+        for h in options
+    }
+    assert len(judged_apart) > len({0.0, 0.5, 1.0})  # margins tell apart play-outs the win shares do not
