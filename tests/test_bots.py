@@ -460,7 +460,7 @@ def test_the_grand_bazaar_closer_ends_its_turn_on_the_holding_that_won_most_ofte
         state.apply(0, bot.choose(state, 0, rng))
     assert tuple(state.gems[0]) == best
     # with a margin weight, a play-out also counts its final margin over the best other seat (GB-E2: most
-    # grands wins), clipped: a win adds a margin of 0 or more, a loss one of 0 or less, never more than the weight
+    # grands wins), clipped: a win adds 0 or more, a loss 0 or less, never more than the weight
     weight = 0.5
     for w in worlds:
         for holding in options:

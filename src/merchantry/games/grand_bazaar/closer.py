@@ -36,7 +36,7 @@ from merchantry.games.grand_bazaar.speculator import (
 ENDGAME_ROUNDS = 12  # rounds from the end in which holdings are played out (6 before: docs/bots.md)
 CANDIDATES = 6  # the speculator's best holdings played out (and greedy's, if it is not among them)
 WORLDS = 24  # orders of the price cards left each candidate is played out on
-MARGIN_WEIGHT = 0.0  # weight of the final margin over the best other seat (in MARGIN_SCALE grands) beside the win
+MARGIN_WEIGHT = 0.0  # weight beside the win of the final margin over the best other seat
 MARGIN_SCALE = 10.0  # grands of margin that count as one unit, the margin clipped to -1..1
 
 
