@@ -47,15 +47,7 @@ def new_table(game: str, script: dict[str, Any]) -> tuple[TableService, str]:
     service = TableService(
         open_database(f"sqlite:///{folder}/lesson.db"), unseen_answer_seconds=0.0, unseen_window_seconds=0.0
     )
-    seats = tutorials.seats(script)
-    created = service.create(
-        game,
-        len(seats),
-        dict(script.get("options", {})),
-        seats,
-        "Ann",
-        tutorial=tutorials.seed_and_secret(game, script),
-    )
+    created = service.create(game, name="Ann", **tutorials.lesson_table(game, script))
     return service, str(created["id"])
 
 

@@ -55,16 +55,7 @@ def test_every_step_reads_in_every_language(game, language):
 
 
 def create(service: TableService, game: str) -> str:
-    script = tutorials.tutorial(game)
-    seats = tutorials.seats(script)
-    created = service.create(
-        game,
-        len(seats),
-        dict(script.get("options", {})),
-        seats,
-        "Ann",
-        tutorial=tutorials.seed_and_secret(game, script),
-    )
+    created = service.create(game, name="Ann", **tutorials.lesson_table(game, tutorials.tutorial(game)))
     return str(created["id"])
 
 

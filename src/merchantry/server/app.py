@@ -1065,23 +1065,13 @@ def create_app(
     async def start_tutorial(request: Request, game: str, body: StartTutorial) -> dict[str, Any]:
         """A new table of the game's guided first game: its fixed deal, the person in the first seat and
         the tutorial's bots in the others (as `POST /api/tables` answers)."""
-        script = tutorial_of(game)
-        seats = tutorials.seats(script)
+        lesson = tutorials.lesson_table(game, tutorial_of(game))
         spec = CreateTable.model_validate(
-            {"game": game, "players": len(seats), "seats": seats, "name": body.name}
+            {"game": game, "players": lesson["players"], "seats": lesson["seats"], "name": body.name}
         )
         await check_creation(request, spec)  # the same limit on tables created a minute
         created = await db(
-            partial(
-                service.create,
-                game,
-                len(seats),
-                dict(script.get("options", {})),
-                seats,
-                body.name,
-                creator=client_key(client_of(request)),
-                tutorial=tutorials.seed_and_secret(game, script),
-            )
+            partial(service.create, game, name=body.name, creator=client_key(client_of(request)), **lesson)
         )
         await after_change(created["id"])
         return created

@@ -140,3 +140,15 @@ def seed_and_secret(game: str, script: dict[str, Any]) -> tuple[int, str]:
     """The deal and the bots' secret every table of this tutorial shares (nothing there is secret)."""
     secret = hashlib.sha256(f"merchantry tutorial {game} {script['seed']}".encode()).hexdigest()
     return int(script["seed"]), secret
+
+
+def lesson_table(game: str, script: dict[str, Any]) -> dict[str, Any]:
+    """What `TableService.create` takes for a table of this guided first game, but the person's name and
+    the creator: its seats, options, deal and bots' secret (the server, its tests and benchmarks share it)."""
+    seats_of = seats(script)
+    return {
+        "players": len(seats_of),
+        "options": dict(script.get("options", {})),
+        "seats": seats_of,
+        "tutorial": seed_and_secret(game, script),
+    }
