@@ -48,7 +48,7 @@ def test_a_guest_signs_up_keeps_the_seat_and_a_guest_still_joins_by_link(live_se
     host.click("#account-link")
     host.wait_for_selector("#account-seats li")
     seat_line = host.inner_text("#account-seats li")  # the seat was kept, as a person reads it
-    assert seat_line.startswith("Money · ") and "P1 Ann, P2 …, P3 greedy (bot)" in seat_line
+    assert seat_line.startswith("Money · ") and "P1 Ann, P2 … and P3 greedy (bot)" in seat_line
     assert "waiting for players" in seat_line and table_path.removeprefix("/table/") not in seat_line
     assert host.get_attribute("#account-seats li a", "href") == table_path
     shot(host, "accounts-01-account-page")
@@ -83,7 +83,7 @@ def test_a_seat_left_open_is_taken_from_the_lobby(live_server, browser):  # noqa
     other.select_option("#lobby-pace", "realtime")
     row = other.locator(f"#open-seats tr[data-table='{table_id}']")
     row.wait_for()
-    assert "Ann, …, Simple bot 25.0 ± 2.0" in row.inner_text()  # each seat's rating beside its name
+    assert "Ann, … and Simple bot 25.0 ± 2.0" in row.inner_text()  # each seat's rating beside its name
     row.locator("button.take-seat").click()
     other.wait_for_selector(".seat.me")
     host.wait_for_selector(".banner:has-text('Your turn')")  # the table filled and the game began
@@ -231,7 +231,7 @@ def test_two_accounts_play_a_rated_turn_based_game_from_the_lobby_to_their_ratin
         scores = run(service.table, table_id).state.scores()
         assert "Samarkand: Routes to Riches" in recent and "samarkand" not in recent
         assert table_id not in recent
-        assert f"P1 Ann {scores[0]:g}, P2 Bea {scores[1]:g}" in recent
+        assert f"P1 Ann {scores[0]:g} and P2 Bea {scores[1]:g}" in recent
     ann.goto(base + "/leaderboard/samarkand")
     ann.wait_for_selector("#leaderboard td.rating")
     board = ann.inner_text("#leaderboard")
