@@ -176,7 +176,7 @@ def test_bz_a2_offers_to_come_leave_out_the_offer_on_the_block_and_end_with_the_
     act(state, 0, "market cloth1")
     assert state.view(None)["offers_to_come"] == [3, 2]  # 4's lot is out now
     ended = market_round()
-    ended.deck = []
+    ended.deck = ()
     for seat, pick in ((1, "take wood"), (0, "take spice"), (3, "take merchant"), (2, "take cloth")):
         act(ended, seat, pick)
     assert ended.phase == FINAL and ended.offer_stack  # stacked again (BZ-M2), yet no round is to come
@@ -396,7 +396,7 @@ def test_bz_m3_a_new_round_while_the_deck_has_cards_else_the_end():
         act(state, seat, pick)
     assert state.round == 2 and state.phase == AUCTION and state.to_act() == [1]  # Abel held the lowest offer
     ended = market_round()
-    ended.deck = []
+    ended.deck = ()
     for seat, pick in ((1, "take wood"), (0, "take spice"), (3, "take merchant"), (2, "take cloth")):
         act(ended, seat, pick)
     assert ended.phase == FINAL
@@ -570,7 +570,7 @@ def test_bz_a4_a5_bidding_skips_players_who_have_passed():
 def final_selling() -> ByzanzState:
     """The last market of the game played out (the deck is empty): the final selling begins (BZ-E1)."""
     state = market_round()
-    state.deck = []
+    state.deck = ()
     state.round_opener = 2
     for seat, pick in ((1, "take wood"), (0, "take spice"), (3, "take merchant"), (2, "take cloth")):
         act(state, seat, pick)
@@ -592,13 +592,13 @@ def test_bz_e1_final_selling_in_seat_order_from_the_last_rounds_opener():
 
 def test_bz_e2_score_is_the_sum_of_profit_cards_merchant_five():
     state = GAME.new_game(players=3, seed=1)
-    state.profits = [[CODE_INDEX["wine4"], MERCHANT], [CODE_INDEX["cloth2"]], []]
+    state.profits = [(CODE_INDEX["wine4"], MERCHANT), (CODE_INDEX["cloth2"],), ()]
     assert state.scores() == [9.0, 2.0, 0.0]
 
 
 def test_bz_e3_a_tie_goes_to_the_most_cards_in_hand_then_is_shared():
     state = GAME.new_game(players=3, seed=1)
-    state.profits = [[CODE_INDEX["wine4"]], [CODE_INDEX["cloth4"]], []]
+    state.profits = [(CODE_INDEX["wine4"],), (CODE_INDEX["cloth4"],), ()]
     state.phase = 4  # over
     state.hands[0] = count([CODE_INDEX["wine1"]] * 2)
     state.hands[1] = count([CODE_INDEX["wine2"]] * 3)

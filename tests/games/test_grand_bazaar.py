@@ -279,7 +279,7 @@ def test_gb_e1_after_27_rounds_prices_are_ten_and_gems_cash_out_at_ten():
 
 def test_gb_e2_most_grands_wins_and_tied_players_share_rank_and_win():
     state = GAME.new_game(players=4, seed=16)
-    state.cash = [50, 70, 70, 40]
+    state.cash = (50, 70, 70, 40)
     state.over = True
     assert state.winners() == [1, 2]
     assert state.ranks() == [3, 1, 1, 4]
