@@ -78,17 +78,12 @@ def main() -> None:
         for level in args.level or LEVELS:
             lineup = [level] + [args.opponent] * 3
             start = time.perf_counter()
-            finished: list[simulate.GameResult] = []
-            stopped = False
-            try:
-                simulate.run(
-                    name, lineup, args.games, seed=args.seed, workers=args.workers, on_result=finished.append
-                )
-            except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the games finished so far are the row
-                stopped = True
-            if not finished:
+            # Ctrl-C or SIGTERM: the games finished so far are the row
+            results, stopped = simulate.run_until_stopped(
+                name, lineup, args.games, seed=args.seed, workers=args.workers
+            )
+            if not results:
                 continue
-            results = sorted(finished, key=lambda r: r.index)
             summary = simulate.summarise(name, results, time.perf_counter() - start).by_bot
             wins = sum(1 / len(r.winners) for r in results for s in r.winners if r.seat_bots[s] == level)
             low, high = wilson(wins, len(results))

@@ -79,22 +79,12 @@ def main() -> None:
     for name in args.game or games.names():
         for bot in [b for b in scripted(name) if not args.bot or b in args.bot]:
             start = time.perf_counter()
-            finished: list[simulate.GameResult] = []
-            stopped = False
-            try:
-                simulate.run(
-                    name,
-                    [LEVEL] + [bot] * 3,
-                    args.games,
-                    seed=args.seed,
-                    workers=args.workers,
-                    on_result=finished.append,
-                )
-            except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the games finished so far are the row
-                stopped = True
-            if not finished:
+            # Ctrl-C or SIGTERM: the games finished so far are the row
+            results, stopped = simulate.run_until_stopped(
+                name, [LEVEL] + [bot] * 3, args.games, seed=args.seed, workers=args.workers
+            )
+            if not results:
                 break
-            results = sorted(finished, key=lambda r: r.index)
             summary = simulate.summarise(name, results, time.perf_counter() - start).by_bot
             wins = sum(1 / len(r.winners) for r in results for s in r.winners if r.seat_bots[s] == LEVEL)
             low, high = wilson(wins, len(results))

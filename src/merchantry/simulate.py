@@ -157,6 +157,19 @@ def run(
     return sorted(results, key=lambda r: r.index), time.perf_counter() - start
 
 
+def run_until_stopped(
+    game_name: str, lineup: Sequence[str], games_count: int, seed: int = 0, workers: int = 1
+) -> tuple[list[GameResult], bool]:
+    """`run`, where Ctrl-C (or a SIGTERM handler raising KeyboardInterrupt) ends it early: the games
+    finished so far in game order, and whether the run was stopped (for a long measurement's row)."""
+    finished: list[GameResult] = []
+    try:
+        run(game_name, lineup, games_count, seed=seed, workers=workers, on_result=finished.append)
+    except KeyboardInterrupt:
+        return sorted(finished, key=lambda r: r.index), True
+    return sorted(finished, key=lambda r: r.index), False
+
+
 def summarise(game_name: str, results: list[GameResult], seconds: float) -> Summary:
     players = len(results[0].scores)
     summary = Summary(game_name, players, len(results), seconds)
