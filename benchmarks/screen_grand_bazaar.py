@@ -42,6 +42,7 @@ VARIANTS: dict[str, Callable[[], GrandBazaarCloserBot]] = {
     "margin-worlds48": lambda: GrandBazaarCloserBot(margin_weight=0.5, worlds=48),
     "whole": lambda: GrandBazaarCloserBot(rounds=27),
     "margin-whole": lambda: GrandBazaarCloserBot(rounds=27, margin_weight=0.5),
+    "deny": lambda: GrandBazaarCloserBot(deny=True),
 }
 
 

@@ -425,6 +425,32 @@ def test_the_samarkand_closer_plays_the_investors_game_until_near_the_end_then_t
     assert 1 < len(options) <= bot.candidates and set(options) <= set(legal)
 
 
+def test_the_grand_bazaar_closer_with_deny_also_plays_out_buying_the_most_of_each_gem():
+    """GB-R5 (a buy needs stock): with `deny`, the closer's candidates are its usual ones, then for each gem
+    the speculator's best among the holdings that buy the most of it, so that taking what greedy players
+    after it want is played out too; without it nothing changes."""
+    from merchantry.games.grand_bazaar import closer
+
+    revealed = [(-1, -1, 1), (-1, 0, 1), (-1, -1, 0), (0, 0, 1), (-1, 1, 0), (1, 1, 1), (0, 1, -1), (1, 0, 0)]
+    revealed += [(0, -1, 1), (1, -1, 0), (-1, 0, -1), (0, 1, 1), (1, 0, 1), (-1, 1, 1), (0, 0, -1)]
+    revealed += [(1, 1, -1), (-1, -1, -1), (0, -1, 0), (1, -1, 1), (0, 1, 0), (-1, 1, -1), (1, 0, -1)]
+    state = bazaar_position(revealed, [[0, 0, 0], [4, 0, 0], [0, 0, 2], [1, 1, 0]], [66, 30, 31, 27])
+    usual = closer.candidates(state, 0)
+    assert closer.candidates(state, 0, deny=False) == usual
+    denying = closer.candidates(state, 0, deny=True)
+    assert denying[: len(usual)] == usual and len(denying) == len(set(denying))
+    reachable = [holding for holding, _, _ in closer.reachable(state, 0)]
+    assert set(denying) <= set(reachable)
+    added = denying[len(usual) :]
+    assert added  # the usual candidates do not all buy four sapphires, rubies or emeralds
+    for gem in range(3):
+        most = max(holding[gem] for holding in reachable)  # seat 0 holds none: the most it can buy
+        assert any(holding[gem] == most for holding in denying)
+    # the closer itself passes its `deny` on: with it, the holding it goes to is among those candidates
+    bot = closer.GrandBazaarCloserBot(deny=True)
+    assert bot.target(state, 0, random.Random(9)) in denying
+
+
 def test_the_grand_bazaar_closer_ends_its_turn_on_the_holding_that_won_most_often_played_out(monkeypatch):
     from merchantry.games.grand_bazaar import closer
 

@@ -38,6 +38,7 @@ CANDIDATES = 6  # the speculator's best holdings played out (and greedy's, if it
 WORLDS = 24  # orders of the price cards left each candidate is played out on
 MARGIN_WEIGHT = 0.0  # weight beside the win of the final margin over the best other seat
 MARGIN_SCALE = 10.0  # grands of margin that count as one unit, the margin clipped to -1..1
+DENY = False  # also play out, for each gem, the best holding that buys the most of it (the stock others want)
 
 
 class GrandBazaarCloserBot(LooksWithin):
@@ -49,8 +50,10 @@ class GrandBazaarCloserBot(LooksWithin):
         candidates: int = CANDIDATES,
         worlds: int = WORLDS,
         margin_weight: float = MARGIN_WEIGHT,
+        deny: bool = DENY,
     ) -> None:
         self.rounds = rounds
+        self.deny = deny
         self.candidates = candidates
         self.worlds = worlds
         self.margin_weight = margin_weight
@@ -82,13 +85,16 @@ class GrandBazaarCloserBot(LooksWithin):
             self.worlds,
             self.deadline,
             self.margin_weight,
+            self.deny,
         )
         self._target = (turn, holding)
         return holding
 
 
-def candidates(world: BazaarState, seat: int, count: int = CANDIDATES) -> list[Holding]:
-    """The speculator's best holdings this turn can reach, best first, then greedy's if not among them."""
+def candidates(world: BazaarState, seat: int, count: int = CANDIDATES, deny: bool = DENY) -> list[Holding]:
+    """The speculator's best holdings this turn can reach, best first, then greedy's if not among them; with
+    `deny`, then for each gem the speculator's best among the holdings that buy the most of it (GB-R5: the
+    bazaar has 10 of each, and greedy players after this seat all want the same gem), if not among them."""
     statistics = next_card_statistics(frozenset(world.deck))
     worth = merits(statistics, tuple(world.gems[leader(world, seat)]))
     options = reachable(world, seat)
@@ -105,6 +111,16 @@ def candidates(world: BazaarState, seat: int, count: int = CANDIDATES) -> list[H
     greedy_holding = holding_after(world, seat, GrandBazaarGreedyBot(), random.Random(0))
     if greedy_holding not in chosen and greedy_holding in ranked:
         chosen.append(greedy_holding)
+    if deny:
+        hand = world.gems[seat]
+        for gem in range(len(hand)):
+            most = max(holding[gem] for holding in ranked) - hand[gem]
+            if most <= 0:
+                continue
+            # the first in `ranked` is the best by the speculator's merit
+            buyer = next(holding for holding in ranked if holding[gem] - hand[gem] == most)
+            if buyer not in chosen:
+                chosen.append(buyer)
     return chosen
 
 
@@ -127,13 +143,14 @@ def best_played_out(
     worlds: int = WORLDS,
     deadline: float = math.inf,
     margin_weight: float = MARGIN_WEIGHT,
+    deny: bool = DENY,
 ) -> Holding:
     """The candidate holding that wins most often played out to the end on the same `worlds` orders (fewer
     where the `deadline` comes first: every candidate on each order, order after order, at least one).
     With a `margin_weight`, each play-out also counts that weight times its final margin over the best other
     seat (`MARGIN_SCALE` grands a unit, clipped to -1..1): a margin tells holdings apart on orders where
     both win or both lose, which a few dozen win shares alone often cannot."""
-    options = candidates(world, seat, count)
+    options = candidates(world, seat, count, deny)
     if len(options) == 1:
         return options[0]
     orders = [world.sample_hidden(seat, rng) for _ in range(worlds)]
