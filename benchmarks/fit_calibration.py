@@ -156,7 +156,58 @@ def meets(result: dict[str, Any], positions: int) -> bool:
     return enough and result["skill"] >= TARGET_SKILL and all(x <= TARGET_OFF for x in off)
 
 
-Kind = tuple[str, int]  # ("platt", 0), ("isotonic", bin size) or ("platt+isotonic", bin size)
+Kind = tuple[str, int]  # ("platt", 0), ("isotonic", bin size), ("platt+isotonic", bin size) or ("beta", 0)
+BETA_GRID = tuple(round(0.01 * k, 2) for k in range(1, 100))  # where a Beta map's curve is shipped as knots
+
+
+def beta_features(raw: np.ndarray) -> np.ndarray:
+    p = np.clip(raw, 0.01, 0.99)
+    return np.column_stack([np.log(p), -np.log(1 - p), np.ones_like(p)])
+
+
+def fit_logistic(features: np.ndarray, won: np.ndarray) -> np.ndarray:
+    """The weights of least log loss of a logistic model of the win share (features with a constant)."""
+    from scipy.optimize import minimize
+
+    def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
+        z = np.clip(features @ w, -30, 30)
+        p = 1 / (1 + np.exp(-z))
+        return float(np.sum(np.logaddexp(0, z) - won * z)) / len(won), features.T @ (p - won) / len(won)
+
+    return np.asarray(minimize(loss, np.zeros(features.shape[1]), jac=True, method="L-BFGS-B").x)
+
+
+def beta_map(samples: list[dict[str, Any]]) -> dict[str, Any]:
+    """Beta calibration (Kull et al. 2017): calibrated = 1 / (1 + exp(-(a ln p - b ln(1 - p) + c))), p the raw
+    chance clipped to [0.01, 0.99], fitted by least log loss; where a or b comes out negative (a curve that
+    would not keep the order of the chances) Platt's curve (a = b) instead. Shipped as knots on BETA_GRID
+    (straight between them: within a few hundredths of a point of the curve), so analysis reads it as it
+    reads an isotonic map."""
+    raw = np.array([s["estimate"] for s in samples])
+    won = np.array([s["won"] for s in samples])
+    w = fit_logistic(beta_features(raw), won)
+    if w[0] < 0 or w[1] < 0:
+        x = logit(raw)
+        v = fit_logistic(np.column_stack([x, np.ones_like(x)]), won)
+        w = np.array([v[0], v[0], v[1]])
+    z = np.clip(beta_features(np.array(BETA_GRID)) @ w, -30, 30)
+    shown = np.clip(1 / (1 + np.exp(-z)), KNOT_EDGE, 1 - KNOT_EDGE)
+    return {
+        "beta": [round(float(v), 5) for v in w],
+        "knots": [[x, round(float(y), 5)] for x, y in zip(BETA_GRID, shown, strict=True)],
+    }
+
+
+# the kinds of map by name (benchmarks/calibration_cv.py cross-validates them, --kind ships one): the kind and
+# the fitting positions a player count needs for its own map (else the pooled map serves it)
+KINDS: dict[str, tuple[Kind, int]] = {
+    "platt pooled": (("platt", 0), 10**9),
+    "platt per players": (("platt", 0), 150),
+    **{f"isotonic {size}": (("isotonic", size), 150) for size in BIN_SIZES},
+    **{f"platt+isotonic {size}": (("platt+isotonic", size), 150) for size in (50, 100)},
+    "beta pooled": (("beta", 0), 10**9),
+    "beta per players": (("beta", 0), 150),
+}
 
 
 def fit_game(fitting: list[dict[str, Any]], least: int, kind: Kind) -> dict[str, Any]:
@@ -164,13 +215,19 @@ def fit_game(fitting: list[dict[str, Any]], least: int, kind: Kind) -> dict[str,
     an isotonic map of the raw chances (pooled: every player count); or Platt's maps followed by one pooled
     isotonic map of what they show (Platt's curve per player count, straightened where it is too rigid)."""
     fitted: dict[str, Any] = {"kind": kind[0], "pooled": {"positions": len(fitting)}, "players": {}}
-    if kind[0] != "isotonic":
+    if kind[0] == "beta":
+        fitted["pooled"].update(beta_map(fitting))
+        for players in sorted({s["players"] for s in fitting}):
+            mine = [s for s in fitting if s["players"] == players]
+            if len(mine) >= least:
+                fitted["players"][str(players)] = {**beta_map(mine), "positions": len(mine)}
+    elif kind[0] != "isotonic":
         fitted["pooled"].update(platt_map(fitting))
         for players in sorted({s["players"] for s in fitting}):
             mine = [s for s in fitting if s["players"] == players]
             if len(mine) >= least:
                 fitted["players"][str(players)] = {**platt_map(mine), "positions": len(mine)}
-    if kind[0] != "platt":
+    if kind[0] in ("isotonic", "platt+isotonic"):
         shown = [calibrated(fitted, s["players"], s["estimate"]) for s in fitting]
         knots = [list(k) for k in fit_isotonic(shown, [s["won"] for s in fitting], kind[1])]
         for chosen in (fitted["pooled"], *fitted["players"].values()):
@@ -181,6 +238,9 @@ def fit_game(fitting: list[dict[str, Any]], least: int, kind: Kind) -> dict[str,
         "isotonic": f"an isotonic map, knots [raw, calibrated] joined by straight lines (bins of {kind[1]})",
         "platt+isotonic": "Platt maps (a, b), then one isotonic map of what they show, knots [Platt's chance,"
         f" calibrated] joined by straight lines (bins of {kind[1]})",
+        "beta": "Beta calibration maps, calibrated = 1 / (1 + exp(-(a * ln(raw) - b * ln(1 - raw) + c))), raw"
+        " clipped to [0.01, 0.99], 'beta' [a, b, c], shipped as knots [raw, calibrated] joined by straight"
+        " lines",
     }
     fitted["about"] = (
         f"The analysis' raw chances mapped to what they meant in games between bots: {shapes[kind[0]]}; "
@@ -258,14 +318,28 @@ def main() -> None:
         " fixed before its held-out positions are played",
     )
     parser.add_argument("--plot", help="draw the held-out reliability diagrams into this PNG")
+    parser.add_argument(
+        "--kind",
+        action="append",
+        default=[],
+        metavar="GAME=KIND",
+        help="ship this kind of map for the game (a name of KINDS, e.g. 'money=isotonic 50', chosen by"
+        " benchmarks/calibration_cv.py) instead of the two-fold cross-validation's choice",
+    )
     args = parser.parse_args()
+    forced = {}
+    for spec in args.kind:
+        game, name = spec.split("=", 1)
+        if name not in KINDS:
+            raise SystemExit(f"--kind {spec}: no kind {name!r} (kinds: {', '.join(KINDS)})")
+        forced[game] = KINDS[name]
     by_game = load(args.samples)
     measured = load(args.measure) if args.measure else None
     results = {}
     for game in sorted(by_game):
         samples = by_game[game]
         if args.fit_only:
-            fit_and_write(game, samples, args.least, args.write)
+            fit_and_write(game, samples, args.least, args.write, forced.get(game))
             continue
         if measured is not None and game in args.even_measure.split(","):
             fitting = [s for s in samples if s["seed"] % 2 == 1]
@@ -284,8 +358,12 @@ def main() -> None:
         overlap = {s["seed"] for s in fitting} & {s["seed"] for s in held}
         if overlap:
             raise SystemExit(f"{game}: seeds both fit and measure: {sorted(overlap)[:5]}")
-        kind, scores = choose_kind(fitting, args.least)
-        fitted = fit_game(fitting, args.least, kind)
+        if game in forced:
+            kind, least = forced[game]
+            scores = ["not run: the kind given by --kind"]
+        else:
+            (kind, scores), least = choose_kind(fitting, args.least), args.least
+        fitted = fit_game(fitting, least, kind)
         seeds_of = [s["seed"] for s in held]
         raw = reliability([(s["estimate"], s["won"]) for s in held], seeds_of)
         mapped = reliability(
@@ -314,9 +392,19 @@ def main() -> None:
         plot(results, args.plot)
 
 
-def fit_and_write(game: str, fitting: list[dict[str, Any]], least: int, write: bool) -> None:
-    """--fit-only: the game's map from its fitting positions, nothing measured."""
-    kind, scores = choose_kind(fitting, least)
+def fit_and_write(
+    game: str,
+    fitting: list[dict[str, Any]],
+    least: int,
+    write: bool,
+    forced: tuple[Kind, int] | None = None,
+) -> None:
+    """--fit-only: the game's map from its fitting positions (of the `forced` kind, if given), nothing
+    measured."""
+    if forced:
+        (kind, least), scores = forced, ["not run: the kind given by --kind"]
+    else:
+        kind, scores = choose_kind(fitting, least)
     fitted = fit_game(fitting, least, kind)
     print(f"\n{game}: fitted on {len(fitting)} positions from {len({s['seed'] for s in fitting})} games")
     print(f"  cross-validated Brier on the fitting positions: {'; '.join(scores)}")
@@ -334,6 +422,8 @@ def write_map(game: str, fitted: dict[str, Any]) -> None:
 def describe(fitted: dict[str, Any]) -> str:
     def one(m: dict[str, Any]) -> str:
         platt_part = f"a={m['a']} b={m['b']}" if "a" in m else ""
+        if "beta" in m:
+            platt_part = "beta a={} b={} c={}".format(*m["beta"])
         knots = f"{len(m['knots'])} knots" if "knots" in m else ""
         return " ".join(x for x in (platt_part, knots) if x) + f" ({m['positions']} positions)"
 
