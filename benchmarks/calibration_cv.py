@@ -103,9 +103,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     parser.add_argument("files", nargs="+", help="GAME=file,file,... (positions of today's code)")
     parser.add_argument("--folds", type=int, default=10)
-    parser.add_argument("--held", type=int, default=2000, help="positions of a simulated held-out set")
+    parser.add_argument(
+        "--held", default="2000", help="positions of a simulated held-out set (comma-separated sizes)"
+    )
+    parser.add_argument("--only", help="these kinds alone (comma-separated names)")
     parser.add_argument("--draws", type=int, default=400)
     args = parser.parse_args()
+    sizes = [int(n) for n in args.held.split(",")]
+    labels = ["pass if right"] if len(sizes) == 1 else [f"right, {n}" for n in sizes]
     for spec in args.files:
         game, paths = spec.split("=", 1)
         samples = load(paths.split(","))[game]
@@ -118,12 +123,14 @@ def main() -> None:
         )
         print(
             f"  {'kind':<24} {'Brier':>8} {'skill':>6} {'worst decile':>13} {'deciles off':>12}"
-            f" {'pass if right':>14}"
+            + "".join(f" {label:>14}" for label in labels)
         )
         won = [s["won"] for s in samples]
         base = sum(won) / len(won)
         reference = sum((base - w) ** 2 for w in won) / len(won)
         for name, fit in kinds().items():
+            if args.only and name not in args.only.split(","):
+                continue
             shown = [0.0] * len(samples)
             for fold in range(args.folds):
                 fitting = [s for s in samples if fold_of[s["seed"]] != fold]
@@ -139,10 +146,10 @@ def main() -> None:
             by_game: dict[int, list[float]] = {}
             for chance, s in zip(shown, samples, strict=True):
                 by_game.setdefault(s["seed"], []).append(chance)
-            chance_pass = simulated_pass(by_game, args.held, args.draws, random.Random(2))
+            passed = [simulated_pass(by_game, n, args.draws, random.Random(2)) for n in sizes]
             print(
                 f"  {name:<24} {brier:>8.5f} {1 - brier / reference:>6.3f} {worst:>+12.1%}"
-                f" {missed:>5} of {len(rows):<4} {chance_pass:>13.0%}"
+                f" {missed:>5} of {len(rows):<4}" + "".join(f" {p:>13.0%}" for p in passed)
             )
 
 
