@@ -11,12 +11,15 @@ them; without `--measure`, games with an odd seed fit and games with an even see
 and `--even-measure GAME`, that game's odd seeds fit and its even seeds measure beside `--measure`'s (held
 out every way: no position of a game that fitted the map measures it).
 
-Three kinds of map, each monotone in the raw chance: Platt scaling on its logit,
+Four kinds of map, each monotone in the raw chance: Platt scaling on its logit,
 calibrated = 1 / (1 + exp(-(a * logit(raw) + b))) with a > 0, one per player count with at least `--least`
 fitting positions, else the game's pooled fit; an isotonic map (pool adjacent violators over bins of
-positions, knots joined by straight lines); or Platt's maps followed by one isotonic map of what they show
-(where Platt's curve is too rigid: raw shares that all meant about the same). The kind kept is the one of
-least Brier score in two-fold cross-validation on the fitting games alone (never on the held-out ones).
+positions, knots joined by straight lines); Platt's maps followed by one isotonic map of what they show
+(where Platt's curve is too rigid: raw shares that all meant about the same); or Beta calibration,
+1 / (1 + exp(-(a * ln(raw) - b * ln(1 - raw) + c))) with a, b >= 0 (Platt's curve where a = b), per player
+count or pooled, shipped as knots. The kind kept is the one of least Brier score in two-fold
+cross-validation on the fitting games alone (never on the held-out ones), or the one `--kind` names
+(benchmarks/calibration_cv.py cross-validates every kind in more folds, by game).
 Printed per game: the cross-validation, the reliability table by decile on the held-out games, raw and
 calibrated, and the Brier score against the base rate. `--write` saves the maps as
 src/merchantry/games/<game>/data/calibration.json (merchantry.bots.analysis applies them); `--plot` draws
