@@ -137,7 +137,7 @@ class SeatEnv(gymnasium.Env[np.ndarray, np.int64]):
         table, state = self.table, self.table.state
         assert state is not None, "call reset() first"
         action_id = int(action)
-        if self._ended() or not table.legal(self.seat).allows(action_id):
+        if table.ended() or not table.legal(self.seat).allows(action_id):
             return self._observation(), -1.0, True, False, {**self._info(), "illegal": True}
         table.play(self.seat, action_id)
         self._opponents_move()
@@ -148,15 +148,15 @@ class SeatEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def _opponents_move(self) -> None:
         """Let the opponents act until the learner must act, or the episode has ended."""
-        table, state = self.table, self.table.state
-        assert state is not None
-        while not state.is_over() and not table.episode.truncated():
+        table, policies = self.table, self.policies
+        assert table.state is not None
+        while not table.ended():
             seat = self._first_waiting()
             if seat < 0:
                 return
-            policy = self.policies[seat]
+            policy = policies[seat]
             if policy is None:
-                action = bots.play_turn(state, seat, self.opponents[seat], self.bot_rng)
+                action = bots.play_turn(table.state, seat, self.opponents[seat], self.bot_rng)
                 action_id = self.action_ids.id_of(action)
             else:
                 action_id = int(policy(table.observation(seat), table.flags(seat)))
@@ -164,15 +164,11 @@ class SeatEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def _first_waiting(self) -> int:
         """The first seat of `to_act()` other than the learner's, or -1 if there is none."""
+        learner = self.seat
         for seat in self.table.acting():
-            if seat != self.seat:
+            if seat != learner:
                 return seat
         return -1
-
-    def _ended(self) -> bool:
-        state = self.table.state
-        assert state is not None
-        return state.is_over() or self.table.episode.truncated()
 
     def action_masks(self) -> np.ndarray:
         """The legal action ids of the learner (all False once the episode has ended): a new array (users keep

@@ -21,7 +21,7 @@ from merchantry import games
 from merchantry.engine import State
 from merchantry.errors import IllegalAction
 from merchantry.i18n import Translator
-from merchantry.rl.encoding import Observer, action_space, encoding_of, observer_of
+from merchantry.rl.encoding import ActionSpace, Observer, action_space, encoding_of, observer_of
 from merchantry.rl.episode import Episode, check_reward, final_rewards
 
 # what a parallel step returns: the observations, rewards, terminations, truncations and infos, by agent
@@ -37,12 +37,21 @@ ParallelStep = tuple[
 class Legal:
     """The legal actions of one seat in one position: the mask (int8, and as bools for the policies and
     `action_masks`), the actions with their ids side by side (in the order of `legal_actions`), and the ids
-    in increasing order (worked out when first asked for). Two lists, not a dict by id: a step looks up one
-    id among a few dozen, and building the dict cost more than every such lookup."""
+    in increasing order. The mask and the sorted ids are worked out when first asked for: OpenSpiel never
+    asks for the mask, the AEC step never for the sorted ids. Two lists, not a dict by id: a step looks up
+    one id among a few dozen, and building the dict cost more than every such lookup."""
 
-    def __init__(self, mask: np.ndarray, actions: list[Any], action_ids: list[int]):
-        self.mask, self.actions, self.action_ids = mask, actions, action_ids
+    def __init__(self, space: ActionSpace, actions: list[Any], action_ids: list[int]):
+        self.space, self.actions, self.action_ids = space, actions, action_ids
+        self.built: np.ndarray | None = None
         self.sorted: list[int] | None = None
+
+    @property
+    def mask(self) -> np.ndarray:
+        mask = self.built
+        if mask is None:
+            mask = self.built = self.space.mask_of(self.action_ids)
+        return mask
 
     @property
     def flags(self) -> np.ndarray:
@@ -150,6 +159,7 @@ class Table:
         self.no_actions, self.observers, self.lists = other.no_actions, other.observers, other.lists
         self.state = other.state
         self.episode = other.episode
+        self.legal_now = [None] * self.players  # its own: `_forget_position` empties it in place
         self._forget_position()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Table:
@@ -174,7 +184,9 @@ class Table:
     def _forget_position(self) -> None:
         """Drop what is kept for the position as it was (legal lists, `to_act()`, OpenSpiel's current
         player)."""
-        self.legal_now = [None] * self.players
+        legal_now = self.legal_now
+        for seat in range(self.players):  # in place: a play forgets them, a new list each time cost more
+            legal_now[seat] = None
         self.current_now = None
         self.acting_now = None
 
@@ -206,7 +218,7 @@ class Table:
                 action_ids.append(by_action[action])
             except (KeyError, TypeError):  # met for the first time, or unhashable
                 action_ids.append(space.id_of_action(action))
-        legal = Legal(space.mask_of(action_ids), actions, action_ids)
+        legal = Legal(space, actions, action_ids)
         self.legal_now[seat] = legal
         return legal
 
