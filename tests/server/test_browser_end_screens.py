@@ -155,6 +155,15 @@ def test_grand_bazaar_end_counts_every_gem_once(live_server, browser):
         assert grands_below == grands_above
         fits(page, width)
         shot(page, f"22-grand-bazaar-end-{width}")
+    # its replay seen by P1 on turn offers no trade (its closed Buy buttons read "need -10 more grands")
+    page.goto(f"{live_server}/replay/{table_id}")
+    page.wait_for_selector("#replay-seat")
+    page.select_option("#replay-seat", "0")
+    page.click("#replay-next")
+    page.wait_for_function("document.querySelector('#replay-at').textContent.startsWith('Move 1 /')")
+    page.wait_for_selector(".grand-bazaar .gb-gem")
+    assert page.locator(".gb-controls").count() == 0
+    assert "more grand" not in page.inner_text("section.grand-bazaar")
 
 
 def test_samarkand_end_table_is_the_engines_scores_and_every_hand_is_shown(live_server, browser):

@@ -525,3 +525,15 @@ def test_samarkands_sale_offer_is_unmissable_and_its_wide_parts_say_they_scroll(
         "a shadow on a desktop"
     )
     shot(page, "31-samarkand-offer-desktop")
+
+
+def test_grand_bazaar_offers_no_trade_while_its_players_are_awaited(live_server, browser):
+    # a host awaiting a friend had Buy buttons closed with "need -21 more grands (costs 9)": nobody can
+    # trade yet, so there are no trade controls (nor in a replay: test_browser_end_screens.py)
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    create_table(page, live_server, "Ann", ["human", "human", "bot:greedy"], game="grand_bazaar")
+    page.wait_for_selector("section.grand-bazaar")
+    assert "to join" in page.inner_text(".table-head .banner")
+    assert page.locator(".gb-gem").count() == 3, "the price tracks still show"
+    assert page.locator(".gb-controls").count() == 0
+    assert "more grand" not in page.inner_text("section.grand-bazaar")

@@ -46,7 +46,15 @@ function prompt(view, seat, table, can, t) {
   return t("mayContinue");
 }
 
-function priceRow(view, g, seat, can, act, t, tr) {
+// The buy and sell controls belong to a seat at a table being played: a replay, a table still awaiting its
+// players and a closed one offer no trade, and their closed buttons once read "need -21 more grands"
+function trading(payload) {
+  const { view, seat, table } = payload;
+  return seat !== null && !view.over && (!table || !table.status || table.status === "playing");
+}
+
+function priceRow(payload, g, can, act, t, tr) {
+  const { view, seat } = payload;
   const gem = view.gems[g];
   const history = view.price_history;
   const before = history.length > 1 ? history[history.length - 2][g] : view.prices[g];
@@ -80,7 +88,7 @@ function priceRow(view, g, seat, can, act, t, tr) {
       // with no card left to come there is no change to expect (it once read "expected change: 0")
       view.remaining_cards.length ? h("span", { class: "muted", title: t("expectedHelp") }, ` · ${t("expected")}: ${expected(view, g)}`) : null),
     h("div", { class: "gb-track", role: "img", "aria-label": `${tr.term(gem)} ${view.prices[g]} / ${TRACK}` }, cells),
-    seat !== null && !view.over ? h("div", { class: "gb-controls" }, control("buy"), control("sell")) : null);
+    trading(payload) ? h("div", { class: "gb-controls" }, control("buy"), control("sell")) : null);
 }
 
 function expected(view, g) {
@@ -146,7 +154,7 @@ export function render(payload, act, t, tr = { term: (w) => w, join: (items) => 
     h("div", { class: "status-line" }, `${t("round")} ${view.round} / ${view.rounds}`, turnLine ? ` · ${turnLine}` : ""),
     mine && can.has("done") ? h("button", { class: "primary", "data-move": "done", onclick: () => act("done") }, t("done")) : null,
     view.over ? finalTable(view, table, t) : null,
-    h("div", { class: "gb-board" }, view.gems.map((_, g) => priceRow(view, g, seat, can, act, t, tr))),
+    h("div", { class: "gb-board" }, view.gems.map((_, g) => priceRow(payload, g, can, act, t, tr))),
     players(view, seat, table, t, tr),
     deck(view, t));
 }
