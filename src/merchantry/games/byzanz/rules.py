@@ -660,7 +660,7 @@ class ByzanzState(State):
                     "hand_size": self.hand_size(p),
                     "known": card_names(expand(self.known[p])),
                     "known_or_discarded": card_names([c for _, c in self.maybe[p]]),
-                    "bid": [CODES[c] for c in self.bids[p]],
+                    "bid": card_names(self.bids[p]),  # in the log's order (its "bid" events), not as added
                     "offer": self.offer_held[p] or None,
                     "profits": [CODES[c] for c in self.profits[p]],
                     "score": scores[p],
