@@ -76,8 +76,9 @@ def main() -> None:
     console = Console(width=140)
     load = os.getloadavg()[0]
     console.print(f"{platform.node()} · {os.cpu_count()} cores · load average at start {load:.1f}")
-    table = Table(title="A first hint in a fresh worker process: CPU seconds (wall for the first hint's request)")
-    for column in ("game", "worker start", "readied before", "first hint", "next hints", "first wait", "wall"):
+    table = Table(title="A first hint in a fresh worker process: CPU seconds (wall: the first hint)")
+    columns = ("game", "worker start", "readied before", "first hint", "next hints", "first wait", "wall")
+    for column in columns:
         table.add_column(column, justify="left" if column == "game" else "right")
     for game in args.game or games.names():
         start, hints, wall, warmed = measure(game, args.players)

@@ -4,10 +4,11 @@ Both judge a seat only by what that seat could know at the time: every search ru
 that seat (`sample_hidden`), never on the real state, so an analysis tells no one the cards they did not see.
 
 A decision is a move as a person makes it (`State.in_turn`: `in_decision`, and a sale made on one's turn
-with the turn's move): a whole sealed bid, a whole turn of buys and sells. The hint proposes a whole move and the analysis judges each decision once. The move the search
-prefers is the one the hard bot would play (its plan, searched again where the plan runs out), and both the
-hint and the analysis search a position from a random stream that is a function of what the seat knows
-there (`position_stream`): at the same settings, a hinted move is the analysis' preferred move.
+with the turn's move): a whole sealed bid, a whole turn of buys and sells. The hint proposes a whole move
+and the analysis judges each decision once. The move the search prefers is the one the hard bot would play
+(its plan, searched again where the plan runs out), and both the hint and the analysis search a position
+from a random stream that is a function of what the seat knows there (`position_stream`): at the same
+settings, a hinted move is the analysis' preferred move.
 
 Chances are measured, not read off the search: the move played and the move preferred are each played out
 in the same `WORLDS` worlds sampled for the seat, each world's play-out from one random stream for both

@@ -31,9 +31,7 @@ from merchantry.engine import seat_label
 from merchantry.errors import IllegalAction
 from merchantry.server.cluster import Solo
 from merchantry.server.db import AnalysisRow, Health, MoveRow, SeatRow, TableRow, now, token_hash
-from merchantry.server.refusal import Refused
-
-__all__ = ["Refused"]  # (still taken from here by the rest of the server: defined in refusal.py, which is light)
+from merchantry.server.refusal import Refused as Refused  # (light, for the worker processes: work.py)
 
 log = logging.getLogger("merchantry.server")
 

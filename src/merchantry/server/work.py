@@ -256,7 +256,8 @@ def ready_for_work() -> None:
     started by the pool's warm-up (FairPool) does it while nobody waits, instead of a person's first hint
     (its worker imported the whole database layer and then the game, 3-4 s of CPU on a busy machine)."""
     from merchantry import games
-    from merchantry.bots.analysis import analysis_recipe, calibration, searcher
+    from merchantry.bots.analysis import analysis_recipe, calibration
+    from merchantry.bots.ismcts import searcher
 
     for name in games.names():
         info = games.get(name)
