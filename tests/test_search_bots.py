@@ -506,6 +506,36 @@ def test_the_analysis_judges_and_shows_a_bid_without_the_cards_taken_back_out():
     assert mine[0].moves == [1, 2, 3, 4]
 
 
+def test_a_decision_is_weighed_only_against_moves_of_the_same_decision_point():
+    """Issue 32: Byzanz's analysis read "take every cloth instead of sell wine4...": a take weighed against a
+    sale, after which the take was still to make. A sale made on one's turn now goes with the turn's move
+    (State.in_turn), in the move played and in the move preferred alike: on a seeded record, every decision
+    made on a seat's turn (not over the hand limit, where a sale or a discard each end it) ends, played and
+    preferred, with the turn's own move, and both leave the decision point."""
+    session = records.Session("byzanz", 3, seed=0)
+    greedy, rng = bots.get("greedy", "byzanz"), random.Random(0)
+    going_on = True
+    while len(session.moves) < 56 or going_on:  # (up to the end of a decision)
+        state = session.state
+        seat = state.to_act()[0]
+        session.apply(seat, greedy.choose(state.sample_hidden(seat, rng), seat, rng))
+        going_on = seat in session.state.to_act() and session.state.in_turn(seat)
+    record = session.record()
+    on_turn = 0
+    for d in analyze(record, QUICK, worlds=1):
+        before = records.replay(record, upto=d.moves[0] - 1)
+        for move in (d.played, d.preferred):
+            after = before.clone()
+            for step in move.split(", "):
+                after.apply(d.seat, step)
+            assert after.is_over() or d.seat not in after.to_act() or not after.in_turn(d.seat), (d, move)
+        if d.seat in before.to_act() and before.limit_player != d.seat:
+            on_turn += 1
+            ends = [move.split(", ")[-1] for move in (d.played, d.preferred)]
+            assert not any(end.startswith("sell ") for end in ends), d
+    assert on_turn >= 20
+
+
 def test_the_anchor_move_is_kept_unless_the_search_finds_one_clearly_better():
     """From 6, +1 wins for sure and +2 loses: a margin of 0.5 lets the search overrule an anchor on +2; a
     margin above 1 never can."""

@@ -151,6 +151,15 @@ class State(ABC):
         analysis judge whole moves. By default every action is a decision of its own."""
         return False
 
+    def in_turn(self, player: int) -> bool:
+        """True while `player`'s whole move as the hint proposes it and the analysis judges it goes on: while
+        `in_decision`, and also after a step that leaves the player at the same decision point with its move
+        still to make (a sale allowed at any time, made on one's own turn before the turn's move), so that a
+        move is weighed only against the other moves of the same decision point (a take against a take, never
+        against a sale that would still leave the take to make). Bots decide by `in_decision`; by default
+        this is `in_decision`."""
+        return self.in_decision(player)
+
     def net_move(self, player: int, steps: list[Action]) -> list[Action]:
         """The whole move `steps` of `player` from this position as a person would say it: without the steps
         it took back (a card put into a sealed bid and taken out again), leading to the same position. The

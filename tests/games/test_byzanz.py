@@ -257,6 +257,45 @@ def test_bz_a4_only_values_count_and_a_raise_keeps_the_cards_already_bid():
     assert [str(a) for a in state.legal_actions(1) if a.verb != "sell"] == ["add olive1", "pass"]
 
 
+def test_bz_i1_a_bid_shows_its_cards_in_the_order_the_log_names_them():
+    """BZ-I1: bids are public. A seat's bid in the view lists its cards as the log's "bid" event does (the
+    page listed a bot's bid as it had added the cards, "wood1 grain1 wine2 wine1", the log "wine2, wine1,
+    wood1, grain1"), and a raise keeps that order with its new card in its place."""
+    state = arrange(3, [["grain4"], ["wood1", "grain1", "wine2", "wine1", "cloth3"], []], ["olive1"] * 6)
+    act(state, 0, "add grain4", "bid")
+    act(state, 1, "add wood1", "add grain1", "add wine2", "add wine1", "bid")
+    (logged,) = [e["cards"] for e in state.view(None)["log"] if e["type"] == "bid" and e["seat"] == 1]
+    assert state.view(None)["seats"][1]["bid"] == logged == ["wine2", "wine1", "wood1", "grain1"]
+    act(state, 2, "pass")
+    act(state, 0, "pass")
+    assert state.phase == LOT_CHOICE  # P2 won: the bid went to the market
+    state = arrange(3, [["spice1", "spice4"], ["wood1", "wine2", "cloth3"], []], ["olive1"] * 6)
+    act(state, 0, "add spice1", "bid")
+    act(state, 1, "add wood1", "add wine2", "bid")
+    act(state, 2, "pass")
+    act(state, 0, "add spice4", "bid")
+    act(state, 1, "add cloth3", "bid")  # the raise: cloth3 goes first, by its value
+    logged = [e["cards"] for e in state.view(None)["log"] if e["type"] == "bid" and e["seat"] == 1][-1]
+    assert state.view(1)["seats"][1]["bid"] == logged == ["cloth3", "wine2", "wood1"]
+
+
+def test_bz_a7_the_offer_card_is_shown_as_the_winners_once_the_lot_is_won():
+    """BZ-A7: the winner takes the top offer card after putting a lot card into the market; the terminal
+    shows it as theirs from the moment the lot is won (it showed only after the lot card)."""
+    from merchantry.games.byzanz.terminal import offer_of
+
+    state = arrange(3, [["wine3"], ["spice1"], []], ["olive1"] * 6)
+    act(state, 0, "add wine3", "bid")
+    act(state, 1, "pass")
+    assert offer_of(state.view(None), 0) is None  # still bidding
+    act(state, 2, "pass")
+    view = state.view(2)
+    assert view["phase"] == "lot_choice" and view["seats"][0]["offer"] is None  # the rules' order: not yet
+    assert [offer_of(view, s) for s in range(3)] == [6, None, None]
+    act(state, 0, "market olive1")
+    assert [offer_of(state.view(None), s) for s in range(3)] == [6, None, None]
+
+
 def test_bz_a5_a_player_who_passes_takes_the_bid_back_and_is_out():
     state = arrange(4, [["wine3"], ["spice4"], [], []], ["cloth1"] * 5)
     act(state, 0, "add wine3", "bid")

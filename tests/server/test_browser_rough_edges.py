@@ -537,3 +537,25 @@ def test_grand_bazaar_offers_no_trade_while_its_players_are_awaited(live_server,
     assert page.locator(".gb-gem").count() == 3, "the price tracks still show"
     assert page.locator(".gb-controls").count() == 0
     assert "more grand" not in page.inner_text("section.grand-bazaar")
+
+
+def test_bz_i1_a7_a_bots_bid_reads_as_the_log_and_the_won_offer_card_shows_at_once(live_server, browser):
+    """BZ-I1: a bid's cards on the page in the order the log names them (a bot's bid read "wood1 grain1
+    wine2 wine1" beside the log's "wine2, wine1, wood1, grain1"); BZ-A7: the offer card shows on the
+    winner's seat as soon as the lot is won, while the winner chooses the lot card (it came a step late)."""
+    from tests.games.test_byzanz import act, arrange
+
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    state = arrange(3, [["grain4"], ["wood1", "grain1", "wine2", "wine1"], []], ["olive1"] * 6)
+    act(state, 0, "add grain4", "bid")
+    act(state, 1, "add wood1", "add grain1", "add wine2", "add wine1", "bid")
+    draw_byzanz(page, live_server, state, 0)
+    (logged,) = [e["cards"] for e in state.view(0)["log"] if e["type"] == "bid" and e["seat"] == 1]
+    shown = page.locator(".byzanz .seats .seat").nth(1).locator(".bz-bid [data-card]")
+    assert [shown.nth(i).get_attribute("data-card") for i in range(shown.count())] == logged
+    act(state, 2, "pass")
+    act(state, 0, "pass")  # P2 has won the lot, and chooses the card for the market
+    draw_byzanz(page, live_server, state, 0)
+    offers = [page.locator(".byzanz .seats .seat").nth(s).locator(".bz-offer") for s in range(3)]
+    assert [o.count() for o in offers] == [0, 1, 0] and offers[1].inner_text() == "offer card: 6"
+    page.close()

@@ -329,3 +329,26 @@ def test_worker_processes_run_at_the_priority_asked(priority, policy, nicer):
     assert got_policy == getattr(os, policy)
     if nicer is not None:
         assert got_nice == min(19, os.nice(0) + nicer)
+
+
+def test_a_hint_worker_starts_without_the_database_layer_with_every_games_search_loaded():
+    """Issue 32: a person's first hint waited for its worker process to start: 3-4 s of CPU on a busy
+    machine importing the database layer (sqlalchemy, alembic: work.py took `Refused` from tables.py), then
+    the game. A worker now imports none of it, and has every game's search loaded when its first job comes
+    (`ready_for_work`, run when the pool is made, while nobody waits)."""
+    import asyncio
+
+    from merchantry import games
+
+    async def ask() -> list[str]:
+        pool = FairPool("hints", 1, processes=True, priority=Priority(nice=1))
+        try:
+            loaded: list[str] = await pool.run("someone", eval, "sorted(__import__('sys').modules)")
+            return loaded
+        finally:
+            pool.shutdown()
+
+    loaded = asyncio.run(ask())
+    assert not [name for name in loaded if name.split(".")[0] in ("sqlalchemy", "alembic", "fastapi")]
+    assert "merchantry.bots.analysis" in loaded
+    assert all(f"merchantry.games.{name}.rules" in loaded for name in games.names())

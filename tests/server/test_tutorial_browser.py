@@ -571,3 +571,49 @@ def lesson_words_ui(game: str, language: str) -> dict[str, str]:
     path = games.package(game).folder / "locales" / f"{language}.json"
     words: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))["ui"]
     return words
+
+
+def test_a_move_played_on_a_step_to_read_is_taken_by_the_step_that_asks_for_it(lesson_server, browser):
+    """A step that is only read (Next) refused every move with "Read this step first" in the panel, easily
+    missed, and a move typed from the Hint's box was lost. Now a move played there means the person has read
+    enough: the lesson goes on to the step that asks for a move and takes it there, or says why not in
+    that step's words. The Hint's whole move typed as it writes it ("add grain4 · bid") is one decision."""
+    base, _ = lesson_server
+    script = tutorials.tutorial("byzanz")
+    ui, lesson = platform_words("en"), lesson_words("byzanz", "en")
+    total = len(script["steps"])
+    asking = next(n for n, s in enumerate(script["steps"], 1) if "do" in s)
+    step = script["steps"][asking - 1]
+    assert asking > 1 and "do" not in script["steps"][0]
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(f"{base}/learn/byzanz")
+    wait_for_step(page, step_count(ui, 1, total), lesson[script["steps"][0]["text"]])
+    table_id = page.url.rsplit("/", 1)[-1]
+    token = page.evaluate(f"JSON.parse(localStorage.getItem('merchantry:table:{table_id}')).token")
+
+    def typed(notation: str) -> None:
+        page.evaluate("document.querySelector('.moves-panel').open = true")
+        page.fill("#move", notation)
+        page.locator(".move-form button[type=submit]").click()
+
+    page.locator("#hint").click()
+    page.locator(".hint-box").wait_for(timeout=WAIT_MS)
+    hinted = page.locator(".hint-box .notation code").all_inner_texts()
+    assert hinted
+    asked = tutorials.moves_asked(step)
+    if hinted != asked:  # the Hint's move is not the lesson's: the asking step says why, in its words
+        typed(" · ".join(hinted))
+        wait_for_step(page, step_count(ui, asking, total), lesson[step["text"]])
+        page.locator("#tutorial-notice", has_text=lesson[step["wrong"]]).wait_for(timeout=TAKEN_MS)
+        page.wait_for_function("!document.querySelector('[data-take-back]')")  # the hand whole again
+        # and from the step to read once more
+        page.evaluate(f"localStorage.setItem('merchantry:tutorial:{table_id}', JSON.stringify({{step: 0}}))")
+        page.reload()
+        wait_for_step(page, step_count(ui, 1, total), lesson[script["steps"][0]["text"]])
+    typed(" · ".join(asked))  # the lesson's move, as the Hint writes a whole move
+    following = script["steps"][asking]
+    wait_for_step(page, step_count(ui, asking + 1, total), lesson[following["text"]])
+    payload = page.request.get(f"{base}/api/tables/{table_id}", headers={"X-Seat-Token": token}).json()
+    (bid,) = [e for e in payload["view"]["log"] if e["type"] == "bid" and e["seat"] == 0]
+    assert [f"add {card}" for card in bid["cards"]] + ["bid"] == asked
+    page.context.close()

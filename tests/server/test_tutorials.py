@@ -311,3 +311,28 @@ def test_a_step_promises_of_the_hint_only_what_it_shows(game, language):
     assert naming, f"{game}/{language}: no step names {platform['hint']!r}"
     for key in naming:
         assert WHY[language] not in texts[key].lower(), f"{game}/{language} {key}: {texts[key]}"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_bz_m1_the_lessons_market_step_says_what_the_others_took_before_it_shows(service, language):
+    """BZ-M1: players take from the market in ascending order of their offer cards; the person, holding
+    the 6, takes last, so by the time the lesson's market step shows the bots have taken already. The step
+    says so, and what each took, in every language (it said "Now everyone takes...": already done)."""
+    table_id = create(service, "byzanz")
+    walk_to(service, table_id, "byzanz", "sell")
+    view = service.table(table_id).state.view(0)
+    market = max(i for i, e in enumerate(view["log"]) if e["type"] == "market")
+    picks = [e for e in view["log"][market:] if e["type"] == "market_pick"]
+    assert picks and all(e["seat"] != 0 for e in picks), "the others took before the person's turn"
+    path = games.package("byzanz").folder / "locales" / f"{language}.json"
+    names = json.loads(path.read_text(encoding="utf-8"))["term"]
+    text = catalogue("byzanz", language)["sell"]
+    labels = [f"P{e['seat'] + 1}" for e in picks]
+    at = [text.index(label) for label in labels]  # each bot named, in the order they took
+    assert at == sorted(at), text
+    for pick, start, end in zip(picks, at, [*at[1:], text.index(".", at[-1])], strict=True):
+        said = text[start:end].lower()
+        for card in pick["cards"]:
+            kind, value = card.rstrip("0123456789"), card.lstrip("abcdefghijklmnopqrstuvwxyz")
+            name = f"{names[kind]} {value}".strip().lower()
+            assert name in said, f"{language}: P{pick['seat'] + 1}'s {name!r} is not named in {said!r}"

@@ -3,11 +3,12 @@
 Both judge a seat only by what that seat could know at the time: every search runs on worlds sampled for
 that seat (`sample_hidden`), never on the real state, so an analysis tells no one the cards they did not see.
 
-A decision is a move as a person makes it (`State.in_decision`): a whole sealed bid, a whole turn of buys and
-sells. The hint proposes a whole move and the analysis judges each decision once. The move the search
-prefers is the one the hard bot would play (its plan, searched again where the plan runs out), and both the
-hint and the analysis search a position from a random stream that is a function of what the seat knows
-there (`position_stream`): at the same settings, a hinted move is the analysis' preferred move.
+A decision is a move as a person makes it (`State.in_turn`: `in_decision`, and a sale made on one's turn
+with the turn's move): a whole sealed bid, a whole turn of buys and sells. The hint proposes a whole move
+and the analysis judges each decision once. The move the search prefers is the one the hard bot would play
+(its plan, searched again where the plan runs out), and both the hint and the analysis search a position
+from a random stream that is a function of what the seat knows there (`position_stream`): at the same
+settings, a hinted move is the analysis' preferred move.
 
 Chances are measured, not read off the search: the move played and the move preferred are each played out
 in the same `WORLDS` worlds sampled for the seat, each world's play-out from one random stream for both
@@ -321,7 +322,7 @@ def _decided(position: State, seat: int, steps: list[Action]) -> bool:
     return (
         position.is_over()
         or seat not in position.to_act()
-        or not position.in_decision(seat)
+        or not position.in_turn(seat)
         or len(steps) >= MOVE_STEPS
     )
 
@@ -541,8 +542,10 @@ def round_of(state: State) -> int:
 
 def decisions_in(record: dict[str, Any]) -> Iterator[tuple[State, int, list[tuple[int, Action]]]]:
     """Each decision of a record as it completes: the position before its first step, the seat, and its steps
-    (number in the record, action). A seat's decision goes on while the seat is `in_decision` and to act,
-    even while others take steps of their own (sealed bids are built side by side)."""
+    (number in the record, action). A seat's decision goes on while the seat is `in_turn` and to act, even
+    while others take steps of their own (sealed bids are built side by side); a sale made on one's turn
+    goes with the turn's move (`State.in_turn`), so that the preferred move, searched as a whole move from
+    the same position, is a move of the same decision point."""
     game = games.get(record["game"])
     state = game.new_game(players=record["players"], seed=record["seed"], **record["options"])
     started: dict[int, tuple[State, list[tuple[int, Action]]]] = {}
@@ -552,7 +555,7 @@ def decisions_in(record: dict[str, Any]) -> Iterator[tuple[State, int, list[tupl
             started[seat] = (state.clone(), [])
         started[seat][1].append((number, action))
         state.apply(seat, action)
-        if state.is_over() or not state.in_decision(seat) or seat not in state.to_act():
+        if state.is_over() or not state.in_turn(seat) or seat not in state.to_act():
             before, steps = started.pop(seat)
             yield before, seat, steps
     for seat, (before, steps) in started.items():

@@ -31,6 +31,7 @@ from merchantry.engine import seat_label
 from merchantry.errors import IllegalAction
 from merchantry.server.cluster import Solo
 from merchantry.server.db import AnalysisRow, Health, MoveRow, SeatRow, TableRow, now, token_hash
+from merchantry.server.refusal import Refused as Refused  # (light, for the worker processes: work.py)
 
 log = logging.getLogger("merchantry.server")
 
@@ -67,15 +68,6 @@ SAME_TURN_START = 0.25
 
 class StaleTable(Exception):
     """Another server process stored this table's next move first: this one's copy is behind."""
-
-
-class Refused(Exception):
-    """A request the platform turns down, with the HTTP status and a reason a person understands."""
-
-    def __init__(self, status: int, reason: str):
-        super().__init__(reason)
-        self.status = status
-        self.reason = reason
 
 
 @dataclass

@@ -32,7 +32,7 @@ from dataclasses import asdict, dataclass, field
 from functools import partial
 from typing import Any
 
-from merchantry.server.tables import Refused
+from merchantry.server.refusal import Refused  # not from tables: a worker process needs no database layer
 
 UNBOUNDED = 1 << 30
 
@@ -68,7 +68,13 @@ class FairPool:
 
     def _new_executor(self) -> Executor:
         if self.processes:
-            return in_processes(self.threads, self.progress, self.priority or IDLE)
+            executor = in_processes(self.threads, self.progress, self.priority or IDLE)
+            # its worker processes started now, each readied for work (`start_worker`), not at the first job
+            # a person waits for: one job each, sent together, starts them all (one starts per job while
+            # none is idle)
+            for _ in range(self.threads):
+                executor.submit(warm_up)
+            return executor
         return ThreadPoolExecutor(self.threads, thread_name_prefix=self.what.replace(" ", "-"))
 
     def queued(self) -> int:
@@ -231,7 +237,8 @@ def in_processes(
 
 
 def start_worker(progress: Progress | None, priority: Priority) -> None:
-    """A worker process at `priority`, holding its own slot of `progress`."""
+    """A worker process at `priority`, holding its own slot of `progress`, with what its work needs loaded
+    (`ready_for_work`) before its first job comes."""
     global _progress
     if priority.idle:
         lowest_priority()
@@ -241,6 +248,25 @@ def start_worker(progress: Progress | None, priority: Priority) -> None:
         with progress.claimed.get_lock():
             _progress = (progress, progress.claimed.value % len(progress.jobs))
             progress.claimed.value += 1
+    ready_for_work()
+
+
+def ready_for_work() -> None:
+    """Load what a hint, an analysis or a bot's move needs, every game with its bots and its search: a worker
+    started by the pool's warm-up (FairPool) does it while nobody waits, instead of a person's first hint
+    (its worker imported the whole database layer and then the game, 3-4 s of CPU on a busy machine)."""
+    from merchantry import games
+    from merchantry.bots.analysis import analysis_recipe, calibration
+    from merchantry.bots.ismcts import searcher
+
+    for name in games.names():
+        info = games.get(name)
+        searcher(name, analysis_recipe(name))
+        calibration(name, info.min_players)
+
+
+def warm_up() -> None:
+    """Nothing: a job that makes the pool start a worker process (readied by `start_worker`)."""
 
 
 def batch_priority(nice: int, batch: bool = True) -> None:

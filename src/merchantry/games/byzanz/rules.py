@@ -221,6 +221,20 @@ class ByzanzState(State):
             return player == self.bid_turn and self.bid_value(player) != self.confirmed[player]
         return self.phase == FINAL and player == self._actor() and self._last_step_was(player, ("sold",))
 
+    def in_turn(self, player: int) -> bool:
+        """`in_decision`, and after the player's own sale on their turn while the turn's move (a bid or a
+        pass, a lot card, a take) is still to come: the hint and the analysis take such sales with that move,
+        one whole turn ("sell wine3 wine1 merchant, take olive"). Sales are decisions of their own for the
+        bots (`in_decision`), whose play this leaves as it was."""
+        if self.in_decision(player):
+            return True
+        return (
+            self.limit_player < 0
+            and self.phase in (AUCTION, LOT_CHOICE, MARKET)
+            and player == self._actor()
+            and self._last_step_was(player, ("sold",))
+        )
+
     def _last_step_was(self, player: int, kinds: tuple[str, ...]) -> bool:
         last = self.log.last
         return last is not None and last["type"] in kinds and last.get("seat") == player
@@ -660,7 +674,7 @@ class ByzanzState(State):
                     "hand_size": self.hand_size(p),
                     "known": card_names(expand(self.known[p])),
                     "known_or_discarded": card_names([c for _, c in self.maybe[p]]),
-                    "bid": [CODES[c] for c in self.bids[p]],
+                    "bid": card_names(self.bids[p]),  # in the log's order (its "bid" events), not as added
                     "offer": self.offer_held[p] or None,
                     "profits": [CODES[c] for c in self.profits[p]],
                     "score": scores[p],

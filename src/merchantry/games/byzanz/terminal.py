@@ -91,6 +91,16 @@ def offers_line(view: dict[str, Any], t: Callable[..., str]) -> str:
     return f"{up} · {after}"
 
 
+def offer_of(view: dict[str, Any], seat: int) -> int | None:
+    """The offer card `seat` holds, or has won: the lot's winner takes it once a lot card is in the market
+    (BZ-A7), but it is theirs from the moment the lot is won, and shown so (as the page shows it)."""
+    held: int | None = view["seats"][seat]["offer"]
+    if held:
+        return held
+    won = view["phase"] == "lot_choice" and view["chooser"] == seat and view["offer_stack"]
+    return int(view["offer_stack"][-1]) if won else None
+
+
 def hand_limit(view: dict[str, Any]) -> int:
     """BZ-H1's limit, or the variant's where one is in play."""
     limit: int = (view.get("variants") or {}).get("hand_limit", HAND_LIMIT)
@@ -120,7 +130,7 @@ def seats_table(view: dict[str, Any], t: Callable[..., str]) -> Table:
             str(seat["hand_size"]) + discarded,
             cards(seat["known"]),
             bid,
-            str(seat["offer"] or ""),
+            str(offer_of(view, p) or ""),
             cards(seat["profits"]),
             f"{seat['score']:g}",
         )

@@ -521,6 +521,8 @@ let typedAt = null;  // the position the last step was sent in: the next waits u
 function sendTyped(text, send) {
   const steps = text.split("·").map((step) => step.trim()).filter(Boolean);
   if (!steps.length) return;
+  // a guided first game takes a whole decision at once (tutorial.js, guard)
+  if (steps.length > 1 && send.whole && send.whole(steps)) { typedSteps = []; return; }
   typedSteps = steps.slice(1);
   typedAt = shownPosition;
   send(steps[0]);

@@ -100,10 +100,23 @@ function stepOf(payload) {
 export function guard(payload, send, drawAgain = null) {
   const { table } = payload;
   if (!table.tutorial || !scripts.has(table.game)) return send;
-  return (move) => {
-    const progress = progressOf(table.id);
-    const step = stepOf(payload);
+  const guarded = (move) => {
+    let progress = progressOf(table.id);
+    let step = stepOf(payload);
     if (!step || progress.free || table.status !== "playing") return send(move);
+    if (reading(step) && playable(payload, move)) {
+      // a move played on a step that is only read (Next), say the one the Hint proposed: the person has
+      // read enough. The lesson goes on to its next step that asks for a move or lets them play, and takes
+      // the move there (it was refused, the refusal easily missed, and a move from the Hint lost)
+      const ahead = nextToAct(scripts.get(table.game), progress.step);
+      if (ahead !== null) {
+        progress = { step: ahead };
+        keep(table.id, progress);
+        notice = null;
+        step = scripts.get(table.game).steps[ahead];
+        setTimeout(redraw, 0);  // the new step's words, whatever comes of the move
+      }
+    }
     if (step.finish) {  // playing a move here is choosing to play on
       keep(table.id, { ...progress, free: true });
       return send(move);
@@ -134,6 +147,38 @@ export function guard(payload, send, drawAgain = null) {
     for (const each of all) send(each);
     return undefined;
   };
+  // a whole decision typed at once ("add grain4 · bid", as the Hint writes it) on a step of the lesson:
+  // its moves go to the lesson together, as the page's Bid sends a staged bid (one by one, each waiting for
+  // the table to show the one before it, the first was held for the rest and the rest never came). False:
+  // the lesson does not watch this move (the page sends it step by step as anywhere else).
+  guarded.whole = (moves) => {
+    const progress = progressOf(table.id);
+    const step = stepOf(payload);
+    if (!step || progress.free || table.status !== "playing" || step.until || step.finish) return false;
+    if (reading(step) && !playable(payload, moves[0])) return false;
+    for (const move of moves) guarded(move);
+    return true;
+  };
+  return guarded;
+}
+
+// a step that is only read: it goes on with Next
+function reading(step) {
+  return step.do === undefined && !step.until && !step.finish;
+}
+
+// whether the person may play this move now (on their turn, a legal move): the server would take it
+function playable(payload, move) {
+  const { seat, view, legal } = payload;
+  return seat !== null && (view.to_act || []).includes(seat) && legal.includes(move);
+}
+
+// the first step after `from` that asks for a move or lets the person play (null: none)
+function nextToAct(script, from) {
+  for (let at = from + 1; at < script.steps.length; at++) {
+    if (!reading(script.steps[at])) return at;
+  }
+  return null;
 }
 // the moves of a step that asks for several (sent together by the page, as a staged bid's cards and Bid),
 // held back until the last of them has come: a decision is sent whole or not at all

@@ -95,14 +95,25 @@ function prompt(view, seat, table, can, t) {
   return "";
 }
 
+// The offer card a seat holds, or has won: the winner of a lot takes the top offer card once a lot card is in
+// the market (BZ-A7), but it is theirs from the moment the lot is won, and shown so at once (it showed only
+// after the lot card, a step late)
+function offerOf(view, s) {
+  const info = view.seats[s];
+  if (info.offer) return info.offer;
+  const won = view.phase === "lot_choice" && view.chooser === s && view.offer_stack.length;
+  return won ? view.offer_stack[view.offer_stack.length - 1] : null;
+}
+
 function seatBox(view, info, seat, table, t) {
   const s = info.seat;
   const auction = view.auction;
   const out = auction && !info.offer && !auction.in.includes(s);
+  const offer = offerOf(view, s);
   return h("div", { class: `seat${s === seat ? " me" : ""}${view.to_act.includes(s) ? " current" : ""}` },
     h("div", { class: "seat-name" }, seatName(table, s)),
     h("div", { class: "muted" }, t("handSize", { count: info.hand_size }), info.discarded ? ` · ${t("discardedCount", { count: info.discarded })}` : ""),
-    info.offer ? h("div", { class: "bz-offer", title: t("offerHelp") }, `${t("offerCard")}: ${info.offer}`) : null,
+    offer ? h("div", { class: "bz-offer", title: t("offerHelp") }, `${t("offerCard")}: ${offer}`) : null,
     view.phase === "over" ? null : h("div", { class: "bz-bid" }, `${t("bid")}: `, out ? h("span", { class: "muted" }, t("passed"))
       // the total and "(highest)" kept together: a long bid wrapped "=" away from its figure
       : info.bid.length ? [row(info.bid), " ", h("span", { class: "bz-bid-total" }, `= ${total(info.bid)}`, auction && auction.high_bidder === s ? ` (${t("highest")})` : "")]
