@@ -44,7 +44,7 @@ class Reason:
 
     __slots__ = ("clauses", "key", "params", "text")
 
-    def __init__(self, key: str, text: str, *clauses: str, **params: Any):
+    def __init__(self, key: str, text: str, /, *clauses: str, **params: Any):
         self.key = key
         self.text = text
         self.clauses = clauses

@@ -1398,7 +1398,8 @@ def create_app(
                     return {"type": "revoked", "reason": "this seat is no longer yours: you are watching"}
                 await db(service.act, table_id, conn.seat, message.action)
         except Refused as exc:  # "why": the rules' reason, for the page to say in its reader's language
-            return {"type": "refused", "reason": exc.reason} | ({"why": exc.why} if exc.why is not None else {})
+            body = exc.body()
+            return {"type": "refused", "reason": body.pop("error")} | body
         except SQLAlchemyError as exc:  # the table could not be read back from the database
             health.failed(exc)
             return {"type": "refused", "reason": UNAVAILABLE}
