@@ -8,7 +8,7 @@ from typing import Any
 class IllegalAction(ValueError):
     """An action that the rules do not allow now, or text that is not an action. The state is unchanged.
 
-    str() is the reason in English, with the rules clauses it cites in brackets ("... (GB-R3)"). A refusal
+    str() is the reason in English, with the rules clauses it cites in brackets ("... (R3, R7)"). A refusal
     by a game's rules also carries the reason in a form any language can say: `key` names it (the text
     `reason.<key>` of the game's catalogues, which cites no clause), `params` holds its values (JSON-ready;
     a seat is a number under `seat` or a name ending in `_seat`, a card or good is its notation word) and

@@ -136,9 +136,9 @@ class Translator:
 
     def refusal(self, error: Exception, seat_name: Callable[[int], str] = seat_label) -> str:
         """Why a move was refused, in this language: a game's reason (errors.IllegalAction's `key`) from
-        section `reason` with its values read as an event's are and its clause ids after it in brackets,
-        "du musst in diesem Zug mindestens einen Edelstein kaufen (GB-R3)"; the error's own English text
-        for a reason the catalogue cannot say (none with its key, or no key)."""
+        section `reason`, its values read as an event's are, its clause ids after it in brackets ("du
+        musst zuerst ... (R3)"); the error's own English text for a reason the catalogue cannot say (none
+        with its key, or no key)."""
         key = getattr(error, "key", None)
         text = self._find(f"reason.{key}") if key else None
         if text is None:
