@@ -128,7 +128,9 @@ def test_gb_r3_a_refused_move_comes_with_its_reason_for_every_language_and_its_e
         message = next_refusal(ws)
         assert message["reason"] == "you have no emerald to sell"
         assert message["why"] == {"key": "none_to_sell", "params": {"gem": "emerald"}, "clauses": []}
-        ws.send_json({"type": "act", "action": "fly"})  # not a move at all: its English sentence only
+        ws.send_json({"type": "act", "action": "fly"})  # not a move at all: the game's notation says so
+        assert next_refusal(ws)["why"]["key"] == "not_a_move"
+        ws.send_text("{not json")  # the platform's own refusals have their English sentence only
         assert "why" not in next_refusal(ws)
 
 
