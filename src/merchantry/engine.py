@@ -17,7 +17,7 @@ from typing import Any, ClassVar, TypeVar
 
 from mypy_extensions import mypyc_attr
 
-from merchantry.errors import IllegalAction, InvalidOption, InvalidRecord
+from merchantry.errors import IllegalAction, InvalidOption, InvalidRecord, Reason, refusal
 from merchantry.log_events import ReadOnlyEvent
 
 # An action is any immutable, hashable value whose str() is its canonical text notation.
@@ -93,8 +93,9 @@ class State(ABC):
         """Apply an action already known to be legal for `player`."""
 
     @abstractmethod
-    def _why_illegal(self, player: int, action: Action) -> str:
-        """A sentence a person understands, saying why `action` is not legal for `player` now."""
+    def _why_illegal(self, player: int, action: Action) -> str | Reason:
+        """Why `action` is not legal for `player` now: a `Reason` (its key, English sentence, clauses and
+        values, so that every language can say it), or a bare English sentence. Called only to refuse."""
 
     @abstractmethod
     def view(self, player: Any) -> dict[str, JSON]:
@@ -119,7 +120,8 @@ class State(ABC):
     # --- shared behaviour -------------------------------------------------------------------------
 
     def apply(self, player: Any, action: Action | str) -> None:  # Any: a non-seat is refused below
-        """Apply `action` for `player`, or raise IllegalAction with the reason and change nothing.
+        """Apply `action` for `player`, or raise IllegalAction with the reason and change nothing (a
+        game's reason carries its key, values and clauses for other languages: errors.IllegalAction).
 
         `action` may also be given as text notation; it is parsed with `game.parse_action`.
         """
@@ -131,7 +133,7 @@ class State(ABC):
             elif self.action_type is not None:
                 raise IllegalAction(self.game.not_an_action(action))
         if not self._is_legal(player, action):
-            raise IllegalAction(self._why_illegal(player, action))
+            raise refusal(self._why_illegal(player, action))
         self._apply(player, action)
 
     def _is_legal(self, player: int, action: Action) -> bool:

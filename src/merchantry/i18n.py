@@ -2,10 +2,11 @@
 
 One catalogue per language for the platform (`merchantry/locales/<lang>.json`) and one per game
 (`games/<game>/locales/<lang>.json`). Sections: `ui` (interface words), `term` (card, good and gem names),
-`event` (log templates). Placeholders are `{{name}}`; a template with a count has plural forms
-`key_one`, `key_other`, ... chosen by CLDR's rules (Babel), and `key_zero` when the count is 0, as
-i18next does. An event's arguments read by name: `seat` / `*_seat` is a seat, `*_seats` a list of seats,
-`scores` one number per seat; every list is joined as the language joins one ("tea, myrrh and olives":
+`event` (log templates), `reason` (why the rules refuse a move: errors.IllegalAction's key; read as an
+event is). Placeholders are `{{name}}`; a template with a count has plural forms `key_one`, `key_other`,
+... chosen by CLDR's rules (Babel), and `key_zero` when the count is 0, as i18next does. An event's
+arguments read by name: `seat` / `*_seat` is a seat, `*_seats` a list of seats, `scores` one number per
+seat; every list is joined as the language joins one ("tea, myrrh and olives":
 `ui.listSeparator` between its items, `list.last` before the last one; an empty one reads `ui.nothing`),
 the same for every game; a word is looked up in `term` (the word itself when the catalogue has no
 translation).
@@ -132,6 +133,21 @@ class Translator:
         if text is None:
             return f"{event['type']} {json.dumps(values, ensure_ascii=False)}"
         return interpolate(text, values)
+
+    def refusal(self, error: Exception, seat_name: Callable[[int], str] = seat_label) -> str:
+        """Why a move was refused, in this language: a game's reason (errors.IllegalAction's `key`) from
+        section `reason`, its values read as an event's are, its clause ids after it in brackets ("du
+        musst zuerst ... (R3)"); the error's own English text for a reason the catalogue cannot say (none
+        with its key, or no key)."""
+        key = getattr(error, "key", None)
+        text = self._find(f"reason.{key}") if key else None
+        if text is None:
+            return str(error)
+        params: dict[str, Any] = getattr(error, "params", {})
+        values = {name: self._describe(name, value, seat_name) for name, value in params.items()}
+        clauses: tuple[str, ...] = getattr(error, "clauses", ())
+        said = interpolate(text, values)
+        return f"{said} ({', '.join(clauses)})" if clauses else said
 
     def join(self, items: list[str]) -> str:
         """Items as the language lists them: "tea, myrrh and olives", "Tee, Myrrhe und Oliven"."""

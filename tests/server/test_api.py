@@ -103,6 +103,37 @@ def test_requests_are_validated_with_size_limits(client):
     assert client.get("/api/tables/nope").status_code == 404
 
 
+def test_gb_r3_a_refused_move_comes_with_its_reason_for_every_language_and_its_english_sentence(client):
+    """Issue 32: a move the rules refuse is answered, over HTTP and the websocket, with the English sentence
+    as before and the reason's key, values and clause ids, for the page to say in its reader's language."""
+    table = new_table(client, game="grand_bazaar", seats=("human", "human"))
+    tokens = join_all(client, table)
+    seat = client.get(f"/api/tables/{table['id']}", headers=headers(tokens[0])).json()["view"]["to_act"][0]
+    act = f"/api/tables/{table['id']}/act"
+    refused = client.post(act, json={"action": "done"}, headers=headers(tokens[seat]))
+    assert refused.status_code == 409
+    assert refused.json() == {
+        "error": "you must buy at least one gem this turn before you are done (GB-R3)",
+        "why": {"key": "must_buy_gem", "params": {}, "clauses": ["GB-R3"]},
+    }
+    turn = client.post(act, json={"action": "buy ruby"}, headers=headers(tokens[1 - seat]))
+    assert turn.json()["why"] == {
+        "key": "not_your_turn",
+        "params": {"turn_seat": seat, "seat": 1 - seat},
+        "clauses": [],
+    }
+    with client.websocket_connect(f"/ws/tables/{table['id']}", headers={"X-Seat-Token": tokens[seat]}) as ws:
+        assert ws.receive_json()["type"] == "state"
+        ws.send_json({"type": "act", "action": "sell emerald"})
+        message = next_refusal(ws)
+        assert message["reason"] == "you have no emerald to sell"
+        assert message["why"] == {"key": "none_to_sell", "params": {"gem": "emerald"}, "clauses": []}
+        ws.send_json({"type": "act", "action": "fly"})  # not a move at all: the game's notation says so
+        assert next_refusal(ws)["why"]["key"] == "not_a_move"
+        ws.send_text("{not json")  # the platform's own refusals have their English sentence only
+        assert "why" not in next_refusal(ws)
+
+
 def test_websocket_sends_each_seat_its_view_and_refuses_with_a_reason(client):
     table = new_table(client)
     tokens = join_all(client, table)

@@ -499,3 +499,44 @@ def test_every_byzanz_cards_name_lies_inside_its_card_with_room_in_german(server
         if language == "de":
             shot(page, f"45-byzanz-every-good-{size[0]}")
         page.context.close()
+
+
+def test_gb_r3_a_refused_move_is_said_in_german_with_its_clause_id(server, chromium):
+    """Issue 32: the page says why the rules refuse a move in the reader's language, the clause id after it
+    (it read "Nicht erlaubt: you must buy at least one gem ... (GB-R3)"), gems by their German names."""
+    created = create(server, "grand_bazaar", [{"kind": "human"}, {"kind": "human"}])
+    (invite,) = created["invites"]
+    joined = httpx.post(
+        f"{server}/api/tables/{created['id']}/join",
+        json={"seat": 1, "invite": invite["invite"], "name": "Bob"},
+    )
+    assert joined.status_code == 200, joined.text
+    tokens = {0: created["token"], 1: joined.json()["token"]}
+    view = httpx.get(f"{server}/api/tables/{created['id']}", headers={"X-Seat-Token": tokens[0]}).json()[
+        "view"
+    ]
+    (seat,) = view["to_act"]  # two people: nobody moves until this seat does
+    page = page_in(chromium, server, "de")
+    held = {"seat": seat, "token": tokens[seat], "host": None, "invites": []}
+    page.evaluate(
+        "([key, held]) => localStorage.setItem(key, JSON.stringify(held))",
+        [f"merchantry:table:{created['id']}", held],
+    )
+    page.goto(f"{server}/table/{created['id']}")
+    page.wait_for_selector(".moves-panel button[data-move^='buy ']", state="attached")
+    assert page.locator(".moves-panel button[data-move='done']").count() == 0  # a buy is due first
+    if not page.locator("#move").is_visible():
+        page.click(".moves-panel summary")
+    for typed, said in [
+        (
+            "done",
+            "Nicht erlaubt: du musst in diesem Zug mindestens einen Edelstein kaufen, bevor du fertig bist"
+            " (GB-R3)",
+        ),
+        ("sell sapphire", "Nicht erlaubt: du hast keinen Saphir zum Verkaufen"),
+    ]:
+        page.fill("#move", typed)
+        page.press("#move", "Enter")
+        page.wait_for_selector(f"#toasts .toast:has-text({json.dumps(said)})")
+    shot(page, "46-a-refused-move-in-german")
+    page.context.close()

@@ -941,7 +941,7 @@ def create_app(
 
     @app.exception_handler(Refused)
     async def refused(request: Request, exc: Refused) -> JSONResponse:
-        return JSONResponse({"error": exc.reason}, status_code=exc.status)
+        return JSONResponse(exc.body(), status_code=exc.status)
 
     @app.exception_handler(SQLAlchemyError)
     async def database_away(request: Request, exc: SQLAlchemyError) -> JSONResponse:
@@ -1397,8 +1397,9 @@ def create_app(
                     conn.becomes_spectator()
                     return {"type": "revoked", "reason": "this seat is no longer yours: you are watching"}
                 await db(service.act, table_id, conn.seat, message.action)
-        except Refused as exc:
-            return {"type": "refused", "reason": exc.reason}
+        except Refused as exc:  # "why": the rules' reason, for the page to say in its reader's language
+            body = exc.body()
+            return {"type": "refused", "reason": body.pop("error")} | body
         except SQLAlchemyError as exc:  # the table could not be read back from the database
             health.failed(exc)
             return {"type": "refused", "reason": UNAVAILABLE}

@@ -628,7 +628,7 @@ class TableService:
             action = table.session.game.parse_action(trial, seat, text)
             trial.apply(seat, action)
         except IllegalAction as exc:
-            raise Refused(409, str(exc)) from None
+            raise Refused(409, str(exc), exc.reason()) from None
         self._commit_move(table, seat, str(action), trial)
 
     def bot_move(self, table_id: str) -> bool:

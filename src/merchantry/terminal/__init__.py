@@ -215,8 +215,8 @@ class TerminalTable:
             try:
                 self.play_text(text, legal)
                 return
-            except IllegalAction as exc:
-                self.console.print(f"[red]{self.say('notAllowed')}[/] {escape(str(exc))}")
+            except IllegalAction as exc:  # the game's reason in the player's language, with its clauses
+                self.console.print(f"[red]{self.say('notAllowed')}[/] {escape(self.translator.refusal(exc))}")
 
     def show_hint(self) -> None:
         """What the hard bot would play here, searched on worlds sampled for the player's seat only."""

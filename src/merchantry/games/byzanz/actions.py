@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, Final, NamedTuple
 
-from merchantry.errors import IllegalAction
+from merchantry.errors import IllegalAction, Reason
 from merchantry.games.byzanz.components import (
     CODE_VALUE,
     CODES,
@@ -71,7 +71,7 @@ def parse(text: Any) -> ByzanzAction:
         raise IllegalAction(f"a move must be text, not {type(text).__name__}")
     words = text.lower().split()
     if not words:
-        raise IllegalAction(f"an empty move; {NOTATION_HELP}")
+        raise Reason("empty_move", f"an empty move; {NOTATION_HELP}").error()
     verb, rest = words[0], words[1:]
     if verb in ("bid", "pass", "done") and not rest:
         return {"bid": BID, "pass": PASS, "done": DONE}[verb]
@@ -81,4 +81,5 @@ def parse(text: Any) -> ByzanzAction:
         return TAKE[type_of(rest[0])]
     if verb == "sell" and len(rest) == 3:
         return sell(tuple(code_of(word) for word in rest))
-    raise IllegalAction(f"{text!r:.60} is not a Byzanz move; {NOTATION_HELP}")
+    said = f"{text!r:.60}"
+    raise Reason("not_a_move", f"{said} is not a Byzanz move; {NOTATION_HELP}", text=said).error()

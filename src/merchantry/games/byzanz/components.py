@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from merchantry.engine import load_data
-from merchantry.errors import IllegalAction
+from merchantry.errors import Reason
 
 _DATA: Final = load_data(__package__, "cards.json")
 
@@ -45,9 +45,9 @@ def code_of(text: str) -> int:
     try:
         return CODE_INDEX[text.strip().lower()]
     except KeyError:
-        raise IllegalAction(
-            f"{text!r:.60} is not a Byzanz card (cards look like wine3, cloth1, merchant)"
-        ) from None
+        said = f"{text!r:.60}"
+        message = f"{said} is not a Byzanz card (cards look like wine3, cloth1, merchant)"
+        raise Reason("not_a_card", message, text=said).error() from None
 
 
 def type_of(text: str) -> int:
@@ -57,7 +57,10 @@ def type_of(text: str) -> int:
         return -1
     if name in TYPES:
         return TYPES.index(name)
-    raise IllegalAction(f"{text!r:.60} is not a goods type: {', '.join(TYPES)} or merchant")
+    said, types = f"{text!r:.60}", ", ".join(TYPES)
+    raise Reason(
+        "not_a_type", f"{said} is not a goods type: {types} or merchant", text=said, types=types
+    ).error()
 
 
 def profit_points(code: int) -> int:
@@ -68,13 +71,15 @@ def profit_points(code: int) -> int:
 def set_profit(codes: list[int]) -> int:
     """BZ-V1, BZ-V2: the profit card a set of three keeps; raises IllegalAction for anything else."""
     if len(codes) != 3:
-        raise IllegalAction(f"a set is exactly three cards, not {len(codes)}")
+        size = len(codes)
+        raise Reason("set_size", f"a set is exactly three cards, not {size}", number=size).error()
     goods = [c for c in codes if c != MERCHANT]
     if not goods:
         return MERCHANT  # three merchants keep one merchant
     if len({CODE_TYPE[c] for c in goods}) != 1:
-        names = " ".join(CODES[c] for c in codes)
-        raise IllegalAction(f"{names} is not a set: three cards of one goods type, merchants as jokers")
+        cards = [CODES[c] for c in codes]
+        message = f"{' '.join(cards)} is not a set: three cards of one goods type, merchants as jokers"
+        raise Reason("not_a_set", message, cards=cards).error()
     return max(goods, key=lambda c: CODE_VALUE[c])
 
 

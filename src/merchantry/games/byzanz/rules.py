@@ -13,6 +13,7 @@ from itertools import combinations
 from typing import Any, Final
 
 from merchantry.engine import JSON, EventLog, State, add_at, replace_at, seat_label
+from merchantry.errors import Reason
 from merchantry.games.byzanz.actions import (
     ADD,
     BID,
@@ -313,35 +314,55 @@ class ByzanzState(State):
         """BZ-A4: only values count."""
         return sum(CODE_VALUE[c] for c in self.bids[player])
 
-    def _why_illegal(self, player: int, action: ByzanzAction) -> str:
+    def _why_illegal(self, player: int, action: ByzanzAction) -> Reason:
         who = seat_label(player)
         if self.phase == OVER:
-            return "the game is over"
+            return Reason("game_over", "the game is over")
         if action.verb == "sell":
-            return f"{who} does not hold {action.arg} to sell"
+            text = f"{who} does not hold {action.arg} to sell"
+            return Reason("set_not_held", text, seat=player, cards=action.arg.split())
         if self.limit_player >= 0:
+            limit = self.hand_limit()
             if player != self.limit_player:
-                limit = self.hand_limit()
-                return f"{seat_label(self.limit_player)} must first get down to {limit} cards (BZ-H1)"
+                text = f"{seat_label(self.limit_player)} must first get down to {limit} cards"
+                return Reason("others_over_limit", text, "BZ-H1", limit_seat=self.limit_player, limit=limit)
             if action.verb == "discard":
-                return f"{who} has no {action.arg} to discard"
-            return f"{who} has more than {self.hand_limit()} cards: discard or sell first (BZ-H1)"
+                text = f"{who} has no {action.arg} to discard"
+                return Reason("no_card_to_discard", text, seat=player, card=action.arg)
+            text = f"{who} has more than {limit} cards: discard or sell first"
+            return Reason("over_limit", text, "BZ-H1", seat=player, limit=limit)
         if player not in self.to_act():
-            return f"it is {seat_label(self.to_act()[0])}'s turn, not {who}'s"
-        expected = {AUCTION: "add, bid or pass", LOT_CHOICE: "market a lot card", MARKET: "take a type"}
+            turn = self.to_act()[0]
+            return Reason(
+                "not_your_turn", f"it is {seat_label(turn)}'s turn, not {who}'s", turn_seat=turn, seat=player
+            )
         if action.verb not in VERBS_OF_PHASE.get(self.phase, (action.verb,)):
-            return f"now is not the time for {action.verb}: {expected[self.phase]}"
+            return self._not_now(action.verb)
         if action.verb == "add":
             if action.codes[0] == MERCHANT:
-                return "merchants cannot be bid (BZ-A4)"
-            return f"{who} has no {action.arg} in hand"
+                return Reason("merchant_bid", "merchants cannot be bid", "BZ-A4")
+            return Reason(
+                "card_not_in_hand", f"{who} has no {action.arg} in hand", seat=player, card=action.arg
+            )
         if action.verb == "bid":
-            return f"a bid must beat {self.high}: add cards first (your bid is {self.bid_value(player)})"
+            high, bid = self.high, self.bid_value(player)
+            text = f"a bid must beat {high}: add cards first (your bid is {bid})"
+            return Reason("bid_too_low", text, high=high, bid=bid)
         if action.verb == "market":
-            return f"the lot has no {action.arg}"
+            return Reason("not_in_lot", f"the lot has no {action.arg}", card=action.arg)
         if action.verb == "take":
-            return f"the market has no {action.arg}"
-        return f"now is not the time for {action.verb}: {expected.get(self.phase, 'sell, or done')}"
+            return Reason("not_in_market", f"the market has no {action.arg}", type=action.arg)
+        return self._not_now(action.verb)
+
+    def _not_now(self, verb: str) -> Reason:
+        """A move of another phase than this one: what this phase's moves are."""
+        if self.phase == AUCTION:
+            return Reason("not_now_auction", f"now is not the time for {verb}: add, bid or pass", verb=verb)
+        if self.phase == LOT_CHOICE:
+            return Reason("not_now_lot", f"now is not the time for {verb}: market a lot card", verb=verb)
+        if self.phase == MARKET:
+            return Reason("not_now_market", f"now is not the time for {verb}: take a type", verb=verb)
+        return Reason("not_now_final", f"now is not the time for {verb}: sell, or done", verb=verb)
 
     # --- applying actions ---------------------------------------------------------------------------
 

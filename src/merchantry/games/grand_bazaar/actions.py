@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Final, NamedTuple
 
-from merchantry.errors import IllegalAction
+from merchantry.errors import IllegalAction, Reason
 from merchantry.games.grand_bazaar.components import GEMS
 
 
@@ -28,5 +28,7 @@ def parse(text: Any) -> BazaarAction:
         raise IllegalAction(f"a move must be text, not {type(text).__name__}")
     action = _BY_TEXT.get(" ".join(text.split()).lower())
     if action is None:
-        raise IllegalAction(f"{text!r:.60} is not a Grand Bazaar move; {NOTATION_HELP}")
+        said = f"{text!r:.60}"
+        message = f"{said} is not a Grand Bazaar move; {NOTATION_HELP}"
+        raise Reason("not_a_move", message, text=said, gems=", ".join(GEMS)).error()
     return action

@@ -12,6 +12,7 @@ import random
 from typing import Any, Final
 
 from merchantry.engine import JSON, EventLog, State, replace_at, seat_label
+from merchantry.errors import Reason
 from merchantry.games.grand_bazaar.actions import BUY, DONE, SELL, BazaarAction
 from merchantry.games.grand_bazaar.components import (
     FINAL_GEM_VALUE,
@@ -165,32 +166,40 @@ class BazaarState(State):
         the buys left are the targets less `gem` itself (`_buy_targets`)."""
         return self._targets() & ~GEM_BITS[gem] == 0
 
-    def _why_illegal(self, player: int, action: BazaarAction) -> str:
+    def _why_illegal(self, player: int, action: BazaarAction) -> Reason:
         if self.over:
-            return "the game is over"
+            return Reason("game_over", "the game is over")
         if player != self.current:
-            return f"it is {seat_label(self.current)}'s turn, not {seat_label(player)}'s"
+            turn, who = seat_label(self.current), seat_label(player)
+            return Reason(
+                "not_your_turn", f"it is {turn}'s turn, not {who}'s", turn_seat=self.current, seat=player
+            )
         if action.gem not in GEM_RANGE and (action.verb in ("buy", "sell") or action.gem != -1):
-            return f"there is no gem number {action.gem}: gems are 0-{len(GEMS) - 1} (GB-R5)"
+            last = len(GEMS) - 1
+            text = f"there is no gem number {action.gem}: gems are 0-{last}"
+            return Reason("no_gem_number", text, "GB-R5", number=action.gem, last=last)
         gem = GEMS[action.gem] if action.gem >= 0 else ""
         if action.verb == "buy":
             if self.sold[action.gem]:
-                return f"you sold {gem} this round and cannot buy it back (GB-R6)"
+                text = f"you sold {gem} this round and cannot buy it back"
+                return Reason("sold_this_round", text, "GB-R6", gem=gem)
             if sum(self.gems[player]) >= GEM_LIMIT:
-                return f"you hold {GEM_LIMIT} gems: sell one before buying (GB-R4)"
+                text = f"you hold {GEM_LIMIT} gems: sell one before buying"
+                return Reason("gem_limit", text, "GB-R4", limit=GEM_LIMIT)
             if self.stock[action.gem] == 0:
-                return f"the bazaar has no {gem} left (GB-R5)"
-            return f"{gem} costs {self.prices[action.gem]} and you have {self.cash[player]} grands (GB-R5)"
+                return Reason("none_left", f"the bazaar has no {gem} left", "GB-R5", gem=gem)
+            price, cash = self.prices[action.gem], self.cash[player]
+            text = f"{gem} costs {price} and you have {cash} grands"
+            return Reason("cannot_afford", text, "GB-R5", gem=gem, price=price, cash=cash)
         if action.verb == "sell":
             if self.bought[action.gem]:
-                return f"you bought {gem} this round and cannot sell it (GB-R6)"
+                text = f"you bought {gem} this round and cannot sell it"
+                return Reason("bought_this_round", text, "GB-R6", gem=gem)
             if self._can_sell(player, action.gem):
-                return (
-                    f"you must buy a gem this turn, and after selling {gem} you could buy none:"
-                    " buy first (GB-R3, GB-R7)"
-                )
-            return f"you have no {gem} to sell"
-        return "you must buy at least one gem this turn before you are done (GB-R3)"
+                text = f"you must buy a gem this turn, and after selling {gem} you could buy none: buy first"
+                return Reason("sale_blocks_buy", text, "GB-R3", "GB-R7", gem=gem)
+            return Reason("none_to_sell", f"you have no {gem} to sell", gem=gem)
+        return Reason("must_buy_gem", "you must buy at least one gem this turn before you are done", "GB-R3")
 
     def _apply(self, player: int, action: BazaarAction) -> None:
         self.buy_targets = UNKNOWN

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Final, NamedTuple
 
 from merchantry.engine import seat_label
-from merchantry.errors import IllegalAction
+from merchantry.errors import IllegalAction, Reason
 from merchantry.games.money.components import ALL_CODES, BLUFF
 
 MAX_PLAYERS: Final = 5
@@ -54,7 +54,10 @@ def parse(text: Any, num_players: int) -> MoneyAction:
     key = " ".join(text.split()).lower()
     action = _BY_TEXT.get(key)
     if action is None:
-        raise IllegalAction(f"{text!r:.60} is not a Money move; {NOTATION_HELP}")
+        said = f"{text!r:.60}"
+        raise Reason("not_a_move", f"{said} is not a Money move; {NOTATION_HELP}", text=said).error()
     if action in TAKE_BID and TAKE_BID.index(action) >= num_players:
-        raise IllegalAction(f"{text!r:.60}: there is no seat {action.arg} in a {num_players}-player game")
+        said = f"{text!r:.60}"
+        message = f"{said}: there is no seat {action.arg} in a {num_players}-player game"
+        raise Reason("no_seat_for_players", message, text=said, label=action.arg, players=num_players).error()
     return action

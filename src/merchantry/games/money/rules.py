@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import Any, Final
 
 from merchantry.engine import JSON, EventLog, State, seat_label, without
+from merchantry.errors import Reason
 from merchantry.games.money.actions import (
     ADD,
     ADD_BY_RANK,
@@ -263,37 +264,44 @@ class MoneyState(State):
             return target != player and target in self.order and not self.acted[target]
         return False
 
-    def _why_illegal(self, player: int, action: MoneyAction) -> str:
+    def _why_illegal(self, player: int, action: MoneyAction) -> Reason:
         who = seat_label(player)
         if self.phase == OVER:
-            return "the game is over"
+            return Reason("game_over", "the game is over")
         if self.phase == BIDDING:
             if self.committed[player]:
-                return f"{who} has already sealed a bid this round; waiting for {self._waiting_for()}"
+                waiting = self.to_act()
+                others = ", ".join(seat_label(p) for p in waiting)
+                text = f"{who} has already sealed a bid this round; waiting for {others}"
+                return Reason("already_sealed", text, seat=player, waiting_seats=waiting)
             if action.verb == "add":
                 if action.arg == BLUFF:
-                    return f"{who}'s bluff card is already in the bid"
-                return f"{who} has no {action.arg} in hand to add to the bid"
+                    return Reason("bluff_in_bid", f"{who}'s bluff card is already in the bid", seat=player)
+                text = f"{who} has no {action.arg} in hand to add to the bid"
+                return Reason("card_not_in_hand", text, seat=player, card=action.arg)
             if action.verb == "remove":
-                return f"{who}'s bid holds no {action.arg} to take back"
-            return (
+                text = f"{who}'s bid holds no {action.arg} to take back"
+                return Reason("card_not_in_bid", text, seat=player, card=action.arg)
+            text = (
                 f"bids are being made: add cards with 'add EUR20' and seal the bid with 'bid', not {action}"
             )
+            return Reason("bidding_now", text, move=str(action))
         if player != self.current:
-            return f"it is {seat_label(self.current)}'s turn to exchange, not {who}'s"
+            text = f"it is {seat_label(self.current)}'s turn to exchange, not {who}'s"
+            return Reason("not_your_exchange", text, turn_seat=self.current, seat=player)
         if action.verb == "take" and action.arg in GROUP_NAMES:
-            return f"the {action.arg} market group is empty"
+            return Reason("group_empty", f"the {action.arg} market group is empty", group=action.arg)
         if action.verb == "take":
             target = TAKE_BID.index(action)
             if target == player:
-                return f"{who} cannot take their own bid with 'take'; use 'keep' to take it back"
+                text = f"{who} cannot take their own bid with 'take'; use 'keep' to take it back"
+                return Reason("take_own_bid", text, seat=player)
             if target >= self.num_players:
-                return f"there is no seat {action.arg} in this game"
-            return f"{action.arg} has no bid on the table to take (they sat out or have already acted)"
-        return f"all bids are sealed; {who} must exchange: take right, take left, take a bid, or keep"
-
-    def _waiting_for(self) -> str:
-        return ", ".join(seat_label(p) for p in self.to_act())
+                return Reason("no_such_seat", f"there is no seat {action.arg} in this game", label=action.arg)
+            text = f"{action.arg} has no bid on the table to take (they sat out or have already acted)"
+            return Reason("no_bid_to_take", text, target_seat=target)
+        text = f"all bids are sealed; {who} must exchange: take right, take left, take a bid, or keep"
+        return Reason("exchange_now", text, seat=player)
 
     def _apply(self, player: int, action: MoneyAction) -> None:
         verb = action.verb

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Final, NamedTuple
 
-from merchantry.errors import IllegalAction
+from merchantry.errors import IllegalAction, Reason
 from merchantry.games.samarkand.components import MAP, NUM_GOODS
 
 
@@ -57,9 +57,10 @@ EVERY_ACTION: Final = frozenset(
 )
 
 GOOD_BY_NAME: Final = {name.lower(): number for number, name in enumerate(MAP.goods, 1)}
+FAMILIES_SAID: Final = ", ".join(FAMILY_WORDS)
 NOTATION_HELP: Final = (
     "moves look like: marry levant, discard 12 (or discard salt), done, expand levant D5, camel E5,"
-    f" sell 12, keep, pass (families: {', '.join(FAMILY_WORDS)}; spaces: column letter and row number)"
+    f" sell 12, keep, pass (families: {FAMILIES_SAID}; spaces: column letter and row number)"
 )
 
 
@@ -68,37 +69,45 @@ def parse(text: Any) -> SamarkandAction:
         raise IllegalAction(f"a move must be text, not {type(text).__name__}")
     words = text.lower().split()
     verb, args = (words[0], words[1:]) if words else ("", [])
-    try:
-        if verb in ("done", "keep", "pass") and not args:
-            return SamarkandAction(verb)
-        if verb == "marry" and len(args) == 1:
-            return MARRY[_family(args[0])]
-        if verb == "expand" and len(args) == 2:
-            return EXPAND[_family(args[0])][_space(args[1])]
-        if verb == "camel" and len(args) == 1:
-            return CAMEL[_space(args[0])]
-        if verb in ("discard", "sell") and len(args) == 1:
-            return (DISCARD if verb == "discard" else SELL)[_good(args[0])]
-    except IllegalAction as reason:
-        raise IllegalAction(f"{text!r:.60}: {reason}; {NOTATION_HELP}") from None
-    raise IllegalAction(f"{text!r:.60} is not a Samarkand move; {NOTATION_HELP}")
+    if verb in ("done", "keep", "pass") and not args:
+        return SamarkandAction(verb)
+    if verb == "marry" and len(args) == 1:
+        return MARRY[_family(args[0], text)]
+    if verb == "expand" and len(args) == 2:
+        return EXPAND[_family(args[0], text)][_space(args[1], text)]
+    if verb == "camel" and len(args) == 1:
+        return CAMEL[_space(args[0], text)]
+    if verb in ("discard", "sell") and len(args) == 1:
+        return (DISCARD if verb == "discard" else SELL)[_good(args[0], text)]
+    said = f"{text!r:.60}"
+    message = f"{said} is not a Samarkand move; {NOTATION_HELP}"
+    raise Reason("not_a_move", message, text=said, families=FAMILIES_SAID).error()
 
 
-def _family(word: str) -> int:
+def _family(word: str, text: str) -> int:
     if word not in FAMILY_BY_WORD:
-        raise IllegalAction(f"there is no family {word!r}")
+        said, name = f"{text!r:.60}", repr(word)
+        message = f"{said}: there is no family {name}; {NOTATION_HELP}"
+        raise Reason("no_family", message, text=said, word=name, families=FAMILIES_SAID).error()
     return FAMILY_BY_WORD[word]
 
 
-def _space(word: str) -> int:
+def _space(word: str, text: str) -> int:
     if word not in SPACE_BY_ID:
-        raise IllegalAction(f"there is no space {word!r} on the map")
+        said, name = f"{text!r:.60}", repr(word)
+        message = f"{said}: there is no space {name} on the map; {NOTATION_HELP}"
+        raise Reason("no_space", message, text=said, word=name, families=FAMILIES_SAID).error()
     return SPACE_BY_ID[word]
 
 
-def _good(word: str) -> int:
+def _good(word: str, text: str) -> int:
     if word in GOOD_BY_NAME:
         return GOOD_BY_NAME[word]
     if not word.isdigit() or not 1 <= int(word) <= NUM_GOODS:
-        raise IllegalAction(f"a good is its number 1..{NUM_GOODS} or its name (salt, silk...), not {word!r}")
+        said, name = f"{text!r:.60}", repr(word)
+        what = f"a good is its number 1..{NUM_GOODS} or its name (salt, silk...), not {name}"
+        message = f"{said}: {what}; {NOTATION_HELP}"
+        raise Reason(
+            "no_good", message, text=said, word=name, goods=NUM_GOODS, families=FAMILIES_SAID
+        ).error()
     return int(word)

@@ -15,6 +15,7 @@ import random
 from typing import Any, Final
 
 from merchantry.engine import JSON, EventLog, State, add_at, replace_at, seat_label, without
+from merchantry.errors import Reason
 from merchantry.games.samarkand.actions import (
     CAMEL,
     DISCARD,
@@ -249,59 +250,79 @@ class SamarkandState(State):
         ascending."""
         return spaces_in(self.frontiers[family])
 
-    def _why_illegal(self, player: int, action: SamarkandAction) -> str:
+    def _why_illegal(self, player: int, action: SamarkandAction) -> Reason:
         if self.over:
-            return "the game is over"
+            return Reason("game_over", "the game is over")
         if not _well_formed(action):
             return _not_real(action)
         if self.phase == "offer":
             good = self.offer_good
+            name = good_name(good)
             if not self.offer_waiting[player]:
-                return f"you have answered the offer for {good_name(good)} ({good}); waiting for the others"
+                text = f"you have answered the offer for {name} ({good}); waiting for the others"
+                return Reason("offer_answered", text, good=name, number=good)
             if action.verb == "sell":
-                return f"only the holder of the {good_name(good)} card ({good}) may sell it now (SK-G1)"
-            return f"answer the offer for {good_name(good)} ({good}): 'sell {good}' if you hold it, or 'keep'"
+                text = f"only the holder of the {name} card ({good}) may sell it now"
+                return Reason("offer_not_holder", text, "SK-G1", good=name, number=good)
+            text = f"answer the offer for {name} ({good}): 'sell {good}' if you hold it, or 'keep'"
+            return Reason("offer_answer", text, good=name, number=good)
         if player != self.current:
-            return f"it is {seat_label(self.current)}'s turn, not {seat_label(player)}'s"
+            turn, who = seat_label(self.current), seat_label(player)
+            return Reason(
+                "not_your_turn", f"it is {turn}'s turn, not {who}'s", turn_seat=self.current, seat=player
+            )
         if self.phase == "discard":
             if action.verb == "discard" and self.discarded >= MAX_DISCARDS:
-                return "you may discard at most 2 cards after marrying (SK-T2)"
+                return Reason("discards_used", "you may discard at most 2 cards after marrying", "SK-T2")
             if action.verb == "discard":
-                return f"you hold no {good_name(action.good)} card ({action.good})"
+                name = good_name(action.good)
+                text = f"you hold no {name} card ({action.good})"
+                return Reason("good_not_held", text, good=name, number=action.good)
             if action == DONE:
-                return f"your hand is over the limit of {self.hand_limit()}: discard first (SK-T2)"
-            return "you married and drew: discard up to 2 cards, then 'done' (SK-T2)"
+                limit = self.hand_limit()
+                text = f"your hand is over the limit of {limit}: discard first"
+                return Reason("hand_over_limit", text, "SK-T2", limit=limit)
+            return Reason("discard_now", "you married and drew: discard up to 2 cards, then 'done'", "SK-T2")
         if self.phase == "second":
             if action.verb == "camel":
-                where = MAP.spaces[action.space].id
-                return f"{where} is not next to a {self._family_name()} camel, or is full (SK-T3, SK-T4)"
-            return "place a second camel ('camel <space>', 1 dirham from the treasury) or 'done' (SK-T3)"
+                where, family = MAP.spaces[action.space].id, self._family_name()
+                text = f"{where} is not next to a {family} camel, or is full"
+                return Reason("not_next_to_camel", text, "SK-T3", "SK-T4", space=where, family=family)
+            text = "place a second camel ('camel <space>', 1 dirham from the treasury) or 'done'"
+            return Reason("second_camel_now", text, "SK-T3")
         return self._why_not_act(player, action)
 
     def _family_name(self) -> str:
         return MAP.families[self.family].name
 
-    def _why_not_act(self, player: int, action: SamarkandAction) -> str:
+    def _why_not_act(self, player: int, action: SamarkandAction) -> Reason:
         if action.verb == "marry":
             family = MAP.families[action.family]
+            name = family.name
             if not self.domain_tiles[action.family]:
-                return f"no {family.name} tile is left on its domain (SK-T1)"
+                return Reason("no_tile_left", f"no {name} tile is left on its domain", "SK-T1", family=name)
             if self.tiles_held[player][action.family] and self.num_players > 2:
-                return f"you already hold a {family.name} tile (SK-T1)"
-            return (
-                f"marrying into {family.name} costs {family.cost} and you have {self.money[player]} (SK-T1)"
-            )
+                return Reason("tile_held", f"you already hold a {name} tile", "SK-T1", family=name)
+            cost, money = family.cost, self.money[player]
+            text = f"marrying into {name} costs {cost} and you have {money}"
+            return Reason("marriage_cost", text, "SK-T1", family=name, cost=cost, money=money)
         if action.verb == "expand":
-            family = MAP.families[action.family]
+            name = MAP.families[action.family].name
             if not self.tiles_held[player][action.family]:
-                return f"you hold no {family.name} tile: marry into the family first (SK-T3)"
+                text = f"you hold no {name} tile: marry into the family first"
+                return Reason("no_tile", text, "SK-T3", family=name)
             if not self.camels_left[action.family]:
-                return f"{family.name} has no camels left (SK-T3)"
+                return Reason("no_camels_left", f"{name} has no camels left", "SK-T3", family=name)
             space = MAP.spaces[action.space].id
-            return f"{space} is not next to a {family.name} camel, or is full (SK-T3, SK-T4)"
+            text = f"{space} is not next to a {name} camel, or is full"
+            return Reason("not_next_to_camel", text, "SK-T3", "SK-T4", space=space, family=name)
         if action == PASS:
-            return "you may only pass when you can neither marry nor expand (SK-T6)"
-        return "choose an action: marry into a family, or expand a family whose tile you hold"
+            return Reason(
+                "pass_not_allowed", "you may only pass when you can neither marry nor expand", "SK-T6"
+            )
+        return Reason(
+            "choose_action", "choose an action: marry into a family, or expand a family whose tile you hold"
+        )
 
     # --- applying -----------------------------------------------------------------------------------
 
@@ -835,11 +856,13 @@ def _names_what_it_needs(action: SamarkandAction) -> bool:
     )
 
 
-def _not_real(action: SamarkandAction) -> str:
-    return (
+def _not_real(action: SamarkandAction) -> Reason:
+    families, spaces = len(MAP.families) - 1, len(MAP.spaces) - 1
+    text = (
         f"no such move: {action.verb!r} with family {action.family}, space {action.space}, good {action.good}"
-        f" (families 0-{len(MAP.families) - 1}, spaces 0-{len(MAP.spaces) - 1}, goods 1-{NUM_GOODS})"
+        f" (families 0-{families}, spaces 0-{spaces}, goods 1-{NUM_GOODS})"
     )
+    return Reason("no_such_move", text, verb=action.verb, families=families, spaces=spaces, goods=NUM_GOODS)
 
 
 def _families_in(mask: int) -> list[int]:

@@ -371,6 +371,10 @@ function connect(tableId, token, area) {
   const send = (action) => mySocket.send(JSON.stringify({ type: "act", action }));
   let drawn = Promise.resolve();
   let logSoFar = [];  // the log this connection was sent: each update brings only its new entries
+  // a refused move's reason in the reader's language (the game's catalogue, as the table last drawn names
+  // its seats); the server's English sentence until a table is drawn or for a reason the catalogue lacks
+  let said = null;
+  const refusal = (message) => (said ? said.tr.reason(message.why, message.reason, (s) => seatName(said.table, s)) : message.reason);
   mySocket.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "state") {
@@ -383,11 +387,11 @@ function connect(tableId, token, area) {
       // a game's drawing and catalogue load once; each message waits for the one before it
       drawn = drawn
         .then(() => Promise.all([drawingFor(message.table.game), translatorFor(message.table.game), tutorial.load(message.table)]))
-        .then(([renderer, tr]) => drawTable(tableId, message, send, area, renderer, tr))
+        .then(([renderer, tr]) => { said = { tr, table: message.table }; return drawTable(tableId, message, send, area, renderer, tr); })
         .catch((error) => toast(error.message));
     }
     else if (message.type === "chat" || message.type === "mute") chatBox?.receive(message);
-    else if (message.type === "refused") { typedSteps = []; toast(`${t("refused")}: ${message.reason}`); }
+    else if (message.type === "refused") { typedSteps = []; toast(`${t("refused")}: ${refusal(message)}`); }
     else if (message.type === "revoked") {
       // the server checked the database: the seat is no longer held by this token (given to a bot, or
       // not a token of this table): forget it and watch instead. A person who let a bot finish their own

@@ -84,7 +84,7 @@ export function listOf(items) {
 // A game's translator: its own catalogue first, then the platform's. `tr.ui(key)` for interface words,
 // `tr.term(word)` for a card, good or gem name (the word itself if the catalogue has none), and
 // `tr.event(event, seatName)` for a log event, `tr.move(text)` for a move's notation in words, `tr.join(items)`
-// for a list as the language lists it.
+// for a list as the language lists it, `tr.reason(why, english, seatName)` for why a move was refused.
 export async function gameTranslator(game) {
   const catalogues = [...(await chain(`/games/${game}/locales`)), ...platform];
   const lang = language();
@@ -123,10 +123,24 @@ export async function gameTranslator(game) {
     }
     return word;
   };
+  // why the rules refused a move (the server's "why": a key, its values, the clauses it cites), as
+  // merchantry/i18n.py's Translator.refusal says it: the catalogue's `reason` section, its values read as an
+  // event's, the clause ids after it in brackets; `english`, the server's own sentence, when the catalogue
+  // cannot say it
+  const reason = (why, english, seatName = (s) => `P${s + 1}`) => {
+    const template = why && why.key ? pick(catalogues, `reason.${why.key}`, {}, lang) : undefined;
+    if (template === undefined) return english;
+    const vars = {};
+    for (const [name, value] of Object.entries(why.params || {})) {
+      vars[name] = describe(name, value, { ui, term, seatName, join: (items) => join(items) });
+    }
+    const said = interpolate(template, vars);
+    return why.clauses && why.clauses.length ? `${said} (${why.clauses.join(", ")})` : said;
+  };
   // a game option's name in words (section `option`), else its own name with spaces
   const option = (name) => pick(catalogues, `option.${name}`, {}, lang) ?? name.replace(/_/g, " ");
   const join = (items) => joinList(items, catalogues, lang);
-  return { ui, term, event, move, option, join };
+  return { ui, term, event, move, option, join, reason };
 }
 
 // Items as the language lists them, as merchantry/i18n.py's Translator.join: "tea, myrrh and olives"
