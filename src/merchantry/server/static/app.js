@@ -436,10 +436,14 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   else if ((view.to_act || []).includes(seat) && !payload.answered_for_you) banner = t("yourTurn");
   else banner = waitingBanner(table, (view.to_act || []).filter((s) => s !== seat));
 
+  // a move of the moves panel, clicked or typed, goes through the drawing first (`typed`): a page that holds
+  // a move in the making (Byzanz's bid built by clicks) plays it as its own controls do, one state for both
+  const ownMove = (move) => Boolean(renderer.typed && renderer.typed(move, send));
+  const sendMove = (move) => { if (!ownMove(move)) send(move); };
   const moveInput = h("input", { id: "move", placeholder: t("typeMove"), maxlength: 200, "aria-label": t("typeMove") });
-  const moveForm = h("form", { class: "move-form", onsubmit: (e) => { e.preventDefault(); sendTyped(moveInput.value, send); } },
+  const moveForm = h("form", { class: "move-form", onsubmit: (e) => { e.preventDefault(); typingAt = tableId; sendTyped(moveInput.value, sendMove); } },
     moveInput, h("button", { type: "submit" }, t("send")));
-  const buttons = h("div", { class: "legal" }, legal.map((move, i) => h("button", { "data-move": move, onclick: () => send(move), title: `${i + 1}` }, move)));
+  const buttons = h("div", { class: "legal" }, legal.map((move, i) => h("button", { "data-move": move, onclick: () => sendMove(move), title: `${i + 1}` }, move)));
 
   // turns the clock took away are said in the log too (a bot played them)
   const timeouts = (table.timeouts || []).map((out) => h("li", { class: "notice" }, t("timedOut", { seat: seatName(table, out.seat) })));
@@ -473,7 +477,8 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
     myTurn && lastHint && lastHint.position === position ? hintBox(lastHint, tr) : null,
     table.status === "waiting" ? host : null,  // the invite links come first while friends are awaited
     board,
-    seat !== null && table.status === "playing" && legal.length ? h("details", { class: "moves-panel", open: renderer === generic },
+    seat !== null && table.status === "playing" && legal.length ? h("details", { class: "moves-panel", open: movesOpen(tableId, renderer),
+      ontoggle: (e) => { movesPanel = { table: tableId, open: e.target.open }; } },
       h("summary", {}, t("legalMovesHeading", { n: legal.length })), buttons, moveForm) : null,
     seat !== null && table.status === "playing" && !legal.length ? nothingToPlay(table, view, seat) : null,
     table.status === "waiting" ? null : host,
@@ -483,10 +488,23 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   const box = area.querySelector(".log");
   if (box) followTheEnd(box);
   tutorial.show(payload, area, mine.host);
-  continueTyped(payload, position, myTurn, send);
+  continueTyped(payload, position, myTurn, send, ownMove);
   if (focused) refocus(area, focused);
+  // a keyboard player who typed the last move types the next: the box has the focus again when the panel
+  // comes back (it is not drawn while another seat is on turn, and the focus fell to the page with it)
+  else if (typingAt === tableId && document.activeElement === document.body) area.querySelector(".moves-panel[open] #move")?.focus({ preventScroll: true });
   document.title = `${myTurn ? `● ${t("yourTurn")} — ` : ""}${table.title} — Merchantry`;
   startCountdown(area, clockShown(table, view, seat), table);
+}
+
+// The moves panel stays as its reader left it, open or closed, from one move to the next (it was drawn afresh
+// closed after every move, and a keyboard player typing moves had to open it again each time); at first it
+// is open only for a game without a drawing of its own, where it is the only way to play
+let movesPanel = { table: null, open: false };
+let typingAt = null;  // the table whose last move was typed in the moves panel, while nothing else took the focus
+document.addEventListener("focusin", (e) => { if (e.target.id !== "move") typingAt = null; });
+function movesOpen(tableId, renderer) {
+  return movesPanel.table === tableId ? movesPanel.open : renderer === generic;
 }
 
 // The live log, each line numbered by the move that wrote it, as the replay and the analysis number moves
@@ -526,11 +544,12 @@ function sendTyped(text, send) {
   send(steps[0]);
 }
 
-function continueTyped(payload, position, myTurn, send) {
+function continueTyped(payload, position, myTurn, send, ownMove) {
   if (!typedSteps.length || position === typedAt) return;
   // a sale offer the server answers for this seat (it does not hold the card) comes between two steps
   if (!myTurn && payload.answered_for_you && payload.table.status === "playing") return;
   const step = typedSteps.shift();
+  if (myTurn && ownMove(step)) { typedAt = position; return; }  // the drawing played it (a bid it holds)
   const same = (move) => move.toLowerCase().replace(/\s+/g, " ") === step.toLowerCase().replace(/\s+/g, " ");
   const legal = myTurn ? payload.legal.find(same) : undefined;
   if (legal === undefined) {
