@@ -248,7 +248,12 @@ function optionField(name, option, tr) {
   const bounds = option.low !== null && option.low !== undefined ? t("optionBounds", { low: option.low, high: option.high }) : "";
   const words = tr.option(name);
   return h("label", { class: "option" }, `${words.charAt(0).toUpperCase()}${words.slice(1)} `, input,
-    h("small", { class: "muted" }, ` ${t("optionDefault", { value: option.default === "" ? t("optionEmpty") : option.default })}${bounds ? ` · ${bounds}` : ""}`));
+    h("small", { class: "muted" }, ` ${t("optionDefault", { value: standardValue(name, option.default, tr) })}${bounds ? ` · ${bounds}` : ""}`));
+}
+
+// an option's standard value in words: the game's own where it gives them, else the value ("none" for empty)
+function standardValue(name, value, tr) {
+  return (tr.optionDefault && tr.optionDefault(name)) ?? (value === "" ? t("optionEmpty") : value);
 }
 
 // the options changed from their defaults (the rest are the game's own): as numbers where they are numbers
@@ -268,7 +273,7 @@ function optionsLine(table, tr) {
   return h("p", { class: "table-options", id: "table-options" }, h("strong", {}, `${t("variantsLine")} `),
     changed.flatMap(([name, value], i) => [i ? t("listSeparator") : "", h("span", { "data-option": name },
       `${tr.option(name)}: ${value === "" ? t("optionEmpty") : value}`,
-      name in (table.defaults || {}) ? h("small", { class: "muted" }, ` (${t("optionDefault", { value: table.defaults[name] === "" ? t("optionEmpty") : table.defaults[name] })})`) : null)]));
+      name in (table.defaults || {}) ? h("small", { class: "muted" }, ` (${t("optionDefault", { value: standardValue(name, table.defaults[name], tr) })})`) : null)]));
 }
 
 // A table whose rows stack on a phone, each cell under its column's name (style.css, table.stacked): six
