@@ -84,7 +84,7 @@ def test_money_end_table_is_the_engines_scores_and_every_hand_is_shown(live_serv
             for currency, c in hand["currencies"].items():
                 said = re.search(rf"{currency} {c['total']}( [^\n]*?= (\d+))?(\n|$)", worked[s])
                 assert said and int(said.group(2) or c["total"]) == c["score"], (currency, worked[s])
-        # the coins' column holds their points (10 each, MO-E5), and says so: "Coins" over a 20 read as 20 coins
+        # the coins' column holds their points (10 each, MO-E5) and says so ("Coins" over 20 read as 20 coins)
         coins = column(page, ".money table.scores", "Coin points (10 each)")
         assert {s: int(v) for s, v in coins.items()} == {s: hand["coins"] for s, hand in enumerate(final)}
         for s in range(state.num_players):

@@ -1,5 +1,5 @@
-"""The moves panel ("All legal moves … click one or type it") as a keyboard player meets it (issue 32): it stays
-open, with the focus in its box, from one typed move to the next, and a move typed there is the move the
+"""The moves panel ("All legal moves … click one or type it") as a keyboard player meets it (issue 32): it
+stays open, with the focus in its box, from one typed move to the next, and a move typed there is the move the
 page's own controls build (Byzanz's `bid` typed beside a bid held on the page bids it)."""
 
 # ruff: noqa: F811  (the fixtures imported from test_browser are parameters here)
@@ -69,3 +69,22 @@ def test_a_typed_bid_in_byzanz_bids_the_cards_held_on_the_page(live_server, brow
     page.wait_for_selector(f".log li:has-text('P1 Ann bids {total} (')")
     assert not [t for t in page.locator("#toasts .toast").all_inner_texts() if "bid must beat" in t]
     assert page.locator(".bz-building [data-take-back]").count() == 0
+
+
+def test_the_list_names_samarkand_s_cards_and_the_lobby_says_what_money_s_standard_leaves_out(
+    live_server, browser
+):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(live_server + "/")
+    page.select_option("#game", "money")
+    page.dispatch_event("#game", "change")
+    field = page.locator("label.option:has(input[data-option='removed_currencies'])")
+    # MO-S1: the standard game leaves one currency out with 4 players, two with 3 (it read "standard: none")
+    assert "standard: one drawn at random with 4 players, two with 3, none with 5" in field.inner_text()
+    # Samarkand's `discard 10` and `sell 2` in the moves list: the notation, then the card it names
+    labels = page.evaluate(
+        "(async () => { const d = await import('/games/samarkand/static/drawing.js');"
+        " const tr = { term: (w) => w };"
+        " return ['discard 10', 'sell 2', 'marry levant', 'discard 99'].map((m) => d.label(m, tr)); })()"
+    )
+    assert labels == ["discard 10 (tea)", "sell 2 (linen)", "marry levant", "discard 99"]

@@ -46,7 +46,8 @@ def test_money_rules_page_says_what_a_bid_is_worth_and_explains_the_lobby_option
             assert words in text, f"{language}: {words!r}"
         tr = Translator("money", language)
         for name in lobby_only:  # each by its name in the lobby
-            assert tr.option(name).lower() in text.lower(), f"{language}: {tr.option(name)!r} is not explained"
+            label = tr.option(name)
+            assert label.lower() in text.lower(), f"{language}: {label!r} is not explained"
         # the lobby's "standard" for the currencies left out says what it is (MO-S1), not "none"
         standard = tr._find("optionDefault.removed_currencies")
         assert standard and all(n in standard for n in "435"), f"{language}: {standard!r}"
