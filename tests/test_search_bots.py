@@ -870,3 +870,29 @@ def test_a_chance_s_interval_is_wilson_s_and_never_a_point_when_every_play_out_a
     shared, coin = Estimate.of_chance([0.5] * 48), Estimate.of_chance([1.0, 0.0] * 24)
     assert 0 < shared.high - shared.low < coin.high - coin.low
     assert shared.low < 0.5 < shared.high
+
+
+def test_a_chance_shown_sits_inside_its_interval_where_the_map_flattens_at_its_top():
+    """A hint read "96% (95% interval 57-96%)": Money's map is flat beyond its last knot (raw 0.99 → 0.958),
+    where 48 play-outs won of 48 and the top of their interval both lie, so the chance and the interval's top
+    were one figure. The chance shown is the map's, the interval's ends mapped alike, and an end the map
+    puts on the chance itself is Wilson's for the chance shown; a chance the map leaves room on both sides
+    of keeps its mapped ends, and one of 1 (nothing above) keeps its top."""
+    flat_top = Calibration(fitted=True, knots=((0.0, 0.01), (0.9, 0.57), (0.99, 0.958)), platt_first=False)
+    all_won = Estimate.of_chance([1.0] * 48)
+    shown = flat_top(all_won.value)
+    low, high = flat_top.interval(all_won, 48)
+    assert flat_top(all_won.high) == shown == pytest.approx(0.958)  # what was shown: the top on the chance
+    assert low == flat_top(all_won.low) < shown < high < 1.0
+    assert (low, high) != pytest.approx((shown, shown), abs=0.005)  # apart in whole percent as well
+    all_lost = Estimate.of_chance([0.0] * 48)
+    low, high = flat_top.interval(all_lost, 48)
+    assert low < flat_top(0.0) < high == flat_top(all_lost.high)
+    mixed = Estimate.of_chance([1.0] * 30 + [0.0] * 18)
+    assert flat_top.interval(mixed, 48) == (flat_top(mixed.low), flat_top(mixed.high))
+    assert Calibration().interval(all_won, 48) == (all_won.low, 1.0)  # raw 48 of 48: nothing above 100%
+    # every seat's interval, as a chart draws them, holds its chance too
+    intervals = flat_top.seat_intervals([all_won, all_lost, all_lost], 0, 48)
+    seats = flat_top.seats([1.0, 0.0, 0.0], 0)
+    assert all(lo <= c <= hi for c, (lo, hi) in zip(seats, intervals, strict=True))
+    assert intervals[0][0] < seats[0] < intervals[0][1]

@@ -5,10 +5,15 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 import merchantry
+import merchantry.records
+from merchantry.bots.ismcts import SearchBot, searcher
+from merchantry.bots.levels import recipe
 from merchantry.games import byzanz
 from merchantry.games.byzanz.components import (
     CODE_INDEX,
@@ -931,3 +936,30 @@ def test_bz_e3_every_hand_is_shown_at_the_end_and_worlds_keep_it(players, seed):
 
 def count_to_codes(counts: tuple[int, ...]) -> list[int]:
     return [code for code, n in enumerate(counts) for _ in range(n)]
+
+
+# --- the hard bot far behind (issue 32) -------------------------------------------------------------
+
+# a browser game (4 players, P2 and P3 hard, P4 easy) in which P3 (hard), 9 points against the leader's 27,
+# discarded cards it could have sold when over the hand limit and said `done` at the final selling holding
+# cloth2 cloth1 cloth1 cloth1: every move won in none of the worlds its search drew, so the most visited
+# one was noise. Move 209: P3 over the limit after the last market pick; move 220: P3's final selling.
+FAR_BEHIND = Path(__file__).parent / "byzanz_hard_far_behind.json"
+
+
+@pytest.mark.parametrize(("upto", "phase"), [(209, MARKET), (220, FINAL)])
+def test_bz_e1_h1_hard_far_behind_still_sells_a_set_rather_than_discarding_or_stopping(upto, phase):
+    record = json.loads(FAR_BEHIND.read_text())
+    state = merchantry.records.replay(record, upto=upto)
+    seat = record["moves"][upto][0]
+    assert seat == 2 and state.phase == phase and state.to_act() == [seat]
+    assert {"sell cloth2 cloth1 cloth1", "done" if phase == FINAL else "discard cloth1"} <= set(
+        legal(state, seat)
+    )
+    config = replace(recipe("byzanz", "hard"), iterations=150, seconds=None)  # the same on any machine
+    for seed in range(6):
+        rng = random.Random(seed)
+        result = searcher("byzanz", config).run(state.sample_hidden(seat, rng), seat, rng)
+        assert {a.value for a in result.actions} == {0.0}, "lost in every world: the moves are alike"
+        move = SearchBot("hard", "byzanz", config).choose(state.clone(), seat, random.Random(seed))
+        assert move.verb == "sell", f"seed {seed}: {move} gives points away"

@@ -84,6 +84,9 @@ def test_money_end_table_is_the_engines_scores_and_every_hand_is_shown(live_serv
             for currency, c in hand["currencies"].items():
                 said = re.search(rf"{currency} {c['total']}( [^\n]*?= (\d+))?(\n|$)", worked[s])
                 assert said and int(said.group(2) or c["total"]) == c["score"], (currency, worked[s])
+        # the coins' column holds their points (10 each, MO-E5) and says so ("Coins" over 20 read as 20 coins)
+        coins = column(page, ".money table.scores", "Coin points (10 each)")
+        assert {s: int(v) for s, v in coins.items()} == {s: hand["coins"] for s, hand in enumerate(final)}
         for s in range(state.num_players):
             shown = page.locator(f".money .seat[data-seat='{s}'] .final-hand [data-card]")
             codes = shown.evaluate_all("nodes => nodes.map(n => n.dataset.card)")
@@ -172,6 +175,15 @@ def test_samarkand_end_table_is_the_engines_scores_and_every_hand_is_shown(live_
         page = open_the_end(browser, live_server, table_id, width)
         page.wait_for_selector("table.sk-final")
         totals = column(page, "table.sk-final", "Total")
+        assert page.locator("table.sk-final thead th").all_inner_texts()[:2] == ["Rank", "Player"]
+        # a family's name stays on its badge's line (it wrapped under it: "B / Byzantium")
+        beside = page.locator(".sk-families tbody th").evaluate_all(
+            "ths => ths.map((th) => { const badge = th.querySelector('.sk-swatch').getBoundingClientRect();"
+            " const range = document.createRange(); range.selectNodeContents(th);"
+            " const rects = [...range.getClientRects()].filter((r) => r.width > 0);"
+            " return rects.every((r) => r.top < badge.bottom); })"
+        )
+        assert beside and all(beside), beside
         assert {s: as_number(v) for s, v in totals.items()} == dict(enumerate(state.scores()))
         for info in state.view(None)["seats"]:
             shown = page.locator(f".sk-final-hand[data-seat='{info['seat']}'] [data-good]")

@@ -96,10 +96,16 @@ class Estimate:
         n = len(samples)
         mean = sum(samples) / n
         variance = sum((x - mean) ** 2 for x in samples) / n
-        z2n = Z95 * Z95 / n
-        centre = (mean + z2n / 2) / (1 + z2n)
-        half = Z95 * math.sqrt(variance / n + z2n / (4 * n)) / (1 + z2n)
-        return cls(mean, max(0.0, min(mean, centre - half)), min(1.0, max(mean, centre + half)))
+        return cls(mean, *wilson(mean, variance, n))
+
+
+def wilson(mean: float, variance: float, n: int) -> tuple[float, float]:
+    """Wilson's 95% score interval of a chance `mean` measured on `n` play-outs whose win shares vary by
+    `variance` (p(1 - p) for won-or-lost ones), widened to hold the mean."""
+    z2n = Z95 * Z95 / n
+    centre = (mean + z2n / 2) / (1 + z2n)
+    half = Z95 * math.sqrt(variance / n + z2n / (4 * n)) / (1 + z2n)
+    return max(0.0, min(mean, centre - half)), min(1.0, max(mean, centre + half))
 
 
 EDGE = (
@@ -147,6 +153,21 @@ class Calibration:
             return platt(raw, self.a, self.b)
         return through_knots(platt(raw, self.a, self.b) if self.platt_first else raw, self.knots)
 
+    def interval(self, raw: Estimate, n: int) -> tuple[float, float]:
+        """The 95% interval shown around the chance shown (`self(raw.value)`) of a chance measured on `n`
+        play-outs: the raw interval's ends, mapped; but an end the map puts on the chance shown itself, where
+        a chance could still be higher (or lower), is Wilson's for the chance shown on `n` play-outs. That
+        is where the map is flat (beyond its last knot, or on a flat step) or the raw chance is all won (or
+        all lost) while the map stops short of 1 (or 0): a hint read "96% (95% interval 57-96%)", the raw
+        48 of 48 and its interval's top both beyond the last knot. A chance of 1 or 0 keeps its end."""
+        shown = self(raw.value)
+        low, high = self(raw.low), self(raw.high)
+        if low >= shown or high <= shown:
+            wide_low, wide_high = wilson(shown, shown * (1 - shown), n)
+            low = min(shown, wide_low) if low >= shown else low
+            high = max(shown, wide_high) if high <= shown else high
+        return low, high
+
     def slope(self, low: float, high: float) -> float:
         """How much the map stretches a difference between two raw chances (its slope where they meet)."""
         if not self.fitted:
@@ -167,11 +188,12 @@ class Calibration:
         scale = self._others_scale(raw, seat)
         return [self(c) if q == seat else self(c) * scale for q, c in enumerate(raw)]
 
-    def seat_intervals(self, estimates: list[Estimate], seat: int) -> list[tuple[float, float]]:
-        """Every seat's 95% interval, mapped as `seats` maps its chance (the others' scaled alike), so a chart
-        can draw each seat's chance with its uncertainty at every seat's decision."""
+    def seat_intervals(self, estimates: list[Estimate], seat: int, n: int) -> list[tuple[float, float]]:
+        """Every seat's 95% interval on `n` play-outs, as `interval` shows it, the others' scaled as `seats`
+        scales their chances, so a chart can draw each seat's chance with its uncertainty at every seat's
+        decision."""
         scale = self._others_scale([e.value for e in estimates], seat)
-        mapped = [(self(e.low), self(e.high)) for e in estimates]
+        mapped = [self.interval(e, n) for e in estimates]
         return [
             (low, high) if q == seat else (low * scale, min(1.0, high * scale))
             for q, (low, high) in enumerate(mapped)
@@ -466,13 +488,14 @@ def hint(
     outcome = play_outs(state, seat, [steps], search, stream, worlds)[0]
     raw = Estimate.of_chance([shares[seat] for shares in outcome])
     calibrate = calibration(game_name, state.num_players)
+    low, high = calibrate.interval(raw, len(outcome))
     return Hint(
         seat=seat,
         best=str(steps[0]),
         plan=[str(a) for a in steps],
         chance=round(calibrate(raw.value), 3),
-        low=round(calibrate(raw.low), 3),
-        high=round(calibrate(raw.high), 3),
+        low=round(low, 3),
+        high=round(high, 3),
         chances=[round(c, 3) for c in calibrate.seats(chances(outcome), seat)],
         options=[
             {"action": str(a.action), "visits": a.visits, "chance": round(calibrate(a.value), 3)}
@@ -689,12 +712,12 @@ def _decision(
         after=shown_after,
         best=shown_best,
         mark=mark(shown_loss) if loss.low > 0 else None,
-        after_interval=(calibrate(after.low), calibrate(after.high)),
-        best_interval=(calibrate(best.low), calibrate(best.high)),
+        after_interval=calibrate.interval(after, len(mine[0])),
+        best_interval=calibrate.interval(best, len(mine[-1])),
         loss_interval=(loss.low * stretch, loss.high * stretch),
         chances=calibrate.seats(chances(outcomes[0]), seat),
         round=round_of(before),
-        chance_intervals=calibrate.seat_intervals(seat_estimates(outcomes[0]), seat),
+        chance_intervals=calibrate.seat_intervals(seat_estimates(outcomes[0]), seat, len(outcomes[0])),
     )
 
 

@@ -18,6 +18,11 @@ term counted against how often it was available (not how often its parent was vi
   the move of `own_policy`, or of `anchor_policy`, a bot too slow to play rollouts). With a margin of
   `math.inf` the anchor's move is final: a `SearchBot` plays it without searching, its budget the anchor's
   (an anchor bot offering `choose_within(world, seat, rng, deadline)` bounds its own look by it).
+- Even: where the tree tells the seat's moves no apart (each has the same mean reward: with the "win"
+  reward, a game lost, or won, in every world the search drew), the move is the `even` policy's (the
+  game's greedy bot, which plays for points) instead of whichever was visited most by chance. Without it
+  a hard Byzanz seat far behind said `done` at the final selling holding a set, and discarded cards it
+  could have sold (issue 32): every move won nothing, so the most visited one was noise.
 - Own policy: optionally, a better bot of the game than greedy plays the searching seat's own steps in
   rollouts and gives the anchor's move (a search that improves on that bot rather than on greedy).
 - Budget: `iterations`, or `seconds` of wall time, whichever ends first. For a `SearchBot`, `seconds` is the
@@ -177,8 +182,10 @@ class Search:
         evaluate: Evaluation | None,
         anchor: Callable[[State, int, random.Random], Action] | None = None,
         own_policy: Callable[[State, int, random.Random], Action] | None = None,
+        even: Callable[[State, int, random.Random], Action] | None = None,
     ) -> None:
         self.config = config
+        self.even = even  # the move where the search tells the moves no apart (see the module's "Even")
         self.policy = policy
         self.own_policy = own_policy or policy  # the searching seat's own steps in rollouts
         self.evaluate = evaluate
@@ -219,7 +226,22 @@ class Search:
         ):
             self.iterate(root, world.sample_hidden(seat, rng), seat, rng)
             done += 1
+        if anchored is None and acting and self.all_even(root, seat):
+            anchored = self.even_move(world, seat, rng)
+            return self.result(root, seat, root.visits, root.chance(), anchored, margin=math.inf)
         return self.result(root, seat, root.visits, root.chance(), anchored)
+
+    def all_even(self, root: Node, seat: int) -> bool:
+        """Whether the tree tells none of the seat's moves at the root apart: each tried one has the same
+        mean reward (a game lost or won in every world drawn), so its visits are noise (module's "Even")."""
+        if self.even is None:
+            return False
+        means = {child.mean() for (actor, _), child in root.children.items() if actor == seat}
+        return len(means) == 1
+
+    def even_move(self, world: State, seat: int, rng: random.Random) -> Action:
+        assert self.even is not None
+        return self.even(world.clone(), seat, random.Random(rng.random()))
 
     def anchor_is_final(self) -> bool:
         """Whether the anchor's move is kept whatever the search finds (a margin no estimate can exceed)."""
@@ -341,13 +363,21 @@ class Search:
         return self.evaluate(world)
 
     def result(
-        self, root: Node, seat: int, iterations: int, value: float, anchored: Action | None = None
+        self,
+        root: Node,
+        seat: int,
+        iterations: int,
+        value: float,
+        anchored: Action | None = None,
+        margin: float | None = None,
     ) -> SearchResult:
+        """The root's statistics, the anchor's move kept unless beaten by `margin` (default: the recipe's)."""
         mine = [(action, child) for (actor, action), child in root.children.items() if actor == seat]
         ranked = sorted(mine, key=lambda item: (-item[1].visits, -item[1].mean()))
         if not ranked:  # the seat does not act here (a search for its chances only, as the analysis makes)
             return SearchResult(seat, iterations, value, [], [])
-        margin = self.config.anchor_margin
+        if margin is None:
+            margin = self.config.anchor_margin
         if anchored is not None and margin is not None:
             kept = root.children.get((seat, anchored))
             if kept is None:  # the search never tried it (a step left a few iterations): nothing beat it
@@ -409,6 +439,9 @@ class FlatSearch(Search):
                 wins[i] += won[seat]
             done += 1
         order = sorted(range(len(legal)), key=lambda i: -rewards[i])
+        if self.even is not None and len(set(rewards)) == 1:  # nothing told apart: the even move first
+            even = self.even_move(world, seat, rng)
+            order.sort(key=lambda i: legal[i] != even)
         actions = [ActionValue(legal[i], done, wins[i] / done) for i in order]
         return SearchResult(seat, done, max(wins) / done, actions, [legal[order[0]]])
 
@@ -435,7 +468,9 @@ def searcher(game_name: str, config: SearchConfig) -> Search:
     if config.method not in ("tree", "flat"):
         raise ValueError(f"unknown search method {config.method!r}: tree or flat")
     kind = FlatSearch if config.method == "flat" else Search
-    return kind(config, policy, games.package(game_name).evaluate, anchor, own)
+    package = games.package(game_name)
+    even = _bot_policy(game_name, "greedy") if "greedy" in package.bots else None
+    return kind(config, policy, package.evaluate, anchor, own, even)
 
 
 def private_picture(world: State, seat: int) -> Any:

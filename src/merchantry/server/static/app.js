@@ -248,7 +248,12 @@ function optionField(name, option, tr) {
   const bounds = option.low !== null && option.low !== undefined ? t("optionBounds", { low: option.low, high: option.high }) : "";
   const words = tr.option(name);
   return h("label", { class: "option" }, `${words.charAt(0).toUpperCase()}${words.slice(1)} `, input,
-    h("small", { class: "muted" }, ` ${t("optionDefault", { value: option.default === "" ? t("optionEmpty") : option.default })}${bounds ? ` · ${bounds}` : ""}`));
+    h("small", { class: "muted" }, ` ${t("optionDefault", { value: standardValue(name, option.default, tr) })}${bounds ? ` · ${bounds}` : ""}`));
+}
+
+// an option's standard value in words: the game's own where it gives them, else the value ("none" for empty)
+function standardValue(name, value, tr) {
+  return (tr.optionDefault && tr.optionDefault(name)) ?? (value === "" ? t("optionEmpty") : value);
 }
 
 // the options changed from their defaults (the rest are the game's own): as numbers where they are numbers
@@ -268,7 +273,7 @@ function optionsLine(table, tr) {
   return h("p", { class: "table-options", id: "table-options" }, h("strong", {}, `${t("variantsLine")} `),
     changed.flatMap(([name, value], i) => [i ? t("listSeparator") : "", h("span", { "data-option": name },
       `${tr.option(name)}: ${value === "" ? t("optionEmpty") : value}`,
-      name in (table.defaults || {}) ? h("small", { class: "muted" }, ` (${t("optionDefault", { value: table.defaults[name] === "" ? t("optionEmpty") : table.defaults[name] })})`) : null)]));
+      name in (table.defaults || {}) ? h("small", { class: "muted" }, ` (${t("optionDefault", { value: standardValue(name, table.defaults[name], tr) })})`) : null)]));
 }
 
 // A table whose rows stack on a phone, each cell under its column's name (style.css, table.stacked): six
@@ -440,10 +445,16 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   else if ((view.to_act || []).includes(seat) && !payload.answered_for_you) banner = t("yourTurn");
   else banner = waitingBanner(table, (view.to_act || []).filter((s) => s !== seat));
 
+  // a move of the moves panel, clicked or typed, goes through the drawing first (`typed`): a page that holds
+  // a move in the making (Byzanz's bid built by clicks) plays it as its own controls do, one state for both
+  const ownMove = (move) => Boolean(renderer.typed && renderer.typed(move, send));
+  const sendMove = (move) => { if (!ownMove(move)) send(move); };
   const moveInput = h("input", { id: "move", placeholder: t("typeMove"), maxlength: 200, "aria-label": t("typeMove") });
-  const moveForm = h("form", { class: "move-form", onsubmit: (e) => { e.preventDefault(); sendTyped(moveInput.value, send); } },
+  const moveForm = h("form", { class: "move-form", onsubmit: (e) => { e.preventDefault(); typingAt = tableId; sendTyped(moveInput.value, sendMove); } },
     moveInput, h("button", { type: "submit" }, t("send")));
-  const buttons = h("div", { class: "legal" }, legal.map((move, i) => h("button", { "data-move": move, onclick: () => send(move), title: `${i + 1}` }, move)));
+  // each as it is typed; a drawing may add what it names (`label`: Samarkand's "discard 10 (cinnamon)")
+  const buttons = h("div", { class: "legal" }, legal.map((move, i) => h("button", { "data-move": move, onclick: () => sendMove(move), title: `${i + 1}` },
+    renderer.label ? renderer.label(move, tr) : move)));
 
   // turns the clock took away are said in the log too (a bot played them)
   const timeouts = (table.timeouts || []).map((out) => h("li", { class: "notice" }, t("timedOut", { seat: seatName(table, out.seat) })));
@@ -477,7 +488,8 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
     myTurn && lastHint && lastHint.position === position ? hintBox(lastHint, tr) : null,
     table.status === "waiting" ? host : null,  // the invite links come first while friends are awaited
     board,
-    seat !== null && table.status === "playing" && legal.length ? h("details", { class: "moves-panel", open: renderer === generic },
+    seat !== null && table.status === "playing" && legal.length ? h("details", { class: "moves-panel", open: movesOpen(tableId, renderer),
+      ontoggle: (e) => { movesPanel = { table: tableId, open: e.target.open }; } },
       h("summary", {}, t("legalMovesHeading", { n: legal.length })), buttons, moveForm) : null,
     seat !== null && table.status === "playing" && !legal.length ? nothingToPlay(table, view, seat) : null,
     table.status === "waiting" ? null : host,
@@ -487,10 +499,23 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   const box = area.querySelector(".log");
   if (box) followTheEnd(box);
   tutorial.show(payload, area, mine.host);
-  continueTyped(payload, position, myTurn, send);
+  continueTyped(payload, position, myTurn, send, ownMove);
   if (focused) refocus(area, focused);
+  // a keyboard player who typed the last move types the next: the box has the focus again when the panel
+  // comes back (it is not drawn while another seat is on turn, and the focus fell to the page with it)
+  else if (typingAt === tableId && document.activeElement === document.body) area.querySelector(".moves-panel[open] #move")?.focus({ preventScroll: true });
   document.title = `${myTurn ? `● ${t("yourTurn")} — ` : ""}${table.title} — Merchantry`;
   startCountdown(area, clockShown(table, view, seat), table);
+}
+
+// The moves panel stays as its reader left it, open or closed, from one move to the next (it was drawn afresh
+// closed after every move, and a keyboard player typing moves had to open it again each time); at first it
+// is open only for a game without a drawing of its own, where it is the only way to play
+let movesPanel = { table: null, open: false };
+let typingAt = null;  // the table whose last move was typed in the moves panel, while nothing else took the focus
+document.addEventListener("focusin", (e) => { if (e.target.id !== "move") typingAt = null; });
+function movesOpen(tableId, renderer) {
+  return movesPanel.table === tableId ? movesPanel.open : renderer === generic;
 }
 
 // The live log, each line numbered by the move that wrote it, as the replay and the analysis number moves
@@ -532,11 +557,12 @@ function sendTyped(text, send) {
   send(steps[0]);
 }
 
-function continueTyped(payload, position, myTurn, send) {
+function continueTyped(payload, position, myTurn, send, ownMove) {
   if (!typedSteps.length || position === typedAt) return;
   // a sale offer the server answers for this seat (it does not hold the card) comes between two steps
   if (!myTurn && payload.answered_for_you && payload.table.status === "playing") return;
   const step = typedSteps.shift();
+  if (myTurn && ownMove(step)) { typedAt = position; return; }  // the drawing played it (a bid it holds)
   const same = (move) => move.toLowerCase().replace(/\s+/g, " ") === step.toLowerCase().replace(/\s+/g, " ");
   const legal = myTurn ? payload.legal.find(same) : undefined;
   if (legal === undefined) {

@@ -143,11 +143,27 @@ function biddingPanel(view, seat, can, act, t, redraw) {
     held.length ? h("small", { class: "muted" }, t("takeBackHelp")) : null,
     h("div", {}, h("button", { class: "primary", id: "bz-bid", disabled: enough ? null : true,
       title: enough ? "" : why, "aria-describedby": enough ? null : "bz-bid-why", onclick: () => {
-        const cards = [...held];
-        building.cards = [];
-        for (const code of cards) act(`add ${code}`);
-        act("bid");
+        sendBid(act);
       } }, t("move_bid")), enough ? null : h("small", { class: "bz-bid-why", id: "bz-bid-why" }, ` ${why}`)));
+}
+
+// Bid: the cards held on the page, then the bid, at once
+function sendBid(act) {
+  const cards = [...building.cards];
+  building.cards = [];
+  for (const code of cards) act(`add ${code}`);
+  act("bid");
+}
+
+// A move of the moves panel (typed, or clicked in its list) while a bid is being built on the page: `bid`
+// bids the cards held as Bid does (it said "a bid must beat 5 (your bid is 0)" beside "Your bid: 2"), and
+// `pass` lets them go with the bid (BZ-A5); every other move goes to the server as it is (an `add` typed is
+// the engine's, for good). True when the page played the move itself.
+export function typed(move, act) {
+  const text = move.trim().toLowerCase().replace(/\s+/g, " ");
+  if (text === "bid" && building.cards.length) { sendBid(act); return true; }
+  if (text === "pass") building.cards = [];
+  return false;
 }
 
 // Over the hand limit (BZ-H1), the cards to discard are chosen on the page (a click puts one back), then one

@@ -284,7 +284,7 @@ function familiesTable(view, moves, act, t, tr, table) {
       const chosen = ui.family === word;
       // Marry and Expand right after the family's name: on a phone they show without scrolling the table
       return h("tr", { class: chosen ? "current-row" : "" },
-        h("th", {}, swatch(family.colour, MARKS[familyIndex(family.name)]), " ", tr.term(family.name)),
+        h("th", {}, h("span", { class: "nowrap" }, swatch(family.colour, MARKS[familyIndex(family.name)]), " ", tr.term(family.name))),
         h("td", { class: "sk-act" },
           moves.marry.has(word) ? h("button", { class: "primary", "data-move": `marry ${word}`, onclick: () => act(`marry ${word}`) }, `${t("marry")} (${family.cost})`) : null,
           moves.expand.has(word) ? h("button", { class: chosen ? "primary" : "", "data-expand": word, onclick: () => { ui.family = word; ui.reveal = true; act.redraw(); } }, t("expand")) : null),
@@ -337,7 +337,7 @@ function finalTable(view, table, t) {
   // within its own scrolling box: a phone page never widens (the headings wrap, the figures do not)
   return h("div", {}, scrolling(h("table", { class: "scores sk-final" },
     h("caption", {}, t("finalScores")),
-    h("thead", {}, h("tr", {}, h("th", {}, t("rank")), h("th", {}, ""), columns.map(([, key]) => h("th", {}, t(key))))),
+    h("thead", {}, h("tr", {}, h("th", {}, t("rank")), h("th", {}, t("player")), columns.map(([, key]) => h("th", {}, t(key))))),
     h("tbody", {}, order.map((s) => h("tr", { class: view.breakdown[s].total === best ? "current-row" : "" },
       h("td", { class: "num" }, String(1 + order.filter((o) => view.breakdown[o].total > view.breakdown[s].total).length)),
       h("th", {}, seatName(table, s)),
@@ -351,6 +351,14 @@ function finalHands(view, table, t) {
     h("strong", {}, `${seatName(table, row.seat)}: `),
     row.hand.length ? row.hand.map((card, i) => h("span", { class: "sk-hand-card", "data-good": card.good }, i ? ", " : "", `${card.good} ${term(card.name)} (${t("cardScored", { points: card.points })})`))
       : h("span", { class: "muted" }, "—"))));
+}
+
+// a move of the moves panel's list as it is typed, with the card it names: `discard 10` and `sell 2` said
+// only a number (the platform calls this for a label; the notation stays what is sent and typed)
+export function label(move, tr) {
+  const card = /^(discard|sell) (\d+)$/.exec(move);
+  const good = card ? MAP.goods[Number(card[2]) - 1] : null;
+  return good ? `${move} (${tr.term(good.name)})` : move;
 }
 
 export function render(payload, send, t, tr = { term: (w) => w, join: (items) => items.join(", ") }) {

@@ -1,0 +1,90 @@
+"""The moves panel ("All legal moves … click one or type it") as a keyboard player meets it (issue 32): it
+stays open, with the focus in its box, from one typed move to the next, and a move typed there is the move the
+page's own controls build (Byzanz's `bid` typed beside a bid held on the page bids it)."""
+
+# ruff: noqa: F811  (the fixtures imported from test_browser are parameters here)
+from __future__ import annotations
+
+import re
+
+from tests.server.test_browser import (  # noqa: F401
+    browser,
+    create_table,
+    live_server,
+    shot,
+)
+from tests.server.test_browser import pytestmark as browser_needed
+from tests.server.test_browser_rough_edges import my_turn_to_bid_in_byzanz
+
+pytestmark = browser_needed
+
+
+def test_the_moves_panel_stays_open_with_the_focus_in_its_box_after_a_typed_move(live_server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    create_table(page, live_server, "Ann", ["human", "bot:greedy", "bot:greedy"])
+    page.wait_for_selector(".money .hand button.card[data-move^='add ']")
+    assert page.locator("details.moves-panel[open]").count() == 0  # closed at first beside a drawing
+    page.click(".moves-panel summary")
+    cards = page.locator(".money .hand button.card[data-move^='add ']")
+    first, second = (cards.nth(i).get_attribute("data-move") for i in (0, 1))
+    for n, move in enumerate((first, second), 1):  # Money's bid is built card by card: Ann stays on turn
+        page.fill("#move", move)
+        page.press("#move", "Enter")
+        page.wait_for_function(f"document.querySelectorAll('.money .my-bid [data-card]').length === {n}")
+        # the bots may move between two looks (a redraw each): one look at the panel and the focus
+        state = page.evaluate(
+            "(() => ({ open: !!document.querySelector('details.moves-panel[open]'),"
+            " focus: document.activeElement && document.activeElement.id }))()"
+        )
+        assert state == {"open": True, "focus": "move"}, (move, state)
+    shot(page, "32-money-moves-panel-open-after-typed-moves")
+    # closed by its reader, it stays closed
+    page.click(".moves-panel summary")
+    page.click(".money .hand button.card[data-move^='add ']")
+    page.wait_for_function("document.querySelectorAll('.money .my-bid [data-card]').length === 3")
+    assert page.locator("details.moves-panel[open]").count() == 0
+
+
+def test_a_typed_bid_in_byzanz_bids_the_cards_held_on_the_page(live_server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    create_table(page, live_server, "Ann", ["human", "bot:greedy", "bot:greedy"], game="byzanz")
+    assert my_turn_to_bid_in_byzanz(page), "no turn to bid came"
+    held = []
+    while page.locator("#bz-bid:not([disabled])").count() == 0:  # held on the page until the bid beats
+        card = page.locator(".byzanz .mine [data-move^='add ']").first
+        if not card.count():
+            break
+        held.append(card.get_attribute("data-move")[4:])
+        card.click()
+    if page.locator("#bz-bid:not([disabled])").count() == 0:  # a hand that cannot beat the highest bid
+        return
+    total = sum(int(re.search(r"\d+$", code).group(0)) for code in held)
+    assert f"Your bid: {total}" in page.inner_text(".bz-building")
+    assert "—" in page.inner_text(".seat.me .bz-bid"), "nothing sent yet: the bid is the page's"
+    page.evaluate("document.querySelector('.moves-panel').open = true")
+    shot(page, "32-byzanz-bid-held-before-a-typed-bid")
+    page.fill("#move", "bid")
+    page.press("#move", "Enter")
+    # the held cards and the bid went together, as Bid sends them; no refusal ("a bid must beat")
+    page.wait_for_selector(f".log li:has-text('P1 Ann bids {total} (')")
+    assert not [t for t in page.locator("#toasts .toast").all_inner_texts() if "bid must beat" in t]
+    assert page.locator(".bz-building [data-take-back]").count() == 0
+
+
+def test_the_list_names_samarkand_s_cards_and_the_lobby_says_what_money_s_standard_leaves_out(
+    live_server, browser
+):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(live_server + "/")
+    page.select_option("#game", "money")
+    page.dispatch_event("#game", "change")
+    field = page.locator("label.option:has(input[data-option='removed_currencies'])")
+    # MO-S1: the standard game leaves one currency out with 4 players, two with 3 (it read "standard: none")
+    assert "standard: one drawn at random with 4 players, two with 3, none with 5" in field.inner_text()
+    # Samarkand's `discard 10` and `sell 2` in the moves list: the notation, then the card it names
+    labels = page.evaluate(
+        "(async () => { const d = await import('/games/samarkand/static/drawing.js');"
+        " const tr = { term: (w) => w };"
+        " return ['discard 10', 'sell 2', 'marry levant', 'discard 99'].map((m) => d.label(m, tr)); })()"
+    )
+    assert labels == ["discard 10 (tea)", "sell 2 (linen)", "marry levant", "discard 99"]

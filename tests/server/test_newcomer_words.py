@@ -1,0 +1,59 @@
+"""Words a newcomer misread (issue 32), in every language: Byzanz's market button counted cards read as a
+value, its held bid's line read as if a card had to go back, Money's rules page left out what a bid is worth
+and what the lobby's options mean, and the log's note on lines without a number was jargon."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from merchantry.games.money.game import GAME as MONEY
+from merchantry.i18n import Translator
+from merchantry.package import LANGUAGES
+
+CARDS = {"en": "cards", "de": "Karten", "fr": "cartes", "pt": "cartas"}
+CARD = {"en": "card", "de": "Karte", "fr": "carte", "pt": "carta"}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_byzanz_take_says_how_many_cards_and_the_held_bid_says_to_press_bid(language):
+    tr = Translator("byzanz", language)
+    two, one = tr.ui("takeType", kind="x", count=2), tr.ui("takeType", kind="x", count=1)
+    assert f"(2 {CARDS[language]})" in two and f"(1 {CARD[language]})" in one, (two, one)
+    held = tr.ui("takeBackHelp")
+    bid = tr.ui("move_bid")
+    # Bid comes first, as what to do; taking a card back is the aside after it
+    assert bid in held and held.index(bid) < len(held) // 2, held
+
+
+MONEY_RULES_WORDS = {  # what a bid is worth: the sum of its values, whatever the currency; a coin is 10
+    "en": ("sum", "whatever their currencies", "coin counts 10"),
+    "de": ("Summe", "gleich welcher Währung", "Münze zählt 10"),
+    "fr": ("somme", "quelles que soient leurs devises", "pièce compte 10"),
+    "pt": ("soma", "seja qual for a moeda", "conta 10"),
+}
+
+
+def test_money_rules_page_says_what_a_bid_is_worth_and_explains_the_lobby_options(client):
+    lobby_only = [name for name in MONEY.options() if name not in MONEY.variants()]
+    assert set(lobby_only) == {"max_rounds", "removed_currencies", "match_games"}
+    for language in LANGUAGES:
+        page = client.get(f"/rules/money?lang={language}")
+        assert page.status_code == 200
+        text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", page.text))
+        for words in MONEY_RULES_WORDS[language]:
+            assert words in text, f"{language}: {words!r}"
+        tr = Translator("money", language)
+        for name in lobby_only:  # each by its name in the lobby
+            label = tr.option(name)
+            assert label.lower() in text.lower(), f"{language}: {label!r} is not explained"
+        # the lobby's "standard" for the currencies left out says what it is (MO-S1), not "none"
+        standard = tr._find("optionDefault.removed_currencies")
+        assert standard and all(n in standard for n in "435"), f"{language}: {standard!r}"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_log_note_on_lines_without_a_number_is_short_and_plain(language):
+    note = Translator(None, language).ui("logNumbersLater")
+    assert len(note) < 130 and "since a move" not in note, note
