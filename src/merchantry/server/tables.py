@@ -29,6 +29,7 @@ from sqlalchemy.orm import selectinload, sessionmaker
 from merchantry import bots, games, records
 from merchantry.engine import seat_label
 from merchantry.errors import IllegalAction
+from merchantry.server import tutorials
 from merchantry.server.cluster import Solo
 from merchantry.server.db import AnalysisRow, Health, MoveRow, SeatRow, TableRow, now, token_hash
 
@@ -91,7 +92,9 @@ class SeatInfo:
     # a person's seat a bot finished: the moves played before the bot took it (SeatRow.bot_from)
     bot_from: int | None = None
 
-    def public(self) -> dict[str, Any]:
+    def public(self, lesson_levels: dict[str, str] | None = None) -> dict[str, Any]:
+        """`lesson_levels`: the lobby's levels a guided first game's bots are named by (tutorials.py)."""
+        level = (lesson_levels or {}).get(self.bot or "") if self.kind == "bot" else None
         return {
             "seat": self.seat,
             "label": seat_label(self.seat),
@@ -100,6 +103,7 @@ class SeatInfo:
             "name": self.name,
             "joined": self.joined,
             "bot_from": self.bot_from,
+            **({"level": level} if level else {}),
         }
 
 
@@ -563,7 +567,10 @@ class TableService:
                     "players": row.players,
                     "status": row.status,
                     "created_at": row.created_at.isoformat() if row.created_at else None,
-                    "seats": [seat_info(s).public() for s in row.seats],
+                    "seats": [
+                        seat_info(s).public(tutorials.lesson_levels(row.game, bool(row.tutorial)))
+                        for s in row.seats
+                    ],
                     "result": row.result,
                     "tutorial": bool(row.tutorial),
                 }
@@ -981,7 +988,7 @@ class TableService:
                 "title": table.session.game.title,
                 "players": state.num_players,
                 "status": table.status,
-                "seats": [s.public() for s in table.seats],
+                "seats": [s.public(tutorials.lesson_levels(table.game, table.tutorial)) for s in table.seats],
                 "waiting_for": table.waiting_for(),
                 "result": table.result,
                 "turn_seconds": table.turn_seconds,
