@@ -217,8 +217,9 @@ async function lobby() {
       levelsHelp,
       otherBots,
       optionsBox,
-      h("label", {}, `${t("turnClock")} `, clockInput, ` ${t("clockUnit")} `, clockUnit),
-      h("label", {}, `${t("totalClock")} `, totalInput, " ", totalUnit),
+      // a clock's number and its unit stay on one line (the unit menu had wrapped onto a line of its own)
+      h("label", {}, `${t("turnClock")} `, h("span", { class: "with-unit" }, clockInput, ` ${t("clockUnit")} `, clockUnit)),
+      h("label", {}, `${t("totalClock")} `, h("span", { class: "with-unit" }, totalInput, " ", totalUnit)),
       h("label", {}, ratedInput, ` ${t("ratedTable")}`),
       h("label", {}, `${t("yourName")} `, nameInput),
       h("button", { type: "submit", class: "primary" }, t("create"))),
