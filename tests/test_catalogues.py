@@ -103,7 +103,7 @@ def test_a_log_reads_in_german_with_german_card_names():
 @pytest.mark.parametrize(
     "language, three, two",
     [
-        ("en", "P1 draws tea, myrrh and olives", "P2 bids EUR20 and USD50 = 70"),
+        ("en", "P1 draws tea, myrrh and olives", "P2 bids EUR 20 and USD 50 = 70"),
         ("de", "P1 zieht Tee, Myrrhe und Oliven", "P2 bietet Euro 20 und US-Dollar 50 = 70"),
         ("pt", "P1 bisca chá, mirra e azeitonas", "P2 licita euro 20 e dólar 50 = 70"),
         ("fr", "P1 pioche thé, myrrhe et olives", "P2 offre euro 20 et dollar 50 = 70"),
