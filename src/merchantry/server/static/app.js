@@ -726,6 +726,13 @@ async function replayPage(tableId) {
   let viewer = ""; // "" = spectators; after the end any seat's point of view may be replayed
   const area = h("div", { id: "replay" });
   main.replaceChildren(area);
+  // a player who just finished replays it as their seat saw it (their own hidden cards): the seat the server
+  // gives this browser's token, never one read from the address; a spectator's link opens as spectators see it
+  const held = saved(tableId).token;
+  if (held) {
+    const own = await api(`/api/tables/${tableId}`, { headers: { "X-Seat-Token": held } }).catch(() => null);
+    if (own && own.seat !== null && own.seat !== undefined) viewer = String(own.seat);
+  }
   async function show(to) {
     try {
       const step = await api(`/api/tables/${tableId}/replay?upto=${to}${viewer === "" ? "" : `&seat=${viewer}`}`);
