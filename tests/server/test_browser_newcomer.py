@@ -5,13 +5,16 @@ finished table shows their own seat."""
 # ruff: noqa: F811  (the fixtures imported from test_browser are parameters here)
 from __future__ import annotations
 
+import json
+import re
 import time
 
 import httpx
 import pytest
 
-from tests.server.test_browser import browser, live_server, shot  # noqa: F401
+from tests.server.test_browser import browser, create_table, live_server, shot  # noqa: F401
 from tests.server.test_browser import pytestmark as browser_needed
+from tests.server.test_browser_rough_edges import offered_the_first_card_of_the_hand
 
 pytestmark = browser_needed
 
@@ -22,8 +25,11 @@ def same_line(page, first: str, second: str) -> bool:
     return a["y"] <= b["y"] + b["height"] / 2 <= a["y"] + a["height"] and b["y"] <= a["y"] + a["height"] / 2 <= b["y"] + b["height"]
 
 
-@pytest.mark.parametrize("viewport", [{"width": 1100, "height": 900}, {"width": 390, "height": 844}], ids=["desktop", "phone"])
-@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize(
+    ("language", "viewport"),
+    [("en", {"width": 1100, "height": 900}), ("de", {"width": 390, "height": 844})],
+    ids=["en-desktop", "de-phone"],
+)
 def test_the_lobbys_clock_units_sit_beside_their_fields(live_server, browser, viewport, language):
     page = browser.new_page(viewport=viewport)
     page.goto(f"{live_server}/?lang={language}")
@@ -81,3 +87,42 @@ def test_a_player_replays_their_finished_table_as_their_seat_and_a_spectator_as_
     assert stranger.input_value("#replay-seat") == ""
     assert stranger.locator(".money .mine").count() == 0
     player.close()
+
+
+def with_a_deadline(message: str) -> str:
+    """An offer for the first card of the hand (as the rough edges' test fakes one), 20 s before the server
+    answers for whoever has not (the table's `decision_deadline`)."""
+    data = json.loads(offered_the_first_card_of_the_hand(message))
+    if data.get("type") == "state" and (data.get("view") or {}).get("offer"):
+        data["table"]["decision_deadline"] = 20.0
+    return json.dumps(data)
+
+
+def test_a_sale_offer_counts_down_to_its_deadline_in_the_holders_panel(live_server, browser):
+    viewport = {"width": 390, "height": 844}  # a phone, where the panel has least room
+    page = browser.new_page(viewport=viewport)
+
+    def offering(ws):  # the server's updates, each with an offer for the first card of the hand
+        server = ws.connect_to_server()
+        server.on_message(lambda message: ws.send(with_a_deadline(message)))
+        ws.on_message(lambda message: server.send(message))
+
+    page.route_web_socket(re.compile(r"/ws/tables/"), offering)
+    create_table(page, live_server, "Ann", ["human", "bot:greedy", "bot:greedy"], game="samarkand")
+    countdown = page.locator(".samarkand .sk-offer.answering .decision-countdown")
+    countdown.wait_for()
+    said = re.fullmatch(r"(\d+) s left to answer; then a bot answers for you", countdown.inner_text())
+    assert said and 1 <= int(said.group(1)) <= 20, countdown.inner_text()
+    first = int(said.group(1))
+    page.wait_for_function(
+        "(n) => { const m = document.querySelector('.sk-offer .decision-countdown')?.textContent.match(/^(\\d+) s/);"
+        " return m && Number(m[1]) < n; }",
+        arg=first,
+        timeout=5000,
+    )  # it counts down between the server's messages
+    box = countdown.bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"]  # in sight with Sell and Keep
+    shot(page, "newcomer-samarkand-offer-deadline-390")
+    page.set_viewport_size({"width": 1100, "height": 900})
+    shot(page, "newcomer-samarkand-offer-deadline-1100")
+    page.close()

@@ -999,6 +999,7 @@ class TableService:
                 "banks_running": sorted(table.clock_started or {}) if table.total_seconds else [],
                 "timeouts": [{"seat": s} for s in table.timeouts],  # no move count: it ticks with sealed ones
                 "hints": self.hints_allowed(table),
+                "decision_deadline": self._decision_deadline(table, time.monotonic()),
                 "tutorial": table.tutorial,
                 # the options it is played with: the page says in words those off the defaults
                 "options": dict(table.session.options),
@@ -1031,6 +1032,16 @@ class TableService:
             )
         numbers.follow(session.moves)
         return numbers.of(seat)
+
+    def _decision_deadline(self, table: LiveTable, now_seconds: float) -> float | None:
+        """Seconds left before the server answers, with a bot, for every person who has not answered a step
+        whose answers are unseen (a sale offer, say): the same for every seat and spectator, so it says
+        nothing of who holds what; None when no such step is open, and in a guided first game, which waits
+        for its person."""
+        if table.tutorial:
+            return None
+        left = self.unseen_answers_left(table.id, now_seconds)
+        return None if left is None else round(max(0.0, left), 1)
 
     def _clock_shown(self, table: LiveTable, now_seconds: float) -> dict[str, float]:
         """The clock as every seat sees it: each person's turn clock or, in a step whose answers are unseen,

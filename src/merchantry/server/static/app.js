@@ -488,6 +488,31 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   if (focused) refocus(area, focused);
   document.title = `${myTurn ? `● ${t("yourTurn")} — ` : ""}${table.title} — Merchantry`;
   startCountdown(area, clockShown(table, view, seat), table);
+  startDecisionCountdown(area, table);
+}
+
+// A step the server answers for whoever has not answered by a deadline (server/tables.py,
+// `decision_deadline`: the same for every seat): each `.decision-countdown` a game's drawing places counts
+// down to it, "for-you" (a bot answers for you in 27 s) to a seat that has a choice, else "for-table"
+let decisionTimer = null;
+function startDecisionCountdown(area, table) {
+  clearInterval(decisionTimer);
+  const spots = [...area.querySelectorAll(".decision-countdown")];
+  if (table.decision_deadline === null || table.decision_deadline === undefined || !spots.length) {
+    spots.forEach((spot) => { spot.hidden = true; });
+    return;
+  }
+  const deadline = Date.now() + table.decision_deadline * 1000;
+  const tick = () => {
+    const seconds = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+    for (const spot of spots) {
+      spot.textContent = t(spot.classList.contains("for-you") ? "decisionLeftForYou" : "decisionLeftForTable", { seconds, count: seconds });
+      spot.classList.toggle("hurry", seconds <= 10);
+    }
+    if (!seconds) clearInterval(decisionTimer);
+  };
+  tick();
+  decisionTimer = setInterval(tick, 1000);
 }
 
 // The live log, each line numbered by the move that wrote it, as the replay and the analysis number moves
