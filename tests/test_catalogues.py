@@ -271,9 +271,11 @@ FRENCH_TU = {
     r"(?i)\b(te|ta)\s": "vous, votre",
     r"(?i)\bt['’][aeiouyéèêh]": "vous",
     r"(?i)-toi\b": "-vous",
-    r"(?i)\b(choisis|prends|reprends|mets|remets|fais|vends|attends|écris|lis|finis|sois|aie|dis|vois|viens|reviens|bats)\b": "choisissez, prenez",
+    r"(?i)\b(choisis|prends|reprends|mets|remets|fais|vends|attends|écris|lis|finis|sois|aie|dis|vois|viens"
+    r"|reviens|bats)\b": "choisissez, prenez",
     # an -er verb's tu imperative opening a sentence ("ouvre cette manche" after a seat's name is "il ouvre")
-    r"(^|[.:;!?]\s+)(Ouvre|Clique|Joue|Regarde|Essaie|Laisse|Donne|Envoie|Copie|Garde|Ajoute|Retire|Appuie|Tape|Commence|Continue|Lance|Utilise)\s": "Ouvrez",
+    r"(^|[.:;!?]\s+)(Ouvre|Clique|Joue|Regarde|Essaie|Laisse|Donne|Envoie|Copie|Garde|Ajoute|Retire|Appuie|Tape"
+    r"|Commence|Continue|Lance|Utilise)\s": "Ouvrez",
 }
 
 

@@ -327,7 +327,9 @@ def test_a_bid_built_card_by_card_redraws_only_the_hand_and_the_bid_and_board_sh
     assert "Your bid so far: " + bid in text
 
 
-@pytest.mark.parametrize(("game", "language"), [("byzanz", "en"), ("byzanz", "de"), ("money", "en"), ("money", "fr")])
+@pytest.mark.parametrize(
+    ("game", "language"), [("byzanz", "en"), ("byzanz", "de"), ("money", "en"), ("money", "fr")]
+)
 def test_the_terminal_names_cards_in_words_as_the_log_does_and_its_moves_list_keeps_the_notation(
     game, language
 ):
@@ -394,11 +396,18 @@ def test_at_80_columns_every_title_is_one_line_and_the_end_table_is_what_stays_o
     session = near_the_end(game, 2 if game == "grand_bazaar" else 3)
     players = session.state.num_players
     console = Console(file=out, width=80, force_terminal=True, color_system=None)
+
     def last_move(prompt: str) -> str:  # the list's last move: a bid sealed as it stands, done, ...
         return str(len(session.state.legal_actions(0)))
 
     table = TerminalTable(
-        session, 0, ["you"] + ["greedy"] * (players - 1), console, last_move, random.Random(2), save_on_quit=False
+        session,
+        0,
+        ["you"] + ["greedy"] * (players - 1),
+        console,
+        last_move,
+        random.Random(2),
+        save_on_quit=False,
     )
     table.run()
     text = out.getvalue()

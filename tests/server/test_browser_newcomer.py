@@ -22,7 +22,10 @@ pytestmark = browser_needed
 def same_line(page, first: str, second: str) -> bool:
     """Whether two elements sit on one line: each one's vertical middle within the other's height."""
     a, b = page.locator(first).bounding_box(), page.locator(second).bounding_box()
-    return a["y"] <= b["y"] + b["height"] / 2 <= a["y"] + a["height"] and b["y"] <= a["y"] + a["height"] / 2 <= b["y"] + b["height"]
+    return (
+        a["y"] <= b["y"] + b["height"] / 2 <= a["y"] + a["height"]
+        and b["y"] <= a["y"] + a["height"] / 2 <= b["y"] + b["height"]
+    )
 
 
 @pytest.mark.parametrize(
@@ -36,7 +39,9 @@ def test_the_lobbys_clock_units_sit_beside_their_fields(live_server, browser, vi
     page.wait_for_selector("#total-unit")
     assert same_line(page, "#total-time", "#total-unit"), "the total's unit menu wrapped onto its own line"
     assert same_line(page, "#turn-seconds", "#turn-unit")
-    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]  # nothing widens the page
+    assert (
+        page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    )  # nothing widens the page
     shot(page, f"newcomer-lobby-clock-{language}-{viewport['width']}")
     page.close()
 
@@ -59,15 +64,22 @@ def finished_table_with_a_person(base: str) -> tuple[str, str]:
             time.sleep(0.05)  # the bots' turn
             continue
         move = "bid" if "bid" in legal else legal[0]  # an empty bid passes the round
-        httpx.post(f"{base}/api/tables/{table_id}/act", json={"action": move}, headers={"X-Seat-Token": token})
+        httpx.post(
+            f"{base}/api/tables/{table_id}/act", json={"action": move}, headers={"X-Seat-Token": token}
+        )
 
 
-def test_a_player_replays_their_finished_table_as_their_seat_and_a_spectator_as_spectators(live_server, browser):
+def test_a_player_replays_their_finished_table_as_their_seat_and_a_spectator_as_spectators(
+    live_server, browser
+):
     table_id, token = finished_table_with_a_person(live_server)
     player = browser.new_context(viewport={"width": 1100, "height": 900})
     page = player.new_page()
     page.goto(f"{live_server}/")
-    page.evaluate("([id, token]) => localStorage.setItem(`merchantry:table:${id}`, JSON.stringify({ token, seat: 0 }))", [table_id, token])
+    page.evaluate(
+        "([id, token]) => localStorage.setItem(`merchantry:table:${id}`, JSON.stringify({ token, seat: 0 }))",
+        [table_id, token],
+    )
     page.goto(f"{live_server}/replay/{table_id}")
     page.wait_for_selector("#replay-seat")
     assert page.input_value("#replay-seat") == "0"  # their seat's view, with their own hand
@@ -81,7 +93,11 @@ def test_a_player_replays_their_finished_table_as_their_seat_and_a_spectator_as_
     # another browser, holding no seat (or a forged token), opens the same link as spectators see it
     stranger = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
     stranger.goto(f"{live_server}/")
-    stranger.evaluate("(id) => localStorage.setItem(`merchantry:table:${id}`, JSON.stringify({ token: 'forged', seat: 1 }))", table_id)
+    stranger.evaluate(
+        "(id) => localStorage.setItem(`merchantry:table:${id}`,"
+        " JSON.stringify({ token: 'forged', seat: 1 }))",
+        table_id,
+    )
     stranger.goto(f"{live_server}/replay/{table_id}")
     stranger.wait_for_selector("#replay-seat")
     assert stranger.input_value("#replay-seat") == ""
@@ -115,8 +131,8 @@ def test_a_sale_offer_counts_down_to_its_deadline_in_the_holders_panel(live_serv
     assert said and 1 <= int(said.group(1)) <= 20, countdown.inner_text()
     first = int(said.group(1))
     page.wait_for_function(
-        "(n) => { const m = document.querySelector('.sk-offer .decision-countdown')?.textContent.match(/^(\\d+) s/);"
-        " return m && Number(m[1]) < n; }",
+        "(n) => { const m = document.querySelector('.sk-offer .decision-countdown')"
+        "?.textContent.match(/^(\\d+) s/); return m && Number(m[1]) < n; }",
         arg=first,
         timeout=5000,
     )  # it counts down between the server's messages

@@ -177,7 +177,9 @@ def test_a_tutorial_table_over_the_api(tmp_path):
         assert [s["kind"] for s in views[0]["table"]["seats"]] == ["human"] + ["bot"] * len(script["bots"])
         # its bots are named by the lobby's level they play at (the page says "Easy bot"), in its lists too
         assert script["level"] in LEVELS
-        assert [s.get("level") for s in views[0]["table"]["seats"]] == [None] + [script["level"]] * len(script["bots"])
+        assert [s.get("level") for s in views[0]["table"]["seats"]] == [None] + [script["level"]] * len(
+            script["bots"]
+        )
         listed_seats = [t["seats"] for t in client.get("/api/tables").json() if t["id"] == first["id"]]
         assert [s.get("level") for s in listed_seats[0]][1:] == [script["level"]] * len(script["bots"])
         assert client.get(f"/api/tables/{first['id']}/ratings").json()["seats"] == {}  # a lesson is not rated
