@@ -128,7 +128,7 @@ def play(page, move: str, asked: bool = False) -> None:
     count = page.locator("#tutorial-count").inner_text()
     for _ in range(20):  # an update from the server may redraw the page (and close the list) meanwhile
         # a redraw may also have left no list for a moment (a bot's update): try again
-        page.evaluate("{ const panel = document.querySelector('.moves-panel'); if (panel) panel.open = true; }")
+        page.evaluate("{ const list = document.querySelector('.moves-panel'); if (list) list.open = true; }")
         try:
             page.locator(f'.moves-panel button[data-move="{move}"]').click(timeout=1000)
         except Exception:
