@@ -103,7 +103,7 @@ def test_a_log_reads_in_german_with_german_card_names():
 @pytest.mark.parametrize(
     "language, three, two",
     [
-        ("en", "P1 draws tea, myrrh and olives", "P2 bids EUR20 and USD50 = 70"),
+        ("en", "P1 draws tea, myrrh and olives", "P2 bids EUR 20 and USD 50 = 70"),
         ("de", "P1 zieht Tee, Myrrhe und Oliven", "P2 bietet Euro 20 und US-Dollar 50 = 70"),
         ("pt", "P1 bisca chá, mirra e azeitonas", "P2 licita euro 20 e dólar 50 = 70"),
         ("fr", "P1 pioche thé, myrrhe et olives", "P2 offre euro 20 et dollar 50 = 70"),
@@ -260,6 +260,74 @@ def test_the_brazilian_markers_catch_brazilian_text_and_pass_european_text():
     ]
     assert all(flagged(text) for text in brazilian)
     assert not any(flagged(text) for text in european)
+
+
+# French addresses the reader as "vous" throughout (docs/engine.md, "Forms of each language"): the tu forms
+# that must not appear beside it, each with the vous form to use. Pronouns and possessives, and the tu
+# imperatives spelt unlike any vous form or noun ("choisis", "prends"; "clique" is also "il clique", so an -er
+# verb's is not listed, its vous form "cliquez" is what the catalogues use).
+FRENCH_TU = {
+    r"(?i)\b(tu|toi|ton|tes|tiens|tienne|tiennes)\b": "vous, votre, vos, les vôtres",
+    r"(?i)\b(te|ta)\s": "vous, votre",
+    r"(?i)\bt['’][aeiouyéèêh]": "vous",
+    r"(?i)-toi\b": "-vous",
+    r"(?i)\b(choisis|prends|reprends|mets|remets|fais|vends|attends|écris|lis|finis|sois|aie|dis|vois|viens"
+    r"|reviens|bats)\b": "choisissez, prenez",
+    # an -er verb's tu imperative opening a sentence ("ouvre cette manche" after a seat's name is "il ouvre")
+    r"(^|[.:;!?]\s+)(Ouvre|Clique|Joue|Regarde|Essaie|Laisse|Donne|Envoie|Copie|Garde|Ajoute|Retire|Appuie|Tape"
+    r"|Commence|Continue|Lance|Utilise)\s": "Ouvrez",
+}
+
+
+def french_texts() -> dict[str, str]:
+    """{where: text} for every French catalogue entry and rules page."""
+    texts = {}
+    for owner, folder in catalogue_folders().items():
+        data = json.loads((folder / "fr.json").read_text(encoding="utf-8"))
+        for section, entries in data.items():
+            texts |= {f"{owner}/fr.json {section}.{key}": text for key, text in entries.items()}
+    for name in games.names():
+        page = games.package(name).file("rules", "fr.html")
+        texts[f"{name}/rules/fr.html"] = re.sub(r"<[^>]+>", " ", page.read_text(encoding="utf-8"))
+    return texts
+
+
+def test_french_says_vous_throughout_and_never_tu():
+    texts = french_texts()
+    assert len(texts) > 400
+    found = [
+        f"{where}: {match.group(0)!r} (vous: {vous})"
+        for where, text in texts.items()
+        for marker, vous in FRENCH_TU.items()
+        for match in re.finditer(marker, text)
+    ]
+    assert not found, "\n".join(found)
+    assert sum("vous" in text.lower() or "votre" in text.lower() for text in texts.values()) > 40
+
+
+def test_the_french_tu_markers_catch_tu_and_pass_vous():
+    def flagged(text: str) -> bool:
+        return any(re.search(marker, text) for marker in FRENCH_TU)
+
+    tu = [
+        "Ton compte est prêt. Ouvre une table ou prends une place ouverte.",
+        "Un nouveau compte : choisis un nom ; tu peux prendre des places.",
+        "Mot de passe changé : tes autres sessions sont déconnectées",
+        "Les places restent les tiennes.",
+        "Connecte-toi pour jouer.",
+        "C'est à toi de jouer, t'as une minute.",
+        "Bienvenue. Clique sur une carte.",
+    ]
+    vous = [
+        "Votre compte est prêt. Ouvrez une table ou prenez une place ouverte.",
+        "Choisissez un nom ; vous pouvez prendre des places ouvertes.",
+        "Mot de passe changé : vos autres sessions sont déconnectées",
+        "Une offre vide passe ce tour ; l'offre de P2 est scellée.",
+        "Vendre tissu 4 → 3 points · Tour 2 · temps total, tout est joué.",
+        "Le tour de P3 : il clique, puis passe. Une case ouvre une vente. P2 ouvre cette manche.",
+    ]
+    assert all(flagged(text) for text in tu)
+    assert not any(flagged(text) for text in vous)
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,7 @@ import pytest
 from rich.console import Console
 
 from merchantry import records
+from merchantry.i18n import Translator
 from merchantry.terminal import TerminalTable
 
 
@@ -131,6 +132,8 @@ def test_hint_shows_what_the_hard_bot_would_play_and_makes_no_move():
     assert "Hint: the hard bot would play" in text and "chance to win" in text
     said = text.split("would play ")[1]
     words, notation = said.split(" (")[0], said.split(" (")[1].split(")")[0]
+    assert notation.startswith("to type: ")  # the notation, said as what one types
+    notation = notation.removeprefix("to type: ")
     assert notation.split(" -> ")[0] in legal  # the notation one would type
     assert words.startswith(("buy one ", "sell one "))  # and the move in words
     assert table.state.to_dict() == before  # asking is not moving
@@ -247,6 +250,8 @@ def test_a_hint_in_german_says_the_move_in_words_and_in_the_notation_one_types()
     assert not re.search(r"(kaufen|verkaufen|beenden) spielen", text), text
     said = text.split("würde spielen: ")[1]
     words, notation = said.split(" (")[0], said.split(" (")[1].split(")")[0]
+    assert notation.startswith("zum Tippen: ")
+    notation = notation.removeprefix("zum Tippen: ")
     assert words.startswith("einen ") and notation.split(" -> ")[0] in {
         str(a) for a in session.state.legal_actions(0)
     }
@@ -321,5 +326,100 @@ def test_a_bid_built_card_by_card_redraws_only_the_hand_and_the_bid_and_board_sh
     if game == "byzanz":  # (a Byzanz bid reads as its log names it, BZ-I1: the highest value first)
         cards = list(table.state.view(0)["seats"][0]["bid"])
         assert sorted(cards) == sorted(a.split()[1] for a in added[:steps])
-    bid = " ".join(cards)
+    # the cards by their names, as the log names them ("USD 30", "wine 4"), each kept whole on a line
+    bid = ", ".join(Translator(game).term(card).replace(" ", "\u00a0") for card in cards)
     assert "Your bid so far: " + bid in text
+
+
+@pytest.mark.parametrize(
+    ("game", "language"), [("byzanz", "en"), ("byzanz", "de"), ("money", "en"), ("money", "fr")]
+)
+def test_the_terminal_names_cards_in_words_as_the_log_does_and_its_moves_list_keeps_the_notation(
+    game, language
+):
+    """The board names each card as the log does ("wine 4", "Wein 4", "USD 30", "dollar 30"), not by the
+    code one types ("wine4", "USD30"); the numbered moves list beneath it is that notation."""
+    out = io.StringIO()
+    session = records.Session(game, 3, seed=5)
+    table = TerminalTable(
+        session,
+        0,
+        ["you", "greedy", "greedy"],
+        Console(file=out, width=120, color_system=None),
+        scripted(["quit"]),
+        random.Random(5),
+        language=language,
+        save_on_quit=False,
+    )
+    table.run()
+    text = out.getvalue()
+    hand = session.state.view(0)["hand"]
+    named = Translator(game, language)
+    board = text.split("Your hand")[-1] if language == "en" else text
+    for code in hand:
+        if code == "BLUFF":
+            continue
+        assert named.term(code) != code, f"{code} has a name in {language}"
+        assert named.term(code).replace(" ", "\u00a0") in board
+        assert not re.search(rf"(?<![\w ]){code}(?!\w)", board.split("\n  1 ")[0]), f"{code} shown as a code"
+    legal = [str(a) for a in session.state.legal_actions(0)]
+    assert any(move in text for move in legal)  # the moves list: what one types
+
+
+def near_the_end(game: str, players: int, left: int = 12) -> records.Session:
+    """A game of random moves, `left` moves short of its end (the terminal plays those): a whole game at the
+    terminal's pace would take seconds."""
+    rng, trial = random.Random(2), records.Session(game, players, seed=2)
+    moves = []
+    while not trial.state.is_over():
+        seat = trial.state.to_act()[0]
+        move = rng.choice(trial.state.legal_actions(seat))
+        trial.apply(seat, move)
+        moves.append((seat, move))
+    session = records.Session(game, players, seed=2)
+    for seat, move in moves[: max(0, len(moves) - left)]:
+        session.apply(seat, move)
+    return session
+
+
+TITLES_AT_80 = {
+    "grand_bazaar": ("Final ranking (gems cashed out at 10)", "Players (worth: cash + 10 per gem"),
+    "byzanz": ("Final scores (ties: most cards in hand)",),
+    "money": ("Final scores",),
+    "samarkand": ("Final scores",),
+}
+
+
+@pytest.mark.parametrize("game", list(TITLES_AT_80))
+def test_at_80_columns_every_title_is_one_line_and_the_end_table_is_what_stays_on_screen(game):
+    """A narrow table wrapped its title over lines ("Final ranking (gems cashed" / "out at 10)"); the end
+    table and the winner are the last thing printed, with nothing after them that moves the cursor back
+    or clears the screen (no alternate screen, no live display left over), so they stay when the program
+    ends."""
+    out = io.StringIO()
+    session = near_the_end(game, 2 if game == "grand_bazaar" else 3)
+    players = session.state.num_players
+    console = Console(file=out, width=80, force_terminal=True, color_system=None)
+
+    def last_move(prompt: str) -> str:  # the list's last move: a bid sealed as it stands, done, ...
+        return str(len(session.state.legal_actions(0)))
+
+    table = TerminalTable(
+        session,
+        0,
+        ["you"] + ["greedy"] * (players - 1),
+        console,
+        last_move,
+        random.Random(2),
+        save_on_quit=False,
+    )
+    table.run()
+    text = out.getvalue()
+    assert session.state.is_over()
+    plain = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", text)
+    lines = plain.splitlines()
+    for title in TITLES_AT_80[game]:
+        assert any(title in line for line in lines), f"{title!r} is not on one line"
+    end = text.rindex(TITLES_AT_80[game][0].split(" (")[0])
+    assert not re.search(r"\x1b\[(\?1049|\?47|2J|\d*A|\d*F|2K)", text[end:]), "the end screen is moved over"
+    assert lines[-1].startswith("Winner:")

@@ -191,7 +191,7 @@ def test_bz_a2_offers_to_come_leave_out_the_offer_on_the_block_and_end_with_the_
 @pytest.mark.parametrize(
     ("language", "one", "two"),
     [
-        ("en", "; wine1 goes to the market", "wine1 go to the market"),
+        ("en", "; wine 1 goes to the market", "wine 1 go to the market"),
         ("de", "kommt auf den Markt", "kommen auf den Markt"),
         ("fr", "va au marché", "vont au marché"),
         ("pt", "vai para o mercado", "vão para o mercado"),
@@ -430,7 +430,7 @@ def test_bz_m2_leftovers_leave_the_game_and_offer_cards_are_stacked_again():
     act(state, 3, "take merchant")
     act(state, 2, "take cloth")
     assert state.boxed[CODE_INDEX["olive1"]] == 1 and state.boxed[CODE_INDEX["grain2"]] == 1
-    assert "Left in the market and removed: grain2 and olive1" in log_lines(state.view(None))
+    assert "Left in the market and removed: grain 2 and olive 1" in log_lines(state.view(None))
     assert state.offer_stack == (2, 3, 4, 5) and state.offer_held == (0, 0, 0, 0)
 
 
@@ -465,7 +465,7 @@ def test_bz_v1_a_sale_keeps_the_highest_card_and_the_other_two_leave_the_game():
     assert hand(state, 0) == ["wine2"]
     assert state.view(None)["seats"][0]["profits"] == ["cloth4"] and state.scores()[0] == 4
     assert state.boxed[CODE_INDEX["cloth1"]] == 2
-    assert "P1 sells cloth4, cloth1 and cloth1, keeps cloth4 (4)" in log_lines(state.view(2))
+    assert "P1 sells cloth 4, cloth 1 and cloth 1, keeps cloth 4 (4)" in log_lines(state.view(2))
 
 
 def test_bz_v2_merchants_are_jokers_and_three_merchants_keep_one_worth_five():
@@ -511,12 +511,12 @@ def test_bz_h1_over_seven_cards_the_player_must_discard_or_sell_first():
     assert seen["discarded"] == 2 and "wine1" not in json.dumps(state.view(1)["log"])
     assert "wine1" not in json.dumps(state.view(None)["log"])
     # the log tells the discarding player (only) which card went: an event with an audience
-    assert "You discard wine1 face down" in log_lines(state.view(0))
+    assert "You discard wine 1 face down" in log_lines(state.view(0))
     assert "P1 discards a card face down" in log_lines(state.view(1))
     # one line per discard: its player reads the card, never "a card face down" besides
     assert [line for line in log_lines(state.view(0)) if "discard" in line] == [
-        "You discard wine1 face down",
-        "You discard olive1 face down",
+        "You discard wine 1 face down",
+        "You discard olive 1 face down",
     ]
     assert [line for line in log_lines(state.view(1)) if "discard" in line] == [
         "P1 discards a card face down"

@@ -127,7 +127,8 @@ def play(page, move: str, asked: bool = False) -> None:
     under the pointer: a bot's update redraws the page at any time)."""
     count = page.locator("#tutorial-count").inner_text()
     for _ in range(20):  # an update from the server may redraw the page (and close the list) meanwhile
-        page.evaluate("document.querySelector('.moves-panel').open = true")
+        # a redraw may also have left no list for a moment (a bot's update): try again
+        page.evaluate("{ const list = document.querySelector('.moves-panel'); if (list) list.open = true; }")
         try:
             page.locator(f'.moves-panel button[data-move="{move}"]').click(timeout=1000)
         except Exception:
@@ -396,15 +397,17 @@ def press_what_is_ringed(page, count: str, presses: int) -> None:
 
 def check_the_bot_finished(page, live_server: str, script, ui) -> None:
     """The person's seat stays theirs up to the move the bot took over from; bots have names a person
-    reads; each move is credited to who played it (the replay's and the analysis' names of its player)."""
+    reads, by the lobby's level they are ("Easy bot", not "Simple bot"); each move is credited to who played
+    it (the replay's and the analysis' names of its player)."""
     table_id = page.url.rsplit("/", 1)[-1]
     seat = page.request.get(f"{live_server}/api/tables/{table_id}").json()["table"]["seats"][0]
     assert seat["name"] and seat["bot_from"] is not None
-    bot = ui[f"seatBot_{script['bots'][0]}"]
+    bot = ui[f"seatBot_{script['level']}"]
     note = ui["botFrom"].replace("{{bot}}", bot).replace("{{move}}", str(seat["bot_from"] + 1))
     body = page.locator("body").inner_text()
     assert f"{seat['name']} ({note})" in body
     assert f"{script['bots'][0]} (bot)" not in body and bot in body
+    assert ui[f"seatBot_{script['bots'][0]}"] not in body
     credited = page.evaluate(
         """async ([table, last]) => {
           const { seatName } = await import("/static/dom.js");

@@ -12,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from merchantry import bots, games
+from merchantry.bots.levels import LEVELS
 from merchantry.i18n import PLATFORM_LOCALES
 from merchantry.package import LANGUAGES
 from merchantry.server import tutorials
@@ -174,6 +175,13 @@ def test_a_tutorial_table_over_the_api(tmp_path):
         deals = [in_database(deal_of, service, t["id"]) for t in (first, second)]
         assert deals[0] == deals[1] == tutorials.seed_and_secret(game, script), "one deal, one bot stream"
         assert [s["kind"] for s in views[0]["table"]["seats"]] == ["human"] + ["bot"] * len(script["bots"])
+        # its bots are named by the lobby's level they play at (the page says "Easy bot"), in its lists too
+        assert script["level"] in LEVELS
+        assert [s.get("level") for s in views[0]["table"]["seats"]] == [None] + [script["level"]] * len(
+            script["bots"]
+        )
+        listed_seats = [t["seats"] for t in client.get("/api/tables").json() if t["id"] == first["id"]]
+        assert [s.get("level") for s in listed_seats[0]][1:] == [script["level"]] * len(script["bots"])
         assert client.get(f"/api/tables/{first['id']}/ratings").json()["seats"] == {}  # a lesson is not rated
         assert client.post("/api/tutorials/nosuchgame", json={"name": "Ann"}).status_code == 404
         assert client.get(f"/rules/{game}?lang=de").text.count(f'href="/learn/{game}">Spielen lernen<') == 1

@@ -235,8 +235,10 @@ def problem(error: dict[str, Any]) -> str:
 
 
 def without_clock(payload: dict[str, Any]) -> dict[str, Any]:
-    """A payload less what changes by itself with time (the turn clock's and the time banks' seconds left)."""
-    ticking = ("clock", "time_banks")
+    """A payload less what changes by itself with time (the turn clock's, the time banks' and a decision
+    deadline's seconds left): a message sent only because seconds went by would tell a seat that something
+    happened its view does not show."""
+    ticking = ("clock", "time_banks", "decision_deadline")
     return {**payload, "table": {k: v for k, v in payload["table"].items() if k not in ticking}}
 
 

@@ -29,6 +29,7 @@ from sqlalchemy.orm import selectinload, sessionmaker
 from merchantry import bots, games, records
 from merchantry.engine import seat_label
 from merchantry.errors import IllegalAction
+from merchantry.server import tutorials
 from merchantry.server.cluster import Solo
 from merchantry.server.db import AnalysisRow, Health, MoveRow, SeatRow, TableRow, now, token_hash
 from merchantry.server.refusal import Refused as Refused  # (light, for the worker processes: work.py)
@@ -83,7 +84,9 @@ class SeatInfo:
     # a person's seat a bot finished: the moves played before the bot took it (SeatRow.bot_from)
     bot_from: int | None = None
 
-    def public(self) -> dict[str, Any]:
+    def public(self, lesson_levels: dict[str, str] | None = None) -> dict[str, Any]:
+        """`lesson_levels`: the lobby's levels a guided first game's bots are named by (tutorials.py)."""
+        level = (lesson_levels or {}).get(self.bot or "") if self.kind == "bot" else None
         return {
             "seat": self.seat,
             "label": seat_label(self.seat),
@@ -92,6 +95,7 @@ class SeatInfo:
             "name": self.name,
             "joined": self.joined,
             "bot_from": self.bot_from,
+            **({"level": level} if level else {}),
         }
 
 
@@ -555,7 +559,10 @@ class TableService:
                     "players": row.players,
                     "status": row.status,
                     "created_at": row.created_at.isoformat() if row.created_at else None,
-                    "seats": [seat_info(s).public() for s in row.seats],
+                    "seats": [
+                        seat_info(s).public(tutorials.lesson_levels(row.game, bool(row.tutorial)))
+                        for s in row.seats
+                    ],
                     "result": row.result,
                     "tutorial": bool(row.tutorial),
                 }
@@ -973,7 +980,7 @@ class TableService:
                 "title": table.session.game.title,
                 "players": state.num_players,
                 "status": table.status,
-                "seats": [s.public() for s in table.seats],
+                "seats": [s.public(tutorials.lesson_levels(table.game, table.tutorial)) for s in table.seats],
                 "waiting_for": table.waiting_for(),
                 "result": table.result,
                 "turn_seconds": table.turn_seconds,
@@ -984,6 +991,7 @@ class TableService:
                 "banks_running": sorted(table.clock_started or {}) if table.total_seconds else [],
                 "timeouts": [{"seat": s} for s in table.timeouts],  # no move count: it ticks with sealed ones
                 "hints": self.hints_allowed(table),
+                "decision_deadline": self._decision_deadline(table, time.monotonic()),
                 "tutorial": table.tutorial,
                 # the options it is played with: the page says in words those off the defaults
                 "options": dict(table.session.options),
@@ -1016,6 +1024,16 @@ class TableService:
             )
         numbers.follow(session.moves)
         return numbers.of(seat)
+
+    def _decision_deadline(self, table: LiveTable, now_seconds: float) -> float | None:
+        """Seconds left before the server answers, with a bot, for every person who has not answered a step
+        whose answers are unseen (a sale offer, say): the same for every seat and spectator, so it says
+        nothing of who holds what; None when no such step is open, and in a guided first game, which waits
+        for its person."""
+        if table.tutorial:
+            return None
+        left = self.unseen_answers_left(table.id, now_seconds)
+        return None if left is None else round(max(0.0, left), 1)
 
     def _clock_shown(self, table: LiveTable, now_seconds: float) -> dict[str, float]:
         """The clock as every seat sees it: each person's turn clock or, in a step whose answers are unseen,

@@ -2,7 +2,7 @@
 
 A game that has one keeps it in its folder as `tutorial.json`:
 
-    {"players": 3, "seed": 7, "options": {...}, "bots": ["greedy", "greedy"],
+    {"players": 3, "seed": 7, "options": {...}, "bots": ["greedy", "greedy"], "level": "easy",
      "steps": [{"text": "welcome", "point": ".some .selector"},
                {"text": "firstBid", "point": "...", "do": "a move in text notation", "wrong": "whyNotThat"},
                {"text": "stagedBid", "point": ["...", "..."], "do": ["add card", "bid"], "wrong": "..."},
@@ -22,7 +22,10 @@ being reached by the view's field of that name, `log` naming an event type logge
 (static/tutorial.js, `reached`); the next step then explains the moment. The end of the game ends the lesson
 with the `over` text, whatever step it is at. A `finish` step offers to let a bot play the rest. The seed and
 the bots' secret are the tutorial's, so every table of it deals the same cards and its bots (deterministic
-ones, such as greedy) play the course its steps describe.
+ones, such as greedy) play the course its steps describe. `level` is the lobby's level the lesson's bots are
+named by at its table ("Easy bot"), so a newcomer meets the names the lobby offers: greedy plays easy's game
+(easy keeps greedy's move unless a glance of 15 playouts finds one clearly better, bots/levels.py), without
+its chance, so the lesson's course stays the same.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from functools import cache
 from typing import Any
 
 from merchantry import games
+from merchantry.bots.levels import LEVELS
 
 FILE = "tutorial.json"
 
@@ -67,6 +71,8 @@ def check(game: str, script: dict[str, Any]) -> None:
         raise BadTutorial(f"{game}: the seed must be an integer")
     if len(script.get("bots", [])) != players - 1:
         raise BadTutorial(f"{game}: one bot per seat after the first ({players - 1})")
+    if script.get("level") not in LEVELS:
+        raise BadTutorial(f"{game}: its bots' level must be one of {', '.join(LEVELS)}")
     steps = script.get("steps")
     if not isinstance(steps, list) or not steps:
         raise BadTutorial(f"{game}: no steps")
@@ -134,6 +140,15 @@ def text_keys(script: dict[str, Any]) -> set[str]:
 def seats(script: dict[str, Any]) -> list[dict[str, Any]]:
     """The person first, then the bots: the seats as `POST /api/tables` describes them."""
     return [{"kind": "human"}] + [{"kind": "bot", "bot": bot} for bot in script["bots"]]
+
+
+def lesson_levels(game: str, lesson: bool) -> dict[str, str]:
+    """The level each of a lesson's bots is named by at its table, {"greedy": "easy"} (the one that
+    finishes the game for the person too); nothing for a table that is not a lesson."""
+    if not lesson or not has_tutorial(game):
+        return {}
+    script = tutorial(game)
+    return {bot: script["level"] for bot in script["bots"]}
 
 
 def seed_and_secret(game: str, script: dict[str, Any]) -> tuple[int, str]:

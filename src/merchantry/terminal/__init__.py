@@ -13,6 +13,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from merchantry import bots, games
 from merchantry.bots.analysis import hint
@@ -37,6 +38,13 @@ def bid_shortcut(text: str) -> list[str]:
     if len(words) > 1 and words[0].lower() == "bid":
         return [f"add {code}" for code in words[1:]] + ["bid"]
     return [text]
+
+
+def titled(title: str, **options: Any) -> Table:
+    """A table whose title stays on one line: a narrow table (three short columns) wrapped its title
+    over two or three lines at 80 columns, so the table is made at least as wide as its title (a title
+    wider than the terminal wraps at the terminal's edge, between words)."""
+    return Table(title=title, min_width=Text.from_markup(title).cell_len + 2, **options)
 
 
 def print_log(console: Console, lines: list[str], moves: list[int] | None = None) -> None:
@@ -225,7 +233,7 @@ class TerminalTable:
         plan = " -> ".join(advice.plan)
         words = " -> ".join(self.translator.move(step) for step in advice.plan)
         if words != plan:  # the move in words, then its notation, which is what one types
-            plan = f"{words} ({plan})"
+            plan = f"{words} ({self.translator.ui('notationToType')} {plan})"
         low, high = advice.low, advice.high
         chance = self.say("chance", chance=f"{advice.chance:.0%}", low=f"{low:.0%}", high=f"{high:.0%}")
         self.console.print(self.say("hint", plan=f"[bold]{escape(plan)}[/]", chance=chance))

@@ -13,7 +13,7 @@ from rich.table import Table
 from merchantry.engine import seat_label
 from merchantry.games.byzanz.components import HAND_LIMIT
 from merchantry.i18n import Translator
-from merchantry.terminal import bid_shortcut
+from merchantry.terminal import bid_shortcut, titled
 
 COLOURS = {
     "cloth": "magenta",
@@ -25,51 +25,60 @@ COLOURS = {
     "merchant": "cyan",
 }
 
+NBSP = "\u00a0"  # a card's name stays whole where a table wraps its cell ("wood 4", never "wood" / "4")
+
 HELP = Translator("byzanz").terminal("help")  # in English; the terminal shows the player's language
 
 
-def card(code: str) -> str:
+def card(code: str, tr: Translator | None = None) -> str:
+    """A card by its name in the player's language, as the log names it ("wine 4", "Wein 4"); the moves
+    list beneath the board gives the notation one types ("add wine4")."""
     kind = code.rstrip("0123456789")
-    return f"[{COLOURS.get(kind, 'white')}]{code}[/]"
+    return f"[{COLOURS.get(kind, 'white')}]{(tr.term(code) if tr else code).replace(' ', NBSP)}[/]"
 
 
-def cards(codes: list[str]) -> str:
-    return " ".join(card(c) for c in codes) if codes else "—"
+def cards(codes: list[str], tr: Translator | None = None) -> str:
+    if not codes:
+        return "—"
+    return (tr.ui("listSeparator") if tr else " ").join(card(c, tr) for c in codes)
 
 
 expand = bid_shortcut  # "bid X Y" adds X and Y, then confirms
 
 
 def draw(view: dict[str, Any], console: Console, tr: Translator | None = None) -> None:
-    t = (tr or Translator("byzanz")).terminal
+    tr = tr or Translator("byzanz")
+    t = tr.terminal
     phase = t(f"phase_{view['phase']}")
     console.rule(t("heading", round=view["round"], rounds=view["rounds"], phase=phase, deck=view["deck"]))
     offers = offers_line(view, t)
     if offers:
         console.print(offers)
-    console.print(t("lot", cards=cards(view["lot"])))
-    console.print(t("market", cards=cards(view["market"])))
-    console.print(seats_table(view, t))
+    console.print(t("lot", cards=cards(view["lot"], tr)))
+    console.print(t("market", cards=cards(view["market"], tr)))
+    console.print(seats_table(view, tr))
     if view["seat"] is None:  # a spectator (a replay): no hand of one's own
         return
-    draw_own(view, console, t)
+    draw_own(view, console, tr)
 
 
 def draw_step(view: dict[str, Any], console: Console, tr: Translator | None = None) -> None:
     """The next step of a bid the player is building (or of getting down to the hand limit): only what
     the step changes, the lot and the player's own hand and bid; the board is as it was ('board' shows it)."""
-    t = (tr or Translator("byzanz")).terminal
-    console.print(t("lot", cards=cards(view["lot"])))
+    tr = tr or Translator("byzanz")
+    t = tr.terminal
+    console.print(t("lot", cards=cards(view["lot"], tr)))
     mine = next(seat for seat in view["seats"] if seat["seat"] == view["seat"])
     if mine["bid"]:
         total = sum(int(code.lstrip("abcdefghijklmnopqrstuvwxyz") or 0) for code in mine["bid"])
-        console.print(t("yourBidSoFar", cards=f"{cards(mine['bid'])} = {total}"))
-    draw_own(view, console, t)
+        console.print(t("yourBidSoFar", cards=f"{cards(mine['bid'], tr)} = {total}"))
+    draw_own(view, console, tr)
 
 
-def draw_own(view: dict[str, Any], console: Console, t: Callable[..., str]) -> None:
+def draw_own(view: dict[str, Any], console: Console, tr: Translator) -> None:
+    t = tr.terminal
     me = view["seat"]
-    console.print(t("yourHand", count=len(view["hand"]), cards=hand_by_type(view["hand"])))
+    console.print(t("yourHand", count=len(view["hand"]), cards=hand_by_type(view["hand"], tr)))
     if view["hand_limit_player"] == me:
         console.print(f"[bold red]{t('overLimit', limit=hand_limit(view))}[/]")
     elif view["phase"] == "auction" and view["auction"]["turn"] == me:
@@ -107,7 +116,8 @@ def hand_limit(view: dict[str, Any]) -> int:
     return limit
 
 
-def seats_table(view: dict[str, Any], t: Callable[..., str]) -> Table:
+def seats_table(view: dict[str, Any], tr: Translator) -> Table:
+    t = tr.terminal
     table = Table()
     for column in ("seat", "cards", "known", "bid", "offer", "profits", "score"):
         table.add_column(t(f"col_{column}"))
@@ -117,7 +127,7 @@ def seats_table(view: dict[str, Any], t: Callable[..., str]) -> Table:
         who = seat_label(p) + (f" ({t('you')})" if p == view["seat"] else "")
         if p in view["to_act"]:
             who = f"[bold]▶ {who}[/]"
-        bid = cards(seat["bid"]) if seat["bid"] else ""
+        bid = cards(seat["bid"], tr) if seat["bid"] else ""
         if seat["offer"]:
             bid = ""  # has won an auction this round
         elif auction and p not in auction["in"]:
@@ -128,28 +138,29 @@ def seats_table(view: dict[str, Any], t: Callable[..., str]) -> Table:
         table.add_row(
             who,
             str(seat["hand_size"]) + discarded,
-            cards(seat["known"]),
+            cards(seat["known"], tr),
             bid,
             str(offer_of(view, p) or ""),
-            cards(seat["profits"]),
+            cards(seat["profits"], tr),
             f"{seat['score']:g}",
         )
     return table
 
 
-def hand_by_type(hand: list[str]) -> str:
+def hand_by_type(hand: list[str], tr: Translator | None = None) -> str:
     groups: dict[str, list[str]] = defaultdict(list)
     for code in hand:
         groups[code.rstrip("0123456789")].append(code)
-    return "  ".join(cards(codes) for codes in groups.values()) or "—"
+    return " · ".join(cards(codes, tr) for codes in groups.values()) or "—"
 
 
 def draw_final(view: dict[str, Any], console: Console, tr: Translator | None = None) -> None:
-    t = (tr or Translator("byzanz")).terminal
-    table = Table(title=t("finalTitle"))
+    tr = tr or Translator("byzanz")
+    t = tr.terminal
+    table = titled(t("finalTitle"))
     for column in ("seat", "profitCards", "score", "inHand"):
         table.add_column(t(f"col_{column}"))
     for seat in view["seats"]:
         who = seat_label(seat["seat"]) + (f" ({t('you')})" if seat["seat"] == view["seat"] else "")
-        table.add_row(who, cards(seat["profits"]), f"{seat['score']:g}", str(seat["hand_size"]))
+        table.add_row(who, cards(seat["profits"], tr), f"{seat['score']:g}", str(seat["hand_size"]))
     console.print(table)

@@ -11,6 +11,7 @@ from rich.table import Table
 from merchantry.engine import seat_label
 from merchantry.games.grand_bazaar.components import FINAL_GEM_VALUE
 from merchantry.i18n import Translator
+from merchantry.terminal import titled
 
 COLOURS = {"sapphire": "blue", "ruby": "red", "emerald": "green"}
 HISTORY_SHOWN = 8  # the latest price changes shown on the board
@@ -36,7 +37,8 @@ def draw(view: dict[str, Any], console: Console, tr: Translator | None = None) -
             count=left,
         )
     )
-    console.print(price_board(view, tr))
+    # as many of the latest price changes as fit beside the gems' names (8 clipped "sapphire" at 80 columns)
+    console.print(price_board(view, tr, max(3, min(HISTORY_SHOWN, (console.width - 44) // 6))))
     console.print(holdings_table(view, tr))
     me = view["seat"]
     if me is not None and view["current"] == me:
@@ -52,13 +54,13 @@ def draw(view: dict[str, Any], console: Console, tr: Translator | None = None) -
         console.print(f"[bold]{t('yourTurn')}[/] {t('thisTurn', done=done) if done else t('buyOne')}")
 
 
-def price_board(view: dict[str, Any], tr: Translator | None = None) -> Table:
+def price_board(view: dict[str, Any], tr: Translator | None = None, changes: int = HISTORY_SHOWN) -> Table:
     tr = tr or Translator("grand_bazaar")
     t = tr.terminal
     history = view["price_history"]
-    shown = history[-HISTORY_SHOWN:]
+    shown = history[-changes:]
     first_round = len(history) - len(shown)
-    table = Table(title=t("pricesTitle"))
+    table = titled(t("pricesTitle"))
     table.add_column(t("col_gem"))
     for r in range(first_round, len(history)):
         table.add_column(t("start") if r == 0 else f"r{r}", justify="right")
@@ -80,7 +82,7 @@ def price_board(view: dict[str, Any], tr: Translator | None = None) -> Table:
 def holdings_table(view: dict[str, Any], tr: Translator | None = None) -> Table:
     tr = tr or Translator("grand_bazaar")
     t = tr.terminal
-    table = Table(title=t("playersTitle", value=FINAL_GEM_VALUE))
+    table = titled(t("playersTitle", value=FINAL_GEM_VALUE))
     table.add_column(t("col_seat"))
     for name in view["gems"]:
         table.add_column(gem(name, tr), justify="right")
@@ -97,7 +99,7 @@ def holdings_table(view: dict[str, Any], tr: Translator | None = None) -> Table:
 
 def draw_final(view: dict[str, Any], console: Console, tr: Translator | None = None) -> None:
     t = (tr or Translator("grand_bazaar")).terminal
-    table = Table(title=t("finalTitle", value=FINAL_GEM_VALUE))
+    table = titled(t("finalTitle", value=FINAL_GEM_VALUE))
     for column in ("rank", "seat", "grands"):
         table.add_column(t(f"col_{column}"), justify="right")
     order = sorted(range(view["players"]), key=lambda p: view["ranks"][p])

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
@@ -12,7 +11,7 @@ from rich.table import Table
 from merchantry.engine import seat_label
 from merchantry.games.money.scoring import score_breakdown
 from merchantry.i18n import Translator
-from merchantry.terminal import bid_shortcut
+from merchantry.terminal import bid_shortcut, titled
 
 COLOURS = {
     "AUD": "yellow",
@@ -26,46 +25,54 @@ COLOURS = {
     "BLU": "grey50",
 }
 
+NBSP = "\u00a0"  # a card's name stays whole where a table wraps its cell ("USD 30", never "USD" / "30")
+
 HELP = Translator("money").terminal("help")  # in English; the terminal shows the player's language
 
 
-def card(code: str) -> str:
-    return f"[{COLOURS.get(code[:3], 'white')}]{code}[/]"
+def card(code: str, tr: Translator | None = None) -> str:
+    """A card by its name in the player's language, as the log names it ("USD 30", "US-Dollar 30"); the
+    moves list beneath the board gives the notation one types ("add USD30")."""
+    return f"[{COLOURS.get(code[:3], 'white')}]{(tr.term(code) if tr else code).replace(' ', NBSP)}[/]"
 
 
-def cards(codes: list[str] | None) -> str:
-    return " ".join(card(c) for c in codes) if codes else "—"
+def cards(codes: list[str] | None, tr: Translator | None = None) -> str:
+    if not codes:
+        return "—"
+    return (tr.ui("listSeparator") if tr else " ").join(card(c, tr) for c in codes)
 
 
 expand = bid_shortcut  # "bid X Y" adds X and Y, then confirms
 
 
 def draw(view: dict[str, Any], console: Console, tr: Translator | None = None) -> None:
-    t = (tr or Translator("money")).terminal
+    tr = tr or Translator("money")
+    t = tr.terminal
     me = view["seat"]
-    removed = ", ".join(view["removed_currencies"]) or t("none")
+    removed = ", ".join(tr.term(c) for c in view["removed_currencies"]) or t("none")
     final = f" — [bold red]{t('finalRound')}[/]" if view["final_round"] else ""
     phase = t(f"phase_{view['phase']}")
     console.rule(t("heading", round=view["round"], phase=phase, deck=view["deck"], removed=removed) + final)
-    console.print(t("right", cards=cards(view["market"]["right"])))
-    console.print(t("left", cards=cards(view["market"]["left"])))
-    console.print(seats_table(view, t))
+    console.print(t("right", cards=cards(view["market"]["right"], tr)))
+    console.print(t("left", cards=cards(view["market"]["left"], tr)))
+    console.print(seats_table(view, tr))
     if me is None:  # a spectator (a replay): no hand, no bid of one's own
         return
-    draw_own(view, console, t)
+    draw_own(view, console, tr)
 
 
 def draw_step(view: dict[str, Any], console: Console, tr: Translator | None = None) -> None:
     """The next card of a sealed bid being built: only the hand and the bid so far, which are all the step
     changes (the market and the seats are as they were; 'board' shows them)."""
-    draw_own(view, console, (tr or Translator("money")).terminal)
+    draw_own(view, console, tr or Translator("money"))
 
 
-def draw_own(view: dict[str, Any], console: Console, t: Callable[..., str]) -> None:
+def draw_own(view: dict[str, Any], console: Console, tr: Translator) -> None:
+    t = tr.terminal
     me = view["seat"]
-    console.print(t("yourHand", cards=hand_by_currency(view["hand"], view.get("hand_serials"))))
+    console.print(t("yourHand", cards=hand_by_currency(view["hand"], view.get("hand_serials"), tr)))
     if view["phase"] == "bidding":
-        console.print(t("yourBid", cards=cards(view["my_bid"])))
+        console.print(t("yourBid", cards=cards(view["my_bid"], tr)))
         waiting = ", ".join(seat_label(s) for s in view["to_act"] if s != me)
         if waiting:
             console.print(f"[dim]{t('alsoBidding', seats=waiting)}[/]")
@@ -73,7 +80,8 @@ def draw_own(view: dict[str, Any], console: Console, t: Callable[..., str]) -> N
         console.print(f"[bold]{t('yourExchange')}[/]")
 
 
-def seats_table(view: dict[str, Any], t: Callable[..., str]) -> Table:
+def seats_table(view: dict[str, Any], tr: Translator) -> Table:
+    t = tr.terminal
     table = Table(title=None, show_lines=False)
     for column in ("seat", "cards", "known", "bid"):
         table.add_column(t(f"col_{column}"))
@@ -82,18 +90,18 @@ def seats_table(view: dict[str, Any], t: Callable[..., str]) -> Table:
         if view["phase"] == "bidding":
             bid = t("sealed") if seat["sealed"] else t("choosing")
         elif seat.get("bid"):
-            bid = f"{cards(seat['bid'])} = {seat['bid_value']}" + (
+            bid = f"{cards(seat['bid'], tr)} = {seat['bid_value']}" + (
                 f" ({t('acted')})" if seat["acted"] else ""
             )
         else:
             bid = "—"
         if view["current"] == seat["seat"]:
             who = f"[bold]▶ {who}[/]"
-        table.add_row(who, str(seat["hand_size"]), cards(seat["known"]), bid)
+        table.add_row(who, str(seat["hand_size"]), cards(seat["known"], tr), bid)
     return table
 
 
-def hand_by_currency(hand: list[str], serials: list[int] | None = None) -> str:
+def hand_by_currency(hand: list[str], serials: list[int] | None = None, tr: Translator | None = None) -> str:
     """The hand grouped by currency with each currency's total; each note's serial (MO-C4: it breaks ties
     between equal bids, lowest first) after it as #12."""
     valued = [code for code in hand if code != "BLUFF"]  # bluff cards carry no serial
@@ -108,7 +116,9 @@ def hand_by_currency(hand: list[str], serials: list[int] | None = None) -> str:
     for cur, notes in groups.items():
         total = sum(int(c[3:]) for c, _ in notes) if cur not in ("COI", "BLU") else None
         suffix = f" ({total})" if total is not None else ""
-        shown = " ".join(card(c) + (f"[dim]#{n}[/]" if n is not None else "") for c, n in notes)
+        shown = (tr.ui("listSeparator") if tr else " ").join(
+            card(c, tr) + (f"[dim]#{n}[/]" if n is not None else "") for c, n in notes
+        )
         parts.append(shown + suffix)
     return "  ".join(parts)
 
@@ -119,11 +129,12 @@ def variants_of_scoring(variants: dict[str, Any]) -> dict[str, int]:
 
 
 def draw_final(view: dict[str, Any], console: Console, tr: Translator | None = None) -> None:
-    t = (tr or Translator("money")).terminal
+    tr = tr or Translator("money")
+    t = tr.terminal
     for number, result in enumerate(view["results"], 1):
         of = view["match"]["of"]
         title = t("gameOf", number=number, of=of) if of > 1 else t("finalScores")
-        table = Table(title=title)
+        table = titled(title)
         for column in ("seat", "hand", "perCurrency", "coins", "score"):
             table.add_column(t(f"col_{column}"), justify="right" if column in ("coins", "score") else "left")
         variants = view.get("variants") or {}
@@ -134,7 +145,7 @@ def draw_final(view: dict[str, Any], console: Console, tr: Translator | None = N
                 for c in breakdown.currencies
             )
             who = seat_label(seat) + (f" ({t('you')})" if seat == view["seat"] else "")
-            table.add_row(who, cards(hand["hand"]), per_currency, str(hand["coins"]), str(hand["total"]))
+            table.add_row(who, cards(hand["hand"], tr), per_currency, str(hand["coins"]), str(hand["total"]))
         console.print(table)
     if view["match"]["of"] > 1:
         totals = ", ".join(f"{seat_label(s)} {v:g}" for s, v in enumerate(view["scores"]))

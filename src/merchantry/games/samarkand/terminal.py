@@ -13,6 +13,7 @@ from rich.text import Text
 from merchantry.engine import seat_label
 from merchantry.games.samarkand.components import MAP, MapSpace
 from merchantry.i18n import Translator
+from merchantry.terminal import titled
 
 HELP = Translator("samarkand").terminal("help")  # in English; the terminal shows the player's language
 CELL = 7  # characters per space on the text map (a label and two 2-letter camel marks)
@@ -84,7 +85,7 @@ def grid_name(grid: dict[tuple[int, int], MapSpace], column: int) -> str:
 
 def families_table(view: dict[str, Any], tr: Translator) -> Table:
     t = tr.terminal
-    table = Table(title=t("familiesTitle"))
+    table = titled(t("familiesTitle"))
     for column in ("family", "cost", "treasury", "camels", "tiles", "markers", "married", "met"):
         table.add_column(t(f"col_{column}"))
     for family in view["families"]:
@@ -104,7 +105,7 @@ def families_table(view: dict[str, Any], tr: Translator) -> Table:
 
 def players_table(view: dict[str, Any], tr: Translator) -> Table:
     t = tr.terminal
-    table = Table(title=t("playersTitle"))
+    table = titled(t("playersTitle"))
     for column in (
         "seat",
         "dirhams",
@@ -198,7 +199,7 @@ def automatic(view: dict[str, Any], legal: list[Any]) -> str | None:
 
 def draw_final(view: dict[str, Any], console: Console, tr: Translator | None = None) -> None:
     t = (tr or Translator("samarkand")).terminal
-    table = Table(title=t("finalTitle"))
+    table = titled(t("finalTitle"))
     for column in ("seat", "goodsCards", "goodsMarkers", "relationMarkers", "dirhams", "total"):
         table.add_column(t(f"col_{column}"), justify="right")
     order = sorted(range(view["players"]), key=lambda p: -view["breakdown"][p]["total"])

@@ -217,8 +217,9 @@ async function lobby() {
       levelsHelp,
       otherBots,
       optionsBox,
-      h("label", {}, `${t("turnClock")} `, clockInput, ` ${t("clockUnit")} `, clockUnit),
-      h("label", {}, `${t("totalClock")} `, totalInput, " ", totalUnit),
+      // a clock's number and its unit stay on one line (the unit menu had wrapped onto a line of its own)
+      h("label", {}, `${t("turnClock")} `, h("span", { class: "with-unit" }, clockInput, ` ${t("clockUnit")} `, clockUnit)),
+      h("label", {}, `${t("totalClock")} `, h("span", { class: "with-unit" }, totalInput, " ", totalUnit)),
       h("label", {}, ratedInput, ` ${t("ratedTable")}`),
       h("label", {}, `${t("yourName")} `, nameInput),
       h("button", { type: "submit", class: "primary" }, t("create"))),
@@ -506,6 +507,31 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   else if (typingAt === tableId && document.activeElement === document.body) area.querySelector(".moves-panel[open] #move")?.focus({ preventScroll: true });
   document.title = `${myTurn ? `● ${t("yourTurn")} — ` : ""}${table.title} — Merchantry`;
   startCountdown(area, clockShown(table, view, seat), table);
+  startDecisionCountdown(area, table);
+}
+
+// A step the server answers for whoever has not answered by a deadline (server/tables.py,
+// `decision_deadline`: the same for every seat): each `.decision-countdown` a game's drawing places counts
+// down to it, "for-you" (a bot answers for you in 27 s) to a seat that has a choice, else "for-table"
+let decisionTimer = null;
+function startDecisionCountdown(area, table) {
+  clearInterval(decisionTimer);
+  const spots = [...area.querySelectorAll(".decision-countdown")];
+  if (table.decision_deadline === null || table.decision_deadline === undefined || !spots.length) {
+    spots.forEach((spot) => { spot.hidden = true; });
+    return;
+  }
+  const deadline = Date.now() + table.decision_deadline * 1000;
+  const tick = () => {
+    const seconds = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+    for (const spot of spots) {
+      spot.textContent = t(spot.classList.contains("for-you") ? "decisionLeftForYou" : "decisionLeftForTable", { seconds, count: seconds });
+      spot.classList.toggle("hurry", seconds <= 10);
+    }
+    if (!seconds) clearInterval(decisionTimer);
+  };
+  tick();
+  decisionTimer = setInterval(tick, 1000);
 }
 
 // The moves panel stays as its reader left it, open or closed, from one move to the next (it was drawn afresh
@@ -757,6 +783,13 @@ async function replayPage(tableId) {
   let viewer = ""; // "" = spectators; after the end any seat's point of view may be replayed
   const area = h("div", { id: "replay" });
   main.replaceChildren(area);
+  // a player who just finished replays it as their seat saw it (their own hidden cards): the seat the server
+  // gives this browser's token, never one read from the address; a spectator's link opens as spectators see it
+  const held = saved(tableId).token;
+  if (held) {
+    const own = await api(`/api/tables/${tableId}`, { headers: { "X-Seat-Token": held } }).catch(() => null);
+    if (own && own.seat !== null && own.seat !== undefined) viewer = String(own.seat);
+  }
   async function show(to) {
     try {
       const step = await api(`/api/tables/${tableId}/replay?upto=${to}${viewer === "" ? "" : `&seat=${viewer}`}`);

@@ -30,7 +30,7 @@ export function seatHolder(info, move) {
   if (info.kind !== "bot") return info.name || "…";
   const finished = info.name && info.bot_from !== null && info.bot_from !== undefined;
   if (finished && (move === undefined || move <= info.bot_from)) return info.name;
-  return botName(info.bot);
+  return botName(info.level || info.bot);  // a lesson's bots by the lobby's level they are (tutorials.py)
 }
 
 // A bot as a newcomer reads it at a table: "Easy bot", "Simple bot" (greedy), else "name (bot)"
@@ -43,5 +43,5 @@ export function botName(bot) {
 export function seatHolderNoted(info) {
   const who = seatHolder(info);
   return info.kind === "bot" && info.name && info.bot_from !== null && info.bot_from !== undefined
-    ? `${who} (${t("botFrom", { bot: botName(info.bot), move: info.bot_from + 1 })})` : who;
+    ? `${who} (${t("botFrom", { bot: botName(info.level || info.bot), move: info.bot_from + 1 })})` : who;
 }

@@ -256,6 +256,9 @@ function offerPanel(view, moves, act, text, t, tr) {
     h("strong", { class: "sk-offer-title" }, t(answering ? "offerTitle" : "offerWaitTitle")),
     h("div", { class: "sk-prompt" }, text),
     card ? h("div", { class: "sk-offer-worth" }, t("offerWorth", { points: card.points })) : null,
+    // the offer's deadline, counted down by the platform (table.decision_deadline): a holder who looks away
+    // sees how long is left before a bot answers for them, everyone else how long the table may wait
+    h("div", { class: `sk-offer-deadline decision-countdown ${answering ? "for-you" : "for-table"}`, role: "timer" }),
     answering ? h("div", { class: "sk-actions" },
       [...moves.sell].map((g) => h("button", { class: "primary", "data-move": `sell ${g}`, onclick: () => act(`sell ${g}`) }, `${t("sell")}: ${g} ${tr.term(MAP.goods[g - 1].name)}`)),
       h("button", { "data-move": "keep", onclick: () => act("keep") }, t("keep"))) : null);
