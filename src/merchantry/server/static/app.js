@@ -447,13 +447,13 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   else banner = waitingBanner(table, (view.to_act || []).filter((s) => s !== seat));
 
   // a move of the moves panel, clicked or typed, goes through the drawing first (`typed`): a page that holds
-  // a move in the making (Byzanz's bid built by clicks) plays it as its own controls do, one state for both
+  // a move in the making (a bid built by clicks) plays it as its own controls do, one state for both
   const ownMove = (move) => Boolean(renderer.typed && renderer.typed(move, send));
   const sendMove = (move) => { if (!ownMove(move)) send(move); };
   const moveInput = h("input", { id: "move", placeholder: t("typeMove"), maxlength: 200, "aria-label": t("typeMove") });
   const moveForm = h("form", { class: "move-form", onsubmit: (e) => { e.preventDefault(); typingAt = tableId; sendTyped(moveInput.value, sendMove); } },
     moveInput, h("button", { type: "submit" }, t("send")));
-  // each as it is typed; a drawing may add what it names (`label`: Samarkand's "discard 10 (cinnamon)")
+  // each as it is typed; a drawing may add what it names (`label`: "discard 10 (cinnamon)")
   const buttons = h("div", { class: "legal" }, legal.map((move, i) => h("button", { "data-move": move, onclick: () => sendMove(move), title: `${i + 1}` },
     renderer.label ? renderer.label(move, tr) : move)));
 

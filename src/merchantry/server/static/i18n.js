@@ -140,7 +140,7 @@ export async function gameTranslator(game) {
   // a game option's name in words (section `option`), else its own name with spaces
   const option = (name) => pick(catalogues, `option.${name}`, {}, lang) ?? name.replace(/_/g, " ");
   // what a game option's standard value means, where its bare value would not say (section `optionDefault`:
-  // Money's "" is a currency drawn at random for 4 players, two for 3), else undefined
+  // an empty choice that the rules fill by the player count), else undefined
   const optionDefault = (name) => pick(catalogues, `optionDefault.${name}`, {}, lang);
   const join = (items) => joinList(items, catalogues, lang);
   return { ui, term, event, move, option, optionDefault, join, reason };

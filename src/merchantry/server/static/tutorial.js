@@ -147,7 +147,7 @@ export function guard(payload, send, drawAgain = null) {
     for (const each of all) send(each);
     return undefined;
   };
-  // a whole decision typed at once ("add grain4 · bid", as the Hint writes it) on a step of the lesson:
+  // a whole decision typed at once ("add X · bid", as the Hint writes it) on a step of the lesson:
   // its moves go to the lesson together, as the page's Bid sends a staged bid (one by one, each waiting for
   // the table to show the one before it, the first was held for the rest and the rest never came). False:
   // the lesson does not watch this move (the page sends it step by step as anywhere else).
