@@ -153,7 +153,10 @@ def test_error_messages_stack_readably_and_repeat_only_once(live_server, browser
         page.click(".moves-panel summary")
     page.fill("#move", f"add {card} · bid")
     page.press("#move", "Enter")
-    page.wait_for_selector(f".log li:has-text('P1 Ann bids {card} =')")
+    from merchantry.i18n import Translator
+
+    named = Translator("money").term(card)  # the log names the card ("GBP 20"), as one does not type it
+    page.wait_for_selector(f".log li:has-text('P1 Ann bids {named} =')")
     assert not [text for text in toasts.all_inner_texts() if "·" in text], "the typed plan was refused"
 
 
@@ -311,7 +314,7 @@ def test_byzanz_market_line_merchant_profit_and_discards_chosen_on_the_page(live
     picked = market_round()
     act(picked, 1, "take wood")
     draw_byzanz(page, live_server, picked, None)
-    assert page.inner_text(".bz-last-lot") == "P2 takes wood2, wood1 and wood1 from the market"
+    assert page.inner_text(".bz-last-lot") == "P2 takes wood 2, wood 1 and wood 1 from the market"
     # item 3: a merchant kept as profit shows its 5 points (BZ-V2, BZ-E2): the profits add up to the score
     picked.profits[2] = (CODE_INDEX["merchant"], CODE_INDEX["cloth3"])
     draw_byzanz(page, live_server, picked, None)
