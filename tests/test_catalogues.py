@@ -210,17 +210,22 @@ FORMAL_PORTUGUESE = {
 }
 
 
-def portuguese_texts() -> dict[str, str]:
-    """{where: text} for every Portuguese catalogue entry and rules page."""
+def texts_in(language: str) -> dict[str, str]:
+    """{where: text} for every catalogue entry and rules page in one language."""
     texts = {}
     for owner, folder in catalogue_folders().items():
-        data = json.loads((folder / "pt.json").read_text(encoding="utf-8"))
+        data = json.loads((folder / f"{language}.json").read_text(encoding="utf-8"))
         for section, entries in data.items():
-            texts |= {f"{owner}/pt.json {section}.{key}": text for key, text in entries.items()}
+            texts |= {f"{owner}/{language}.json {section}.{key}": text for key, text in entries.items()}
     for name in games.names():
-        page = games.package(name).file("rules", "pt.html")
-        texts[f"{name}/rules/pt.html"] = re.sub(r"<[^>]+>", " ", page.read_text(encoding="utf-8"))
+        page = games.package(name).file("rules", f"{language}.html")
+        texts[f"{name}/rules/{language}.html"] = re.sub(r"<[^>]+>", " ", page.read_text(encoding="utf-8"))
     return texts
+
+
+def portuguese_texts() -> dict[str, str]:
+    """{where: text} for every Portuguese catalogue entry and rules page."""
+    return texts_in("pt")
 
 
 def test_portuguese_is_european_with_tu_and_no_brazilian_or_formal_forms():
@@ -281,15 +286,7 @@ FRENCH_TU = {
 
 def french_texts() -> dict[str, str]:
     """{where: text} for every French catalogue entry and rules page."""
-    texts = {}
-    for owner, folder in catalogue_folders().items():
-        data = json.loads((folder / "fr.json").read_text(encoding="utf-8"))
-        for section, entries in data.items():
-            texts |= {f"{owner}/fr.json {section}.{key}": text for key, text in entries.items()}
-    for name in games.names():
-        page = games.package(name).file("rules", "fr.html")
-        texts[f"{name}/rules/fr.html"] = re.sub(r"<[^>]+>", " ", page.read_text(encoding="utf-8"))
-    return texts
+    return texts_in("fr")
 
 
 def test_french_says_vous_throughout_and_never_tu():

@@ -414,10 +414,8 @@ def test_lang_in_a_tables_address_chooses_its_language_and_the_next_pages_keep_i
     page.context.close()
 
 
-@pytest.mark.parametrize("language", ["en", "de"])
-def test_a_seat_with_nothing_to_play_is_told_whose_turn_it_is(server, chromium, language):
-    """While another seat is on turn the page says whose turn it is, not "All legal moves (0)"; the seat on
-    turn has its list of moves."""
+def two_people_at_grand_bazaar(server: str) -> tuple[dict[str, Any], httpx.Response]:
+    """A Grand Bazaar table of two people, Ann's and Bob's, Bob joined by his invite: (created, joined)."""
     created = create(server, "grand_bazaar", [{"kind": "human"}, {"kind": "human"}])
     (invite,) = created["invites"]
     joined = httpx.post(
@@ -425,6 +423,14 @@ def test_a_seat_with_nothing_to_play_is_told_whose_turn_it_is(server, chromium, 
         json={"seat": 1, "invite": invite["invite"], "name": "Bob"},
     )
     assert joined.status_code == 200, joined.text
+    return created, joined
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_seat_with_nothing_to_play_is_told_whose_turn_it_is(server, chromium, language):
+    """While another seat is on turn the page says whose turn it is, not "All legal moves (0)"; the seat on
+    turn has its list of moves."""
+    created, joined = two_people_at_grand_bazaar(server)
     view = httpx.get(
         f"{server}/api/tables/{created['id']}", headers={"X-Seat-Token": created["token"]}
     ).json()["view"]
@@ -504,13 +510,7 @@ def test_every_byzanz_cards_name_lies_inside_its_card_with_room_in_german(server
 def test_gb_r3_a_refused_move_is_said_in_german_with_its_clause_id(server, chromium):
     """Issue 32: the page says why the rules refuse a move in the reader's language, the clause id after it
     (it read "Nicht erlaubt: you must buy at least one gem ... (GB-R3)"), gems by their German names."""
-    created = create(server, "grand_bazaar", [{"kind": "human"}, {"kind": "human"}])
-    (invite,) = created["invites"]
-    joined = httpx.post(
-        f"{server}/api/tables/{created['id']}/join",
-        json={"seat": 1, "invite": invite["invite"], "name": "Bob"},
-    )
-    assert joined.status_code == 200, joined.text
+    created, joined = two_people_at_grand_bazaar(server)
     tokens = {0: created["token"], 1: joined.json()["token"]}
     view = httpx.get(f"{server}/api/tables/{created['id']}", headers={"X-Seat-Token": tokens[0]}).json()[
         "view"
