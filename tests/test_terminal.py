@@ -64,7 +64,8 @@ def test_an_illegal_move_is_explained_and_changes_nothing():
     table, out = table_for(["add EUR60", "quit"])
     before = table.state.view(0)["my_bid"]
     table.run()
-    assert "Not allowed:" in out.getvalue() and "no EUR 60 in hand" in out.getvalue()  # (the card by its name)
+    # the card by its name
+    assert "Not allowed:" in out.getvalue() and "no EUR 60 in hand" in out.getvalue()
     assert table.state.view(0)["my_bid"] == before
     assert "Game abandoned." in out.getvalue()
 

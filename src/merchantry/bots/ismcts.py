@@ -22,7 +22,8 @@ term counted against how often it was available (not how often its parent was vi
   reward, a game lost, or won, in every world the search drew), the move is the `even` policy's (the
   game's greedy bot, which plays for points) instead of whichever was visited most by chance. Without it
   a hard seat far behind, in a game whose hard level has no anchor, said `done` at the last sale holding
-  a set, and discarded cards it could have sold (issue 32): every move won nothing, so the most visited one was noise.
+  a set, and discarded cards it could have sold (issue 32): every move won nothing, so the most visited
+  one was noise.
 - Own policy: optionally, a better bot of the game than greedy plays the searching seat's own steps in
   rollouts and gives the anchor's move (a search that improves on that bot rather than on greedy).
 - Budget: `iterations`, or `seconds` of wall time, whichever ends first. For a `SearchBot`, `seconds` is the
