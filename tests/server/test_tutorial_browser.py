@@ -576,9 +576,6 @@ def lesson_words_ui(game: str, language: str) -> dict[str, str]:
     return words
 
 
-@pytest.mark.xfail(
-    reason="broken by merging two typed-move paths (app.js typed, the lesson): issue 32 note", strict=False
-)
 def test_a_move_played_on_a_step_to_read_is_taken_by_the_step_that_asks_for_it(lesson_server, browser):
     """A step that is only read (Next) refused every move with "Read this step first" in the panel, easily
     missed, and a move typed from the Hint's box was lost. Now a move played there means the person has read

@@ -450,6 +450,9 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   // a move in the making (a bid built by clicks) plays it as its own controls do, one state for both
   const ownMove = (move) => Boolean(renderer.typed && renderer.typed(move, send));
   const sendMove = (move) => { if (!ownMove(move)) send(move); };
+  // a guided first game takes a whole typed decision at once (tutorial.js, guard's `whole`): kept on the
+  // sender the moves panel uses, or "add X · bid" sent its first card alone and the lesson waited for the rest
+  sendMove.whole = send.whole;
   const moveInput = h("input", { id: "move", placeholder: t("typeMove"), maxlength: 200, "aria-label": t("typeMove") });
   const moveForm = h("form", { class: "move-form", onsubmit: (e) => { e.preventDefault(); typingAt = tableId; sendTyped(moveInput.value, sendMove); } },
     moveInput, h("button", { type: "submit" }, t("send")));
