@@ -1,11 +1,12 @@
 """The rough edges a newcomer met in chromium (issue 32), each pinned: a Byzanz bid card taken back before
 Bid, focus kept in the hand, readable error messages, the host's page while friends are awaited and the
 seat given to a bot, the clock of the seat on turn, the lobby's winner by seat, the log's heading and the
-replay's log, and a favicon on every page."""
+replay's log, a favicon on every page, and an analysis that has judged nothing yet."""
 
 # ruff: noqa: F811  (the fixtures imported from test_browser are parameters here)
 from __future__ import annotations
 
+import json
 import re
 import time
 
@@ -561,4 +562,36 @@ def test_bz_i1_a7_a_bots_bid_reads_as_the_log_and_the_won_offer_card_shows_at_on
     draw_byzanz(page, live_server, state, 0)
     offers = [page.locator(".byzanz .seats .seat").nth(s).locator(".bz-offer") for s in range(3)]
     assert [o.count() for o in offers] == [0, 1, 0] and offers[1].inner_text() == "offer card: 6"
+    page.close()
+
+
+def test_an_analysis_that_has_judged_nothing_yet_says_it_is_working_on_a_moving_bar(live_server, browser):
+    """A running analysis showed "Analysing… 0 / 202 moves" on a still bar until its first decision was
+    judged (seconds of search, far more on a busy machine: its worker gets only the CPU nobody else wants).
+    Until then the page says it is judging the first decision, on a bar that moves (no value: indeterminate);
+    then the count of moves."""
+    seats = [{"kind": "bot", "bot": "greedy"}] * 3
+    created = httpx.post(
+        live_server + "/api/tables",
+        json={"game": "money", "players": 3, "seats": seats, "options": {"max_rounds": 2}},
+    ).json()
+    deadline = time.time() + 90
+    while httpx.get(f"{live_server}/api/tables/{created['id']}").json()["table"]["status"] != "finished":
+        assert time.time() < deadline, "the bots did not finish"
+        time.sleep(0.3)
+    # an analysis asked for (by anyone) and running: the server's answers stand in for a slow search
+    answer = {"status": "running", "done": 0, "total": 202, "decisions": []}
+    page = browser.new_page(viewport={"width": 1100, "height": 700})
+    page.route(
+        f"**/api/tables/{created['id']}/analysis",
+        lambda route: route.fulfill(content_type="application/json", body=json.dumps(answer)),
+    )
+    page.goto(f"{live_server}/replay/{created['id']}")
+    status = page.locator("#analysis p[role=status]")
+    status.filter(has_text="judging the first decision of 202 moves").wait_for()
+    assert "0 / 202" not in status.inner_text()
+    assert page.locator("#analysis progress").get_attribute("value") is None, "a bar that moves"
+    answer["done"] = 12
+    status.filter(has_text="Analysing… 12 / 202 moves").wait_for()
+    assert page.locator("#analysis progress").evaluate("p => p.value") == 12
     page.close()

@@ -883,12 +883,16 @@ function analysisPanel(analysis, table, start, show, tr, rounds = []) {
       h("span", { class: "muted" }, t("analyseHelp")));
   }
   if (analysis.status !== "done") {
+    // before its first decision is judged (seconds of search, more on a busy machine: its worker gets the CPU
+    // nobody else wants) a running analysis says so beside a moving bar, not a still "0 / 202 moves"
+    const starting = analysis.status === "running" && !analysis.done;
     const text = analysis.status === "failed" ? t("analysisFailed")
       : analysis.status === "queued" ? t("analysisQueued", { ahead: analysis.position ?? 0 })
-        : t("analysing", { done: analysis.done, total: analysis.total });
+        : starting ? t("analysisStarting", { total: analysis.total })
+          : t("analysing", { done: analysis.done, total: analysis.total });
     return h("section", { id: "analysis" },
       h("h2", {}, t("analysisTitle")),
-      h("p", { role: "status" }, h("progress", { max: analysis.total, value: analysis.done, "aria-label": t("analyse") }), " ", text),
+      h("p", { role: "status" }, h("progress", { max: analysis.total, value: starting ? null : analysis.done, "aria-label": t("analyse") }), " ", text),
       h("p", { class: "muted" }, t("analysisHelp")),
       (analysis.decisions || []).length ? chanceChart(analysis, table, tr, rounds) : null);
   }
