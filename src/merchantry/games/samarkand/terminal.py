@@ -17,7 +17,7 @@ from merchantry.terminal import titled
 
 HELP = Translator("samarkand").terminal("help")  # in English; the terminal shows the player's language
 CELL = 7  # characters per space on the text map (a label and two 2-letter camel marks)
-MARGIN = 4  # characters of row numbers on either side of the map
+MARGIN = 3  # characters of row numbers left of the map (7 rows: a digit and two blanks; 80 columns in all)
 
 
 def letter(family: int) -> str:
@@ -56,23 +56,29 @@ def _rich_colour(colour: str) -> str:
 def map_text(view: dict[str, Any]) -> Text:
     """The hex map as rows of cells; odd columns sit half a row lower, as drawn in the browser. Column
     letters run along the top, row numbers down the left (even columns) and the right (odd columns), so
-    every space's name (D5) can be read off its edges."""
+    every space's name (D5) can be read off its edges. No line ends in blanks and the right-hand number
+    follows the last odd column's space: the map fits 80 columns (the number wrapped onto a line of its
+    own there)."""
     grid = {(int(s.x), int(s.y)): s for s in MAP.spaces}
     columns = 1 + max(column for column, _ in grid)
     rows = 1 + max(row for _, row in grid)
     letters = {column: grid_name(grid, column) for column in range(columns)}
-    out = Text(" " * MARGIN + "".join(letters[c].ljust(CELL) for c in range(columns)) + "\n")
+    out = Text((" " * MARGIN + "".join(letters[c].ljust(CELL) for c in range(columns))).rstrip() + "\n")
     for row in range(rows):
         for half in (0, 1):
             number = str(row + 1)
-            out.append(number.ljust(MARGIN) if half == 0 else " " * MARGIN)
+            line = Text(number.ljust(MARGIN) if half == 0 else " " * MARGIN)
             for column in range(columns):
                 space = grid.get((column, row))
                 if column % 2 == half and space is not None:
-                    out.append_text(cell(view, space.index))
+                    line.append_text(cell(view, space.index))
                 else:
-                    out.append(" " * CELL)
-            out.append((" " + number) if half == 1 else "")
+                    line.append(" " * CELL)
+            line.rstrip()
+            if half == 1:
+                line.append(" " * max(1, MARGIN + (columns - columns % 2 - 1) * CELL + CELL - len(line)))
+                line.append(number)
+            out.append_text(line)
             out.append("\n")
     return out
 
