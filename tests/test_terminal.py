@@ -424,3 +424,52 @@ def test_at_80_columns_every_title_is_one_line_and_the_end_table_is_what_stays_o
     end = text.rindex(TITLES_AT_80[game][0].split(" (")[0])
     assert not re.search(r"\x1b\[(\?1049|\?47|2J|\d*A|\d*F|2K)", text[end:]), "the end screen is moved over"
     assert lines[-1].startswith("Winner:")
+
+
+def test_a_card_name_is_never_cut_at_the_end_of_a_line_at_80_columns():
+    """rich breaks a line at any whitespace, the no-break space that joins a card's name too: at 80 columns
+    Money's hand read "... CAD" / "20#66" and Samarkand's "16" / "honey (4 pts now)". Each card's name
+    (with its serial, or its worth now) now stays whole on one line, in a printed line as in a table, and a
+    currency's total beside its last note."""
+    from rich.table import Table
+
+    from merchantry.games.money.terminal import hand_by_currency
+    from merchantry.games.samarkand.terminal import draw_own
+
+    hand = ["AUD40", "BRL40", "BRL60"] + ["CAD20"] * 3 + ["CAD30", "CAD40", "CAD50", "GBP50", "BLUFF"]
+    serials = [19, 51, 23, 30, 63, 66, 12, 50, 33, 42]
+    for language in ("en", "de"):
+        tr = Translator("money", language)
+        out = io.StringIO()
+        console = Console(file=out, width=80, color_system=None)
+        console.print(hand_by_currency(hand, serials, tr))
+        table = Table()
+        table.add_column("hand", max_width=30)
+        table.add_row(hand_by_currency(hand, serials, tr))
+        console.print(table)
+        text = out.getvalue()
+        for code, serial in zip(hand, serials, strict=False):
+            name = tr.term(code)
+            assert f"{name}#{serial}".replace(" ", "\u00a0") in text.replace(" ", "\u00a0"), (name, text)
+            assert not re.search(rf"{re.escape(name.split()[0])} *\n", text), text  # no name cut in two
+        assert not re.search(r"^\W*\(\d+\)", text, re.MULTILINE), text  # nor a currency's total alone
+    view = samarkand_view_with_a_long_hand()
+    for language in ("en", "de"):
+        tr = Translator("samarkand", language)
+        out = io.StringIO()
+        draw_own(view, Console(file=out, width=80, color_system=None), tr)
+        lines = out.getvalue().splitlines()
+        for held in view["hand"]:
+            item = tr.terminal("card", good=held["good"], name=tr.term(held["name"]), points=held["points"])
+            assert any(item in line.replace("\u00a0", " ") for line in lines), (item, lines)
+
+
+def samarkand_view_with_a_long_hand():
+    from merchantry import bots
+
+    session = records.Session("samarkand", 3, seed=5)
+    greedy, rng = bots.get("greedy", "samarkand"), random.Random(1)
+    while len(session.state.view(0)["hand"]) < 5:
+        seat = session.state.to_act()[0]
+        session.apply(seat, bots.play_turn(session.state, seat, greedy, rng))
+    return session.state.view(0)

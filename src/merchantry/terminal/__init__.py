@@ -6,10 +6,12 @@ from __future__ import annotations
 import importlib
 import json
 import random
+import re
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
+import rich._wrap
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -24,6 +26,12 @@ from merchantry.i18n import Translator
 from merchantry.records import Session, save
 
 InputFn = Callable[[str], str]
+
+NBSP = "\u00a0"  # joins what must stay on one line: a card's name ("USD 30", "16 honey (4 pts now)")
+# rich breaks a line at any whitespace, the no-break space too (its words are `\s*\S+\s*`): at 80 columns a
+# hand read "... CAD" / "20#66". Its words end only at other whitespace, in printed lines and table cells
+# alike (rich 15's wrapping, rich/_wrap.py; tests/test_terminal.py notices if that changes)
+rich._wrap.re_word = re.compile(r"[^\S\u00a0]*[\S\u00a0]+[^\S\u00a0]*")
 
 
 class Quit(Exception):

@@ -115,7 +115,7 @@ def hand_by_currency(hand: list[str], serials: list[int] | None = None, tr: Tran
     parts = []
     for cur, notes in groups.items():
         total = sum(int(c[3:]) for c, _ in notes) if cur not in ("COI", "BLU") else None
-        suffix = f" ({total})" if total is not None else ""
+        suffix = f"{NBSP}({total})" if total is not None else ""  # kept beside its last note
         shown = (tr.ui("listSeparator") if tr else " ").join(
             card(c, tr) + (f"[dim]#{n}[/]" if n is not None else "") for c, n in notes
         )

@@ -13,7 +13,7 @@ from rich.text import Text
 from merchantry.engine import seat_label
 from merchantry.games.samarkand.components import MAP, MapSpace
 from merchantry.i18n import Translator
-from merchantry.terminal import titled
+from merchantry.terminal import NBSP, titled
 
 HELP = Translator("samarkand").terminal("help")  # in English; the terminal shows the player's language
 CELL = 7  # characters per space on the text map (a label and two 2-letter camel marks)
@@ -182,7 +182,11 @@ def draw_own(view: dict[str, Any], console: Console, tr: Translator) -> None:
     t = tr.terminal
     hand = view["hand"]
     if hand is not None:
-        listed = [t("card", good=c["good"], name=tr.term(c["name"]), points=c["points"]) for c in hand]
+        # each card kept whole on its line ("16 honey (4 pts now)", never "16" / "honey ...")
+        listed = [
+            t("card", good=c["good"], name=tr.term(c["name"]), points=c["points"]).replace(" ", NBSP)
+            for c in hand
+        ]
         console.print(t("yourHand", limit=view["hand_limit"], cards=", ".join(listed) or t("none")))
     offer = view["offer"]
     mine = view["current"] == view["seat"]
