@@ -139,7 +139,19 @@ export function guard(payload, send, drawAgain = null) {
       return explain(table.id, progress.step, step.wrong ? text(table.game, step.wrong) : t("tutorialReadFirst"));
     }
     staged.moves.push(move);
-    if (staged.moves.length < moves.length) return undefined;  // the rest of the decision is on its way
+    if (staged.moves.length < moves.length) {
+      // the rest of the decision comes in the same click (the page's Bid sends its staged cards and the bid
+      // at once; a whole move typed goes to the lesson at once). A first part alone (a card clicked in the
+      // moves list, where Bid is not a move yet) was held for a rest that never came: it is let go, and the
+      // step says how to make the move whole
+      const held = staged;
+      setTimeout(() => {
+        if (staged !== held || held.moves === null) return;
+        staged = null;
+        explain(table.id, progress.step, t("tutorialWhole", { move: moves.join(" · ") }));
+      }, 0);
+      return undefined;
+    }
     const all = staged.moves;
     staged = null;
     keep(table.id, { ...progress, pending: positionOf(payload) });
