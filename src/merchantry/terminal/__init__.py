@@ -27,10 +27,11 @@ from merchantry.records import Session, save
 
 InputFn = Callable[[str], str]
 
-NBSP = "\u00a0"  # joins what must stay on one line: a card's name ("USD 30", "16 honey (4 pts now)")
+NBSP = "\u00a0"  # joins what must stay on one line: a card's name with its number, a card and its worth
 # rich breaks a line at any whitespace, the no-break space too (its words are `\s*\S+\s*`): at 80 columns a
-# hand read "... CAD" / "20#66". Its words end only at other whitespace, in printed lines and table cells
-# alike (rich 15's wrapping, rich/_wrap.py; tests/test_terminal.py notices if that changes)
+# hand's card was cut in two, its name at a line's end and its number on the next. Its words end only at
+# other whitespace, in printed lines and table cells alike (rich 15's wrapping, rich/_wrap.py;
+# tests/test_terminal.py notices if that changes)
 rich._wrap.re_word = re.compile(r"[^\S\u00a0]*[\S\u00a0]+[^\S\u00a0]*")
 
 
