@@ -201,6 +201,17 @@ class ByzanzObserver:
         return None if seat < 0 else self.slot_of[seat]
 
     def observe(self, state: ByzanzState) -> np.ndarray:
+        """The seat's numbers of `state` (a new array)."""
+        self.update(state)
+        return self.out.copy()
+
+    def listed(self, state: ByzanzState) -> list[float]:
+        """The same numbers as a new list of floats (OpenSpiel's tensors)."""
+        self.update(state)
+        return self.numbers.listed()
+
+    def update(self, state: ByzanzState) -> None:
+        """Rewrite the numbers (`out`, and their list) that changed since the last call."""
         numbers, me, phase = self.numbers, self.seat, state.phase
         self.phase.write(phase)
         header = (state.round, len(state.deck))
@@ -236,7 +247,6 @@ class ByzanzObserver:
             self.discards.write(state.discards[me])
         for p in range(self.players):
             self._seat(state, p)
-        return self.out.copy()
 
     def _auction(self, state: ByzanzState, phase: int) -> None:
         """The auction's part: only while one runs (the view shows none otherwise)."""

@@ -106,6 +106,17 @@ class BazaarObserver:
         self.sold: tuple[bool, ...] | None = None
 
     def observe(self, state: BazaarState) -> np.ndarray:
+        """The seat's numbers of `state` (a new array)."""
+        self.update(state)
+        return self.out.copy()
+
+    def listed(self, state: BazaarState) -> list[float]:
+        """The same numbers as a new list of floats (OpenSpiel's tensors)."""
+        self.update(state)
+        return self.numbers.listed()
+
+    def update(self, state: BazaarState) -> None:
+        """Rewrite the numbers (`out`, and their list) that changed since the last call."""
         numbers = self.numbers
         current = -1 if state.over else state.current
         if self.header != (state.round, current):
@@ -142,7 +153,6 @@ class BazaarObserver:
                 for gem in GEM_RANGE:
                     numbers[start + 1 + gem] = gems[gem] / 4
                 numbers[start + 1 + len(GEMS)] = cash / 100
-        return self.out.copy()
 
 
 ENCODING: Final = GrandBazaarEncoding()

@@ -138,6 +138,17 @@ class MoneyObserver:
             numbers[part.start] = 1.0  # present
 
     def observe(self, state: MoneyState) -> np.ndarray:
+        """The seat's numbers of `state` (a new array)."""
+        self.update(state)
+        return self.out.copy()
+
+    def listed(self, state: MoneyState) -> list[float]:
+        """The same numbers as a new list of floats (OpenSpiel's tensors)."""
+        self.update(state)
+        return self.numbers.listed()
+
+    def update(self, state: MoneyState) -> None:
+        """Rewrite the numbers (`out`, and their list) that changed since the last call."""
         numbers, me, phase = self.numbers, self.seat, state.phase
         header = (phase, state.round, state.final_round, len(state.deck))
         if header != self.header:
@@ -170,7 +181,6 @@ class MoneyObserver:
                 self.market_cards[side].write(codes_of(state.market[side]))
         for p in range(self.players):
             self._seat(state, p, phase)
-        return self.out.copy()
 
     def _seat(self, state: MoneyState, p: int, phase: int) -> None:
         """A seat's slot: what the view's `seats[p]` shows."""
