@@ -22,7 +22,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterable, Sequence
 from functools import cache
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, cast
 
 import numpy as np
 
@@ -188,9 +188,25 @@ class Numbers:
         return list(self.values)
 
 
+# This module compiled (mypyc: its file is the extension): a write through `Numbers` is a native call. In
+# pure Python it would be a Python call, slower than the memoryview's own item write, so the observers write
+# through a bare memoryview there and their lists are made by `tolist()` (`listed`).
+COMPILED: Final = __file__.endswith((".so", ".pyd"))
+
+
 def numbers_of(out: np.ndarray) -> Numbers:
-    """`out`'s numbers to write one by one (and its list beside it)."""
-    return Numbers(out)
+    """`out`'s numbers to write one by one (compiled: with the list beside them)."""
+    if COMPILED:
+        return Numbers(out)
+    return cast(Numbers, memoryview(out))  # type: ignore[arg-type]  # a memoryview writes the same
+
+
+def listed(numbers: Numbers, out: np.ndarray) -> list[float]:
+    """The numbers of `out`, written through `numbers` (`numbers_of(out)`), as a new list of floats."""
+    if isinstance(numbers, Numbers):
+        return numbers.listed()
+    values: list[float] = out.tolist()
+    return values
 
 
 class Counts:

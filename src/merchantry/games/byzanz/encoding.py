@@ -32,7 +32,17 @@ from merchantry.errors import IllegalAction
 from merchantry.games.byzanz.actions import ADD, BID, DISCARD, DONE, PASS, TAKE, TO_MARKET, sell
 from merchantry.games.byzanz.components import CODE_TYPE, CODES, MERCHANT
 from merchantry.games.byzanz.rules import AUCTION, LOT_CHOICE, MARKET, PHASE_NAMES, ByzanzState
-from merchantry.rl.encoding import Counts, Numbers, OneHot, Scaled, numbers_of, one_hot, padded, relative
+from merchantry.rl.encoding import (
+    Counts,
+    Numbers,
+    OneHot,
+    Scaled,
+    listed,
+    numbers_of,
+    one_hot,
+    padded,
+    relative,
+)
 
 SLOTS: Final = 6
 PER_SEAT: Final = 2 + 3 * len(CODES) + 1 + len(CODES) + 2
@@ -208,7 +218,7 @@ class ByzanzObserver:
     def listed(self, state: ByzanzState) -> list[float]:
         """The same numbers as a new list of floats (OpenSpiel's tensors)."""
         self.update(state)
-        return self.numbers.listed()
+        return listed(self.numbers, self.out)
 
     def update(self, state: ByzanzState) -> None:
         """Rewrite the numbers (`out`, and their list) that changed since the last call."""

@@ -24,7 +24,7 @@ import numpy as np
 from merchantry.games.grand_bazaar.actions import BUY, DONE, SELL
 from merchantry.games.grand_bazaar.components import GEMS, PRICE_CARDS, ROUNDS
 from merchantry.games.grand_bazaar.rules import BazaarState
-from merchantry.rl.encoding import numbers_of, one_hot, relative
+from merchantry.rl.encoding import listed, numbers_of, one_hot, relative
 
 SLOTS: Final = 7  # the most players
 PER_SLOT: Final = 2 + len(GEMS)
@@ -113,7 +113,7 @@ class BazaarObserver:
     def listed(self, state: BazaarState) -> list[float]:
         """The same numbers as a new list of floats (OpenSpiel's tensors)."""
         self.update(state)
-        return self.numbers.listed()
+        return listed(self.numbers, self.out)
 
     def update(self, state: BazaarState) -> None:
         """Rewrite the numbers (`out`, and their list) that changed since the last call."""

@@ -26,7 +26,7 @@ from merchantry.engine import seat_label
 from merchantry.games.money.actions import ADD, KEEP, REMOVE, SEAL, TAKE_GROUP
 from merchantry.games.money.components import ALL_CODES, BLUFF, CARD_CODES, CARD_VALUES, CURRENCIES
 from merchantry.games.money.rules import BIDDING, EXCHANGE, PHASE_NAMES, MoneyState
-from merchantry.rl.encoding import Counts, Numbers, OneHot, numbers_of, one_hot, relative
+from merchantry.rl.encoding import Counts, Numbers, OneHot, listed, numbers_of, one_hot, relative
 
 SLOTS: Final = 5
 CODES: Final = (*ALL_CODES, BLUFF)
@@ -145,7 +145,7 @@ class MoneyObserver:
     def listed(self, state: MoneyState) -> list[float]:
         """The same numbers as a new list of floats (OpenSpiel's tensors)."""
         self.update(state)
-        return self.numbers.listed()
+        return listed(self.numbers, self.out)
 
     def update(self, state: MoneyState) -> None:
         """Rewrite the numbers (`out`, and their list) that changed since the last call."""

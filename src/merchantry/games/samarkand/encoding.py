@@ -30,7 +30,7 @@ import numpy as np
 from merchantry.games.samarkand.actions import CAMEL, DISCARD, DONE, EXPAND, KEEP, MARRY, PASS, SELL
 from merchantry.games.samarkand.components import MAP, NUM_GOODS
 from merchantry.games.samarkand.rules import PHASES, SamarkandState
-from merchantry.rl.encoding import OneHot, numbers_of, one_hot, relative
+from merchantry.rl.encoding import OneHot, listed, numbers_of, one_hot, relative
 
 SLOTS: Final = 5  # the most players
 FAMILY_INDEX: Final = {family.name: family.index for family in MAP.families}
@@ -163,7 +163,7 @@ class SamarkandObserver:
     def listed(self, state: SamarkandState) -> list[float]:
         """The same numbers as a new list of floats (OpenSpiel's tensors)."""
         self.update(state)
-        return self.numbers.listed()
+        return listed(self.numbers, self.out)
 
     def update(self, state: SamarkandState) -> None:
         """Rewrite the numbers (`out`, and their list) that changed since the last call."""
