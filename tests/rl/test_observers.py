@@ -15,7 +15,7 @@ import pytest
 pytest.importorskip("gymnasium")  # the optional extra merchantry[rl]; make test installs it
 
 from merchantry import games  # noqa: E402
-from merchantry.rl.encoding import BOUND, Counts, encoding_of, numbers_of, observer_of  # noqa: E402
+from merchantry.rl.encoding import BOUND, Counts, Numbers, encoding_of, numbers_of, observer_of  # noqa: E402
 
 SETUPS = [
     (name, players)
@@ -102,3 +102,41 @@ def test_a_counts_part_holds_the_counts_of_the_indices_written_last():
         expected = [indices.count(index) / 4 for index in range(8)]
         assert out[2:10].tolist() == expected, indices
         assert out[:2].tolist() == [-7.0, -7.0] and out[10:].tolist() == [-7.0, -7.0]
+
+
+@pytest.mark.parametrize("setup", SETUPS, ids=lambda setup: f"{setup[0]}-{setup[1]}p")
+def test_an_observers_list_is_its_array_as_floats(setup):
+    """`listed` (OpenSpiel's tensors, a list kept beside the array) gives exactly `observe(...).tolist()`,
+    float32 values included, whether it is asked at every position, now and then (the writes in between
+    noted), or after more writes than it notes (rebuilt whole); and an observer never asked for a list
+    keeps a bounded note of its writes."""
+    name, players = setup
+    encoding = encoding_of(name)
+    size = encoding.observation_size(players)
+    every = [observer_of(encoding, players, seat) for seat in range(players)]
+    now_and_then = [observer_of(encoding, players, seat) for seat in range(players)]
+    never = [observer_of(encoding, players, seat) for seat in range(players)]
+    for step, state in enumerate(positions(name, players, seed=players + 10)):
+        for seat in range(players):
+            numbers = every[seat].observe(state)
+            listed = every[seat].listed(state)
+            assert listed == numbers.tolist() and listed is not every[seat].listed(state)
+            numbers = now_and_then[seat].observe(state)
+            if step % (seat * 40 + 3) == 0:
+                assert now_and_then[seat].listed(state) == numbers.tolist(), f"seat {seat}, step {step}"
+            never[seat].observe(state)
+            if isinstance(never[seat].numbers, Numbers):  # compiled (pure Python writes a memoryview)
+                assert len(never[seat].numbers.written) <= size
+    for seat in range(players):
+        assert never[seat].listed(state) == never[seat].observe(state).tolist()
+
+
+def test_a_list_is_rebuilt_whole_after_more_writes_than_it_notes():
+    out = np.zeros(3, np.float32)
+    numbers = Numbers(out)  # as compiled observers write
+    for value in (0.1, 0.2, 1 / 3, 0.7):  # four writes to three numbers: past the note's bound
+        numbers[1] = value
+    numbers[2] = 0.3
+    assert numbers.listed() == out.tolist() == [0.0, np.float32(0.7).item(), np.float32(0.3).item()]
+    numbers[0] = 0.1
+    assert numbers.listed() == out.tolist()  # and noted again afterwards

@@ -44,6 +44,8 @@ class Encoding(Protocol):
 class Observer(Protocol):
     def observe(self, state: State) -> np.ndarray: ...
 
+    def listed(self, state: State) -> list[float]: ...
+
 
 class ViewObserver:
     """The observer of a game whose encoding has none: its encoding of `view(seat)`."""
@@ -53,6 +55,10 @@ class ViewObserver:
 
     def observe(self, state: State) -> np.ndarray:
         return np.asarray(self.encoding.observe(state.view(self.seat), self.players), np.float32)
+
+    def listed(self, state: State) -> list[float]:
+        numbers: list[float] = self.observe(state).tolist()
+        return numbers
 
 
 def observer_of(encoding: Encoding, players: int, seat: int) -> Observer:
@@ -139,18 +145,68 @@ class ActionSpace:
         return self.game.parse_action(state, seat, self.texts[action_id])
 
 
-class Numbers(Protocol):
-    """An observation's numbers, written one at a time (a float32 memoryview: a number written costs a
-    tenth of numpy's item write, and an observer writes only the few that changed)."""
+class Numbers:
+    """An observation's numbers, written one at a time into the observer's float32 array `out` (through a
+    memoryview: a number written costs a tenth of numpy's item write, and an observer writes only the few
+    that changed), and a list of the same floats kept beside it for `listed`: OpenSpiel's tensors are lists,
+    and turning a thousand numbers into one cost some 5 µs a step (`tolist()`, or finding what changed),
+    more than an engine step. A write only notes its index; `listed` brings the list up to date from the
+    array (as float32 holds each number, as `tolist()` gives it), then copies it. Past `len(out)` writes
+    noted, it stops noting: `listed` then rebuilds the list whole (an observer never asked for lists, as
+    in PettingZoo and Gymnasium, keeps a bounded note)."""
 
-    def __setitem__(self, index: int, value: float, /) -> None: ...
+    __slots__ = ("out", "view", "values", "written")
 
-    def __getitem__(self, index: int, /) -> float: ...
+    def __init__(self, out: np.ndarray):
+        self.out = out
+        # typed Any: typeshed types a memoryview's items as ints (these are float32)
+        self.view: Any = memoryview(out)  # type: ignore[arg-type]
+        self.values: list[float] = out.tolist()
+        self.written: list[int] = []  # indices written since `values` was last brought up to date
+
+    def __setitem__(self, index: int, value: float, /) -> None:
+        self.view[index] = value
+        written = self.written
+        if len(written) < len(self.values):
+            written.append(index)
+
+    def __getitem__(self, index: int, /) -> float:
+        value: float = self.view[index]
+        return value
+
+    def listed(self) -> list[float]:
+        """The numbers as a new list of floats."""
+        written = self.written
+        if written:
+            if len(written) >= len(self.values):
+                self.values = self.out.tolist()
+            else:
+                values, view = self.values, self.view
+                for index in written:
+                    values[index] = view[index]
+            self.written = []
+        return list(self.values)
+
+
+# This module compiled (mypyc: its file is the extension): a write through `Numbers` is a native call. In
+# pure Python it would be a Python call, slower than the memoryview's own item write, so the observers write
+# through a bare memoryview there and their lists are made by `tolist()` (`listed`).
+COMPILED: Final = __file__.endswith((".so", ".pyd"))
 
 
 def numbers_of(out: np.ndarray) -> Numbers:
-    """`out`'s numbers to write one by one (typeshed types a memoryview's items as ints: hence the cast)."""
-    return cast(Numbers, memoryview(out))  # type: ignore[arg-type]
+    """`out`'s numbers to write one by one (compiled: with the list beside them)."""
+    if COMPILED:
+        return Numbers(out)
+    return cast(Numbers, memoryview(out))  # type: ignore[arg-type]  # a memoryview writes the same
+
+
+def listed(numbers: Numbers, out: np.ndarray) -> list[float]:
+    """The numbers of `out`, written through `numbers` (`numbers_of(out)`), as a new list of floats."""
+    if isinstance(numbers, Numbers):
+        return numbers.listed()
+    values: list[float] = out.tolist()
+    return values
 
 
 class Counts:

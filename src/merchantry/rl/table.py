@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import Any, Final, SupportsIndex
+from typing import Any, SupportsIndex
 
 import numpy as np
 
@@ -76,36 +76,6 @@ class Legal:
         return None
 
 
-MIRRORED_FROM: Final = 256  # numbers: a smaller observation is turned into a list by `tolist()` outright
-
-
-class ListMirror:
-    """A seat's observation as a list of floats (OpenSpiel's tensors are lists): `tolist()` of a thousand
-    numbers costs some 15 µs, more than an engine step; this list is kept in step with the observer's
-    numbers instead, rewriting only the numbers that changed since it was last asked, and copied (2 µs)."""
-
-    def __init__(self, size: int):
-        self.numbers: list[float] = [0.0] * size
-        self.seen = np.zeros(size, np.float32)
-
-    def follow(self, observation: np.ndarray) -> list[float]:
-        """The numbers of `observation` (float32), as a new list. The changed places are found with one
-        comparison and `nonzero` (numpy's `flatnonzero` wrapper costs as much again), and the copy kept for
-        the next comparison is refreshed whole (`copyto`, cheaper than a fancy-indexed write). A small
-        observation is converted outright: below some 250 numbers `tolist()` costs less than the numpy
-        calls that find what changed (60 numbers: about 1 µs against 4)."""
-        if len(self.numbers) < MIRRORED_FROM:
-            return observation.tolist()  # type: ignore[no-any-return]
-        seen = self.seen
-        changed = (observation != seen).nonzero()[0]
-        if len(changed):
-            numbers = self.numbers
-            for index, value in zip(changed.tolist(), observation[changed].tolist(), strict=True):
-                numbers[index] = value
-            np.copyto(seen, observation)
-        return list(self.numbers)
-
-
 class Table:
     """One game as every adapter sees it: the engine state, the episode's counts and the numbers."""
 
@@ -114,7 +84,6 @@ class Table:
     legal_now: list[Legal | None]
     current_now: tuple[int | None, int] | None
     acting_now: list[int] | None
-    lists: list[ListMirror]
 
     def __init__(
         self,
@@ -148,7 +117,6 @@ class Table:
         self.legal_now = [None] * self.players  # per seat, for the position as it is: forgotten by every play
         self.current_now = None  # (pinned, OpenSpiel's current player) for the position as it is: likewise
         self.acting_now = None  # its `to_act()`: likewise
-        self.lists = [ListMirror(self.view_size) for _ in range(self.players)]
 
     def _share(self, other: Table) -> None:
         """Everything of `other` but its state and episode: the game, its numbers and the observers (their
@@ -156,7 +124,7 @@ class Table:
         self.game, self.options, self.players = other.game, other.options, other.players
         self.reward, self.history, self.encoding = other.reward, other.history, other.encoding
         self.action_ids, self.view_size, self.size = other.action_ids, other.view_size, other.size
-        self.no_actions, self.observers, self.lists = other.no_actions, other.observers, other.lists
+        self.no_actions, self.observers = other.no_actions, other.observers
         self.state = other.state
         self.episode = other.episode
         self.legal_now = [None] * self.players  # its own: `_forget_position` empties it in place
@@ -294,9 +262,10 @@ class Table:
         return self.observers[seat].observe(self.state)
 
     def view_list(self, seat: int) -> list[float]:
-        """`view_numbers(seat)` as a list of floats (a new one)."""
+        """`view_numbers(seat)` as a list of floats (a new one): the observer's list of its numbers, copied
+        (OpenSpiel's tensors are lists; `tolist()` of a thousand numbers costs more than an engine step)."""
         assert self.state is not None
-        return self.lists[seat].follow(self.observers[seat].observe(self.state))
+        return self.observers[seat].listed(self.state)
 
     def observation(self, seat: int) -> np.ndarray:
         """The seat's observation, followed by its observations at the start of its last `history` moves."""

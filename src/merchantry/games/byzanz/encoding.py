@@ -32,7 +32,17 @@ from merchantry.errors import IllegalAction
 from merchantry.games.byzanz.actions import ADD, BID, DISCARD, DONE, PASS, TAKE, TO_MARKET, sell
 from merchantry.games.byzanz.components import CODE_TYPE, CODES, MERCHANT
 from merchantry.games.byzanz.rules import AUCTION, LOT_CHOICE, MARKET, PHASE_NAMES, ByzanzState
-from merchantry.rl.encoding import Counts, Numbers, OneHot, Scaled, numbers_of, one_hot, padded, relative
+from merchantry.rl.encoding import (
+    Counts,
+    Numbers,
+    OneHot,
+    Scaled,
+    listed,
+    numbers_of,
+    one_hot,
+    padded,
+    relative,
+)
 
 SLOTS: Final = 6
 PER_SEAT: Final = 2 + 3 * len(CODES) + 1 + len(CODES) + 2
@@ -201,6 +211,17 @@ class ByzanzObserver:
         return None if seat < 0 else self.slot_of[seat]
 
     def observe(self, state: ByzanzState) -> np.ndarray:
+        """The seat's numbers of `state` (a new array)."""
+        self.update(state)
+        return self.out.copy()
+
+    def listed(self, state: ByzanzState) -> list[float]:
+        """The same numbers as a new list of floats (OpenSpiel's tensors)."""
+        self.update(state)
+        return listed(self.numbers, self.out)
+
+    def update(self, state: ByzanzState) -> None:
+        """Rewrite the numbers (`out`, and their list) that changed since the last call."""
         numbers, me, phase = self.numbers, self.seat, state.phase
         self.phase.write(phase)
         header = (state.round, len(state.deck))
@@ -236,7 +257,6 @@ class ByzanzObserver:
             self.discards.write(state.discards[me])
         for p in range(self.players):
             self._seat(state, p)
-        return self.out.copy()
 
     def _auction(self, state: ByzanzState, phase: int) -> None:
         """The auction's part: only while one runs (the view shows none otherwise)."""

@@ -24,7 +24,7 @@ import numpy as np
 from merchantry.games.grand_bazaar.actions import BUY, DONE, SELL
 from merchantry.games.grand_bazaar.components import GEMS, PRICE_CARDS, ROUNDS
 from merchantry.games.grand_bazaar.rules import BazaarState
-from merchantry.rl.encoding import numbers_of, one_hot, relative
+from merchantry.rl.encoding import listed, numbers_of, one_hot, relative
 
 SLOTS: Final = 7  # the most players
 PER_SLOT: Final = 2 + len(GEMS)
@@ -106,6 +106,17 @@ class BazaarObserver:
         self.sold: tuple[bool, ...] | None = None
 
     def observe(self, state: BazaarState) -> np.ndarray:
+        """The seat's numbers of `state` (a new array)."""
+        self.update(state)
+        return self.out.copy()
+
+    def listed(self, state: BazaarState) -> list[float]:
+        """The same numbers as a new list of floats (OpenSpiel's tensors)."""
+        self.update(state)
+        return listed(self.numbers, self.out)
+
+    def update(self, state: BazaarState) -> None:
+        """Rewrite the numbers (`out`, and their list) that changed since the last call."""
         numbers = self.numbers
         current = -1 if state.over else state.current
         if self.header != (state.round, current):
@@ -142,7 +153,6 @@ class BazaarObserver:
                 for gem in GEM_RANGE:
                     numbers[start + 1 + gem] = gems[gem] / 4
                 numbers[start + 1 + len(GEMS)] = cash / 100
-        return self.out.copy()
 
 
 ENCODING: Final = GrandBazaarEncoding()

@@ -26,7 +26,7 @@ from merchantry.engine import seat_label
 from merchantry.games.money.actions import ADD, KEEP, REMOVE, SEAL, TAKE_GROUP
 from merchantry.games.money.components import ALL_CODES, BLUFF, CARD_CODES, CARD_VALUES, CURRENCIES
 from merchantry.games.money.rules import BIDDING, EXCHANGE, PHASE_NAMES, MoneyState
-from merchantry.rl.encoding import Counts, Numbers, OneHot, numbers_of, one_hot, relative
+from merchantry.rl.encoding import Counts, Numbers, OneHot, listed, numbers_of, one_hot, relative
 
 SLOTS: Final = 5
 CODES: Final = (*ALL_CODES, BLUFF)
@@ -138,6 +138,17 @@ class MoneyObserver:
             numbers[part.start] = 1.0  # present
 
     def observe(self, state: MoneyState) -> np.ndarray:
+        """The seat's numbers of `state` (a new array)."""
+        self.update(state)
+        return self.out.copy()
+
+    def listed(self, state: MoneyState) -> list[float]:
+        """The same numbers as a new list of floats (OpenSpiel's tensors)."""
+        self.update(state)
+        return listed(self.numbers, self.out)
+
+    def update(self, state: MoneyState) -> None:
+        """Rewrite the numbers (`out`, and their list) that changed since the last call."""
         numbers, me, phase = self.numbers, self.seat, state.phase
         header = (phase, state.round, state.final_round, len(state.deck))
         if header != self.header:
@@ -170,7 +181,6 @@ class MoneyObserver:
                 self.market_cards[side].write(codes_of(state.market[side]))
         for p in range(self.players):
             self._seat(state, p, phase)
-        return self.out.copy()
 
     def _seat(self, state: MoneyState, p: int, phase: int) -> None:
         """A seat's slot: what the view's `seats[p]` shows."""

@@ -30,7 +30,7 @@ import numpy as np
 from merchantry.games.samarkand.actions import CAMEL, DISCARD, DONE, EXPAND, KEEP, MARRY, PASS, SELL
 from merchantry.games.samarkand.components import MAP, NUM_GOODS
 from merchantry.games.samarkand.rules import PHASES, SamarkandState
-from merchantry.rl.encoding import OneHot, numbers_of, one_hot, relative
+from merchantry.rl.encoding import OneHot, listed, numbers_of, one_hot, relative
 
 SLOTS: Final = 5  # the most players
 FAMILY_INDEX: Final = {family.name: family.index for family in MAP.families}
@@ -156,6 +156,17 @@ class SamarkandObserver:
         self.sold: set[int] = set()
 
     def observe(self, state: SamarkandState) -> np.ndarray:
+        """The seat's numbers of `state` (a new array)."""
+        self.update(state)
+        return self.out.copy()
+
+    def listed(self, state: SamarkandState) -> list[float]:
+        """The same numbers as a new list of floats (OpenSpiel's tensors)."""
+        self.update(state)
+        return listed(self.numbers, self.out)
+
+    def update(self, state: SamarkandState) -> None:
+        """Rewrite the numbers (`out`, and their list) that changed since the last call."""
         numbers, me = self.numbers, self.seat
         over = state.over
         header = (state.phase, state.current, state.first_player, state.turns, over, state.offer_good)
@@ -196,7 +207,6 @@ class SamarkandObserver:
         elif camels is not self.worth_from:  # only the camels moved: the worth of the cards they reach
             self._worth(state, self.worth_from)
             self.worth_from = camels
-        return self.out.copy()
 
     def _map(self, camels: tuple[int, ...]) -> None:
         numbers, before = self.numbers, self.camels
