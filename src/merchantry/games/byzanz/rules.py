@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from functools import cache
-from itertools import combinations
+from itertools import combinations, compress
 from typing import Any, Final
 
 from merchantry.engine import JSON, EventLog, State, add_at, replace_at, seat_label
@@ -77,6 +77,13 @@ def count(codes: list[int] | tuple[int, ...]) -> tuple[int, ...]:
 
 _PER_TYPE: Final = len(VALUES)
 _TYPE_STARTS: Final = tuple(range(0, MERCHANT, _PER_TYPE))
+# Each market pick's codes, a run of codes (a type's codes are consecutive, components.py), by type, and
+# the picks in the order they are listed: goods types in order, merchants last (BZ-M1).
+_CODES_OF_TYPE: Final = {
+    **{start // _PER_TYPE: range(start, start + _PER_TYPE) for start in _TYPE_STARTS},
+    -1: range(MERCHANT, MERCHANT + 1),
+}
+_PICKS: Final = tuple((TAKE[t], _CODES_OF_TYPE[t]) for t in (*range(len(TYPES)), -1))
 
 
 def sellable_sets(hand: tuple[int, ...]) -> tuple[ByzanzAction, ...]:
@@ -108,6 +115,14 @@ def _sets_of_one_type(start: int, counts: tuple[int, ...], jokers: int) -> tuple
 
 
 MERCHANT_SET: Final = sell((MERCHANT,) * 3)
+# The `add` of every goods code, in code order: `compress` against a hand lists those held (no merchant).
+_ADD_GOODS: Final = ADD[:MERCHANT]
+
+
+@cache
+def _profit_of(codes: tuple[int, ...]) -> int:
+    """`set_profit` of a set the rules offered, remembered: there are few sets, and each is sold often."""
+    return set_profit(list(codes))
 
 
 class ByzanzState(State):
@@ -248,7 +263,7 @@ class ByzanzState(State):
         hand = self.hands[player]
         actions: list[ByzanzAction] = []
         if self.limit_player == player:
-            actions = [DISCARD[c] for c in range(NUM_CODES) if hand[c]]
+            actions = list(compress(DISCARD, hand))  # one per code held, in code order
         elif self.limit_player < 0 and player == self._actor():
             actions = self._turn_actions(player)
         actions += sellable_sets(hand)  # BZ-V3: a free action for anyone, at any time
@@ -296,7 +311,7 @@ class ByzanzState(State):
     def _turn_actions(self, player: int) -> list[ByzanzAction]:
         if self.phase == AUCTION:
             hand = self.hands[player]
-            actions = [ADD[c] for c in range(MERCHANT) if hand[c]]  # BZ-A4: merchants cannot be bid
+            actions = list(compress(_ADD_GOODS, hand))  # BZ-A4: merchants cannot be bid
             if self.bid_value(player) > self.high:
                 actions.append(BID)
             actions.append(PASS)
@@ -304,15 +319,16 @@ class ByzanzState(State):
         if self.phase == LOT_CHOICE:
             return [TO_MARKET[c] for c in sorted(set(self.lot))]
         if self.phase == MARKET:
-            present = sorted(
-                {CODE_TYPE[c] for c in range(NUM_CODES) if self.market[c]}, key=lambda t: (t < 0, t)
-            )
-            return [TAKE[t] for t in present]
+            market = self.market
+            return [take for take, codes in _PICKS if any(market[codes.start : codes.stop])]
         return [DONE]
 
     def bid_value(self, player: int) -> int:
         """BZ-A4: only values count."""
-        return sum(CODE_VALUE[c] for c in self.bids[player])
+        value = 0  # a loop: the bid is a few cards, and a generator costs more than adding them
+        for code in self.bids[player]:
+            value += CODE_VALUE[code]
+        return value
 
     def _why_illegal(self, player: int, action: ByzanzAction) -> Reason:
         who = seat_label(player)
@@ -369,7 +385,7 @@ class ByzanzState(State):
     def _apply(self, player: int, action: ByzanzAction) -> None:
         verb = action.verb
         if verb == "sell":
-            self._sell(player, list(action.codes))
+            self._sell(player, action.codes)
         elif verb == "discard":
             self._discard(player, action.codes[0])
         elif verb == "add":
@@ -413,8 +429,8 @@ class ByzanzState(State):
 
     # --- selling and the hand limit (BZ-V1..V3, BZ-H1) -------------------------------------------------
 
-    def _sell(self, player: int, codes: list[int]) -> None:
-        profit = set_profit(codes)
+    def _sell(self, player: int, codes: tuple[int, ...]) -> None:
+        profit = _profit_of(codes)
         for code in codes:
             self._leave_hand(player, code)
         rest = list(codes)
@@ -601,8 +617,9 @@ class ByzanzState(State):
             self._end_round()
 
     def _take_from_market(self, player: int, goods_type: int) -> None:
-        taken = [c for c in range(NUM_CODES) if CODE_TYPE[c] == goods_type for _ in range(self.market[c])]
-        self.market = tuple(0 if CODE_TYPE[c] == goods_type else n for c, n in enumerate(self.market))
+        codes, market = _CODES_OF_TYPE[goods_type], self.market
+        taken = [c for c in codes for _ in range(market[c])]
+        self.market = market[: codes.start] + (0,) * len(codes) + market[codes.stop :]
         self._receive(player, taken)
         self.log = self.log.add("market_pick", seat=player, cards=card_names(taken))
         self.market_pos += 1

@@ -51,6 +51,7 @@ from merchantry.games.samarkand.components import (
 
 FORMAT_VERSION: Final = 1
 FAMILIES: Final = range(len(MAP.families))
+FAMILY_COST: Final = tuple(family.cost for family in MAP.families)  # SK-T1
 SPACES: Final = range(len(MAP.spaces))
 PHASES: Final = ("act", "discard", "offer", "second", "over")
 
@@ -188,7 +189,7 @@ class SamarkandState(State):
             return [*discards, DONE] if self.within_limit(player) else discards
         if self.phase == "second":
             return [*_moves_to(CAMEL, self.frontiers[self.family]), DONE]
-        actions = [MARRY[f] for f in FAMILIES if self.may_marry(player, f)]
+        actions = self._marriages(player)
         held, camels_left, frontiers = self.tiles_held[player], self.camels_left, self.frontiers
         for f in FAMILIES:
             if held[f] and camels_left[f]:
@@ -244,6 +245,14 @@ class SamarkandState(State):
             and self.money[player] >= MAP.families[family].cost
             and (self.num_players == 2 or not self.tiles_held[player][family])  # SK-2P2
         )
+
+    def _marriages(self, player: int) -> list[SamarkandAction]:
+        """The `marry` actions `may_marry` allows, every family at once (a call per family cost more than
+        the test): a tile on the domain, the money, and (3-5 players) no tile of it held yet."""
+        money, held, domain = self.money[player], self.tiles_held[player], self.domain_tiles
+        if self.num_players == 2:  # SK-2P2
+            return [MARRY[f] for f in FAMILIES if domain[f] and money >= FAMILY_COST[f]]
+        return [MARRY[f] for f in FAMILIES if domain[f] and money >= FAMILY_COST[f] and not held[f]]
 
     def frontier(self, family: int) -> list[int]:
         """SK-T3, SK-T4: spaces next to a camel of `family` that hold fewer than 2 camels, none of it;
