@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+from importlib import resources
 
 import pytest
 
 from merchantry.i18n import Translator
+from merchantry.package import LANGUAGES
 
 SAMARKAND_FAMILIES = (
     "Byzantium",
@@ -28,3 +30,11 @@ def test_samarkand_expand_move_reads_as_english_for_every_family(family):
     text = Translator("samarkand", "en").move(f"expand {family.lower()} E5")
     assert family in text and "E5" in text, text
     assert not re.search(r"\ba [AEIOUaeiou]", text), text
+
+
+def test_the_default_player_name_is_in_the_pages_language():
+    # "P1 Host (du)": the name a person did not type is chosen from the page's catalogue
+    names = {language: Translator(None, language).ui("defaultName") for language in LANGUAGES}
+    assert names["en"] == "Host" and len(set(names.values())) == len(LANGUAGES), names
+    app = (resources.files("merchantry.server") / "static" / "app.js").read_text(encoding="utf-8")
+    assert '"Host"' not in app and 't("defaultName")' in app

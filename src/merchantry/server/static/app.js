@@ -181,7 +181,7 @@ async function lobby() {
   async function create(event) {
     event.preventDefault();
     const seats = [...seatsBox.querySelectorAll("select")].map((sel) => sel.value === "human" || sel.value === "open" ? { kind: "human", open: sel.value === "open" } : { kind: "bot", bot: sel.value.slice(4) });
-    const name = nameInput.value.trim() || "Host";
+    const name = nameInput.value.trim() || t("defaultName");
     localStorage.setItem("merchantry:name", name);
     try {
       const created = await api("/api/tables", { method: "POST", body: JSON.stringify({ game: gameSelect.value, players: seats.length, seats, name, options: chosenOptions(optionsBox), turn_seconds: Math.round((Number(clockInput.value) || 0) * Number(clockUnit.value)), total_seconds: Math.round((Number(totalInput.value) || 0) * Number(totalUnit.value)), rated: ratedInput.checked }) });
@@ -299,7 +299,7 @@ function learnLinks(games) {
 async function learn(game) {
   main.replaceChildren(h("p", {}, t("tutorialStarting")));
   try {
-    await tutorial.start(game, localStorage.getItem("merchantry:name") || "Host", (created) => {
+    await tutorial.start(game, localStorage.getItem("merchantry:name") || t("defaultName"), (created) => {
       save(created.id, { seat: created.seat, token: created.token, host: created.host_token, invites: created.invites });
       history.replaceState({}, "", `/table/${created.id}`);
     });
@@ -738,7 +738,7 @@ function focusKey(node) {
 // The same game again, the same seats (people are invited anew, bots stay), from the end screen
 async function rematch(table) {
   const seats = table.seats.map((s) => (s.kind === "bot" ? { kind: "bot", bot: s.bot } : { kind: "human" }));
-  const name = localStorage.getItem("merchantry:name") || "Host";
+  const name = localStorage.getItem("merchantry:name") || t("defaultName");
   try {
     const created = await api("/api/tables", { method: "POST", body: JSON.stringify({ game: table.game, players: seats.length, seats, name, turn_seconds: table.turn_seconds || 0, total_seconds: table.total_seconds || 0 }) });
     save(created.id, { seat: created.seat, token: created.token, host: created.host_token, invites: created.invites });
