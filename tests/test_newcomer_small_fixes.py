@@ -38,3 +38,13 @@ def test_the_default_player_name_is_in_the_pages_language():
     assert names["en"] == "Host" and len(set(names.values())) == len(LANGUAGES), names
     app = (resources.files("merchantry.server") / "static" / "app.js").read_text(encoding="utf-8")
     assert '"Host"' not in app and 't("defaultName")' in app
+
+
+@pytest.mark.parametrize("game", ["byzanz", "grand_bazaar", "money", "samarkand"])
+def test_every_game_marks_your_own_seat_with_you(game):
+    # Money said "P1 Host (you)" where Byzanz said only "P1 Host": the same marker in every game's seats
+    drawing = (resources.files(f"merchantry.games.{game}") / "static" / "drawing.js").read_text(
+        encoding="utf-8"
+    )
+    assert re.search(r'=== seat \? ` \(\$\{t\("you"\)\}\)` : ""', drawing), game
+    assert all(Translator(game, language).ui("you") != "you" or language == "en" for language in LANGUAGES)

@@ -122,7 +122,7 @@ function players(view, seat, table, t, tr) {
     h("thead", {}, h("tr", {}, h("th", {}, t("seat")), view.gems.map((g) => h("th", { title: tr.term(g) }, LETTER[g], h("span", { class: "gb-gem-word" }, ` ${tr.term(g)}`))),
       h("th", { title: t("cashHelp") }, t("cash")), h("th", { title: t("worthHelp") }, t("worth")))),
     h("tbody", {}, view.holdings.map((row) => h("tr", { class: `${row.seat === view.current ? "current-row" : ""}${row.seat === seat ? " me" : ""}` },
-      h("td", {}, seatName(table, row.seat), row.seat === view.opener && !view.over ? h("small", { class: "muted", title: t("openerHelp") }, ` · ${t("opener")}`) : null),
+      h("td", {}, seatName(table, row.seat), row.seat === seat ? ` (${t("you")})` : "", row.seat === view.opener && !view.over ? h("small", { class: "muted", title: t("openerHelp") }, ` · ${t("opener")}`) : null),
       row.gems.map((n) => h("td", { class: "num", title: view.over ? t("cashedOut") : null }, view.over && n ? `${n} → ${n * 10}` : String(n))),
       h("td", { class: "num" }, String(grandsShown(view, row))),
       h("td", { class: "num" }, String(worth(view, row))))))));
