@@ -48,3 +48,14 @@ def test_every_game_marks_your_own_seat_with_you(game):
     )
     assert re.search(r'=== seat \? ` \(\$\{t\("you"\)\}\)` : ""', drawing), game
     assert all(Translator(game, language).ui("you") != "you" or language == "en" for language in LANGUAGES)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_money_lesson_says_which_real_at_first_mention(language):
+    # "It is your only real" read as "genuine": the currency is named, with its code, where it first comes
+    tr = Translator("money", language)
+    first = tr._find("tutorial.addReal")
+    assert first and "(BRL)" in first, first
+    if language == "en":
+        later = " ".join(tr._find(f"tutorial.{key}") or "" for key in ("takeRight", "bluff"))
+        assert not re.search(r"\b(the|only) real\b", first + later), later
