@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import re
 from importlib import resources
 
 import pytest
+from rich.console import Console
 
 from merchantry.i18n import Translator
 from merchantry.package import LANGUAGES
@@ -59,3 +61,33 @@ def test_money_lesson_says_which_real_at_first_mention(language):
     if language == "en":
         later = " ".join(tr._find(f"tutorial.{key}") or "" for key in ("takeRight", "bluff"))
         assert not re.search(r"\b(the|only) real\b", first + later), later
+
+
+def test_byzanz_terminal_totals_every_bid_not_only_the_highest():
+    from merchantry.games.byzanz.terminal import seats_table
+
+    def seat(number, bid):
+        return {
+            "seat": number,
+            "hand_size": 5,
+            "discarded": 0,
+            "known": [],
+            "bid": bid,
+            "offer": None,
+            "profits": [],
+            "score": 0,
+        }
+
+    view = {
+        "seat": 0,
+        "to_act": [0],
+        "phase": "auction",
+        "chooser": None,
+        "offer_stack": [],
+        "auction": {"in": [0, 1], "high_bidder": 1, "high": 4},
+        "seats": [seat(0, ["olive2"]), seat(1, ["cloth3", "wood1"])],
+    }
+    out = io.StringIO()
+    Console(file=out, width=200, color_system=None).print(seats_table(view, Translator("byzanz", "en")))
+    text = out.getvalue()
+    assert "= 4 (high)" in text and "= 2 " in text, text  # your own "olive 2" totalled too
