@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import re
+import shutil
+import subprocess
 from importlib import resources
 
 import pytest
@@ -91,3 +93,31 @@ def test_byzanz_terminal_totals_every_bid_not_only_the_highest():
     Console(file=out, width=200, color_system=None).print(seats_table(view, Translator("byzanz", "en")))
     text = out.getvalue()
     assert "= 4 (high)" in text and "= 2 " in text, text  # your own "olive 2" totalled too
+
+
+DECIMALS = {
+    "en": ("0.00", "+0.50", "-1.25"),
+    "de": ("0,00", "+0,50", "-1,25"),
+    "fr": ("0,00", "+0,50", "-1,25"),
+    "pt": ("0,00", "+0,50", "-1,25"),
+}
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node to run the page's module")
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_pages_decimals_are_written_as_the_language_writes_them(language):
+    # Grand Bazaar in Portuguese said "variação esperada: 0.00": the page's helper, run as the page runs it
+    i18n = (resources.files("merchantry.server") / "static" / "i18n.js").as_uri()
+    script = f"""
+        globalThis.location = {{search: "?lang={language}"}};
+        globalThis.localStorage = {{getItem: () => null}};
+        globalThis.navigator = {{language: "en"}};
+        const {{decimal}} = await import("{i18n}");
+        console.log([decimal(0, 2, true), decimal(0.5, 2, true), decimal(-1.25, 2, true)].join(" "));
+    """
+    out = subprocess.run(
+        ["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split() == list(DECIMALS[language]), out.stdout
+    drawing = resources.files("merchantry.games.grand_bazaar") / "static" / "drawing.js"
+    assert "toFixed" not in drawing.read_text(encoding="utf-8")

@@ -1,6 +1,6 @@
 // Merchantry in the browser: the lobby, a table (live over a websocket) and replays.
 import { h, seatHolderNoted, seatLabel, seatName } from "./dom.js";
-import { LANGUAGES, addressLanguage, gameTranslator, language, listOf, loadLanguage, setLanguage, t } from "./i18n.js";
+import { LANGUAGES, addressLanguage, decimal, gameTranslator, language, listOf, loadLanguage, setLanguage, t } from "./i18n.js";
 import * as generic from "./generic.js";
 import * as tutorial from "./tutorial.js";
 import { accountBar, accountPage, csrfHeader } from "./account.js";
@@ -925,7 +925,7 @@ function analysisPanel(analysis, table, start, show, tr, rounds = []) {
 // a seat's mean loss in points of winning chance with its 95% interval, "2.3 (1.1-3.5)": a number shown
 // carries its uncertainty (an analysis stored before the interval was kept shows the mean alone)
 function meanLoss(row) {
-  const points = (x) => (x * 100).toFixed(1);
+  const points = (x) => decimal(x * 100, 1);
   const interval = row.mean_loss_interval;
   return interval ? `${points(row.mean_loss)} (${points(interval[0])}-${points(interval[1])})` : points(row.mean_loss);
 }

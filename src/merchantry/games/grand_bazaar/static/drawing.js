@@ -2,6 +2,7 @@
 // controls that say why they are closed, the 27 price cards (those still to come and those revealed), every
 // player's gems, grands and worth, a prompt for each moment, and the final table.
 import { h, seatName } from "/static/dom.js";
+import { decimal } from "/static/i18n.js";
 
 const TRACK = 19; // prices stay within 1..19 (GB-C3)
 const LIMIT = 4; // gems a player may hold (GB-R4)
@@ -94,7 +95,7 @@ function priceRow(payload, g, can, act, t, tr) {
 function expected(view, g) {
   const left = view.remaining_cards;
   const mean = left.reduce((sum, card) => sum + card[g], 0) / left.length;
-  return `${mean > 0 ? "+" : ""}${mean.toFixed(2)}`;
+  return decimal(mean, 2, true);
 }
 
 function cardText(card) {
