@@ -862,7 +862,9 @@ async function replayPage(tableId) {
   async function storedAnalysis() {
     const response = await fetch(`/api/tables/${tableId}/analysis`);
     if (!response.ok) return;
-    analysis = await response.json();
+    const body = await response.json();
+    if (body.status === "none") return;  // none asked for yet: the panel offers to start one
+    analysis = body;
     try { await follow(); } catch (error) { toast(error.message); }
   }
   document.onkeydown = (e) => {
