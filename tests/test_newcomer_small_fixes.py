@@ -121,3 +121,19 @@ def test_the_pages_decimals_are_written_as_the_language_writes_them(language):
     assert out.stdout.split() == list(DECIMALS[language]), out.stdout
     drawing = resources.files("merchantry.games.grand_bazaar") / "static" / "drawing.js"
     assert "toFixed" not in drawing.read_text(encoding="utf-8")
+
+
+def test_samarkand_says_a_marriage_and_its_draw_in_one_line_to_the_drawer_and_hides_the_cards_from_others():
+    from merchantry.games.samarkand.game import GAME as SAMARKAND
+
+    state = SAMARKAND.new_game(players=3, seed=7)
+    seat = state.to_act()[0]
+    marry = next(str(a) for a in state.legal_actions(seat) if str(a).startswith("marry"))
+    state.apply(seat, marry)
+    tr = Translator("samarkand", "en")
+    own = [tr.event(e) for e in state.view(seat)["log"] if e["seat"] == seat]
+    assert len(own) == 1 and re.search(r"marries into \w+ for \d+ dirhams and draws \w+", own[0]), own
+    assert "goods cards" not in own[0], own  # not counted, then named again on a line of its own
+    for other in [s for s in range(3) if s != seat] + [None]:
+        lines = [tr.event(e) for e in state.view(other)["log"]]
+        assert lines == [own[0].split(" and draws ")[0] + " and draws 3 goods cards"], lines
