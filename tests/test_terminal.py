@@ -165,6 +165,8 @@ def test_quit_saves_the_game_and_play_resume_carries_it_on(tmp_path, monkeypatch
     table.run()
     path = tmp_path / "merchantry-grand_bazaar-seed8.json"
     assert f"carry on with: merchantry play --resume {path.name}" in out.getvalue()
+    # a saved game is paused, not "abandoned" just before the line saying how to carry it on
+    assert "abandoned" not in out.getvalue() and "Game paused and saved" in out.getvalue()
     saved = records.load(path)
     assert saved["terminal"] == {"seat": 0, "bots": ["you", "greedy", "greedy"]}
     assert saved["moves"] == table.session.moves and saved["moves"]

@@ -1281,7 +1281,8 @@ def create_app(
         if table_id not in analyses:
             record = await db(service.record, table_id)
             if not await analysis_stored(table_id, len(record["moves"])):
-                raise Refused(404, "no analysis of this game yet: ask for one with POST")
+                # none asked for yet is an answer, not an error: the replay page asks every time it opens
+                return {"status": "none"}
         return await analysis_body(table_id)
 
     @app.get("/api/tables/{table_id}/record")

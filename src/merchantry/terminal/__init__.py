@@ -137,8 +137,9 @@ class TerminalTable:
             self.show_news()
             self.show_final()
         except Quit:
-            self.console.print(self.say("abandoned"))
-            self.save_to_resume()
+            # a game kept for --resume is paused, not abandoned: one message, not two that contradict
+            if not self.save_to_resume():
+                self.console.print(self.say("abandoned"))
             return
         if self.record_path:
             save(self.terminal_record(), self.record_path)
@@ -155,13 +156,15 @@ class TerminalTable:
         """The game record, with who sat where at this terminal: what `play --resume` needs to carry on."""
         return {**self.session.record(), "terminal": {"seat": self.human, "bots": self.bot_names}}
 
-    def save_to_resume(self) -> None:
-        """A game left unfinished is kept, so that it can be resumed (into --record's file if given)."""
+    def save_to_resume(self) -> bool:
+        """A game left unfinished is kept, so that it can be resumed (into --record's file if given);
+        whether it was."""
         if not self.save_on_quit or not self.session.moves:
-            return
+            return False
         path = self.record_path or f"merchantry-{self.session.game.name}-seed{self.session.seed}.json"
         save(self.terminal_record(), path)
         self.console.print(self.say("savedToResume", path=path))
+        return True
 
     def show_variants(self) -> None:
         """The options that change the rulebook's rules, so nobody plays by rules they did not expect."""

@@ -70,8 +70,7 @@ def draw_step(view: dict[str, Any], console: Console, tr: Translator | None = No
     console.print(t("lot", cards=cards(view["lot"], tr)))
     mine = next(seat for seat in view["seats"] if seat["seat"] == view["seat"])
     if mine["bid"]:
-        total = sum(int(code.lstrip("abcdefghijklmnopqrstuvwxyz") or 0) for code in mine["bid"])
-        console.print(t("yourBidSoFar", cards=f"{cards(mine['bid'], tr)} = {total}"))
+        console.print(t("yourBidSoFar", cards=f"{cards(mine['bid'], tr)} = {bid_total(mine['bid'])}"))
     draw_own(view, console, tr)
 
 
@@ -116,6 +115,11 @@ def hand_limit(view: dict[str, Any]) -> int:
     return limit
 
 
+def bid_total(bid: list[str]) -> int:
+    """A bid's worth: the sum of its cards' values (olive2 is 2)."""
+    return sum(int(code.lstrip("abcdefghijklmnopqrstuvwxyz") or 0) for code in bid)
+
+
 def seats_table(view: dict[str, Any], tr: Translator) -> Table:
     t = tr.terminal
     table = Table()
@@ -134,6 +138,8 @@ def seats_table(view: dict[str, Any], tr: Translator) -> Table:
             bid = t("passed")
         elif auction and auction.get("high_bidder") == p:
             bid += f" = {auction['high']} ({t('high')})"
+        elif seat["bid"]:  # every bid totalled, your own too, not only the highest
+            bid += f" = {bid_total(seat['bid'])}"
         discarded = f" ({t('discarded', count=seat['discarded'])})" if seat["discarded"] else ""
         table.add_row(
             who,

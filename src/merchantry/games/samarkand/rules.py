@@ -383,16 +383,25 @@ class SamarkandState(State):
         drawn: list[int] = []
         if self.hand_size(player) < self.hand_limit():
             drawn = self._draw(DRAW_ON_MARRIAGE)
-        self.log = self._add(
-            "married", seat=player, family=MAP.families[family].name, cost=cost, count=len(drawn)
-        )
+        name = MAP.families[family].name
         if drawn:
             self.hands = replace_at(self.hands, player, tuple(sorted(self.hands[player] + tuple(drawn))))
-            names = [good_name(g) for g in drawn]
-            self.log = self._add("drew_cards", seat=player, cards=names, audience=[player])
+            # SK-I1: one line, the cards named for their seat and counted for everyone else
+            married = {"type": "married", "seat": player, "family": name, "cost": cost, "count": len(drawn)}
+            cards = [good_name(g) for g in drawn]
+            self.log = self._add(
+                "you_married",
+                seat=player,
+                family=name,
+                cost=cost,
+                cards=cards,
+                audience=[player],
+                others=married,
+            )
             self.phase = "discard"
             self.discarded = 0
         else:
+            self.log = self._add("married", seat=player, family=name, cost=cost, count=0)
             self._end_turn()
 
     def _draw(self, count: int) -> list[int]:

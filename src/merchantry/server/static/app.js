@@ -1,6 +1,6 @@
 // Merchantry in the browser: the lobby, a table (live over a websocket) and replays.
 import { h, seatHolderNoted, seatLabel, seatName } from "./dom.js";
-import { LANGUAGES, addressLanguage, gameTranslator, language, listOf, loadLanguage, setLanguage, t } from "./i18n.js";
+import { LANGUAGES, addressLanguage, decimal, gameTranslator, language, listOf, loadLanguage, setLanguage, t } from "./i18n.js";
 import * as generic from "./generic.js";
 import * as tutorial from "./tutorial.js";
 import { accountBar, accountPage, csrfHeader } from "./account.js";
@@ -181,7 +181,7 @@ async function lobby() {
   async function create(event) {
     event.preventDefault();
     const seats = [...seatsBox.querySelectorAll("select")].map((sel) => sel.value === "human" || sel.value === "open" ? { kind: "human", open: sel.value === "open" } : { kind: "bot", bot: sel.value.slice(4) });
-    const name = nameInput.value.trim() || "Host";
+    const name = nameInput.value.trim() || t("defaultName");
     localStorage.setItem("merchantry:name", name);
     try {
       const created = await api("/api/tables", { method: "POST", body: JSON.stringify({ game: gameSelect.value, players: seats.length, seats, name, options: chosenOptions(optionsBox), turn_seconds: Math.round((Number(clockInput.value) || 0) * Number(clockUnit.value)), total_seconds: Math.round((Number(totalInput.value) || 0) * Number(totalUnit.value)), rated: ratedInput.checked }) });
@@ -299,7 +299,7 @@ function learnLinks(games) {
 async function learn(game) {
   main.replaceChildren(h("p", {}, t("tutorialStarting")));
   try {
-    await tutorial.start(game, localStorage.getItem("merchantry:name") || "Host", (created) => {
+    await tutorial.start(game, localStorage.getItem("merchantry:name") || t("defaultName"), (created) => {
       save(created.id, { seat: created.seat, token: created.token, host: created.host_token, invites: created.invites });
       history.replaceState({}, "", `/table/${created.id}`);
     });
@@ -738,7 +738,7 @@ function focusKey(node) {
 // The same game again, the same seats (people are invited anew, bots stay), from the end screen
 async function rematch(table) {
   const seats = table.seats.map((s) => (s.kind === "bot" ? { kind: "bot", bot: s.bot } : { kind: "human" }));
-  const name = localStorage.getItem("merchantry:name") || "Host";
+  const name = localStorage.getItem("merchantry:name") || t("defaultName");
   try {
     const created = await api("/api/tables", { method: "POST", body: JSON.stringify({ game: table.game, players: seats.length, seats, name, turn_seconds: table.turn_seconds || 0, total_seconds: table.total_seconds || 0 }) });
     save(created.id, { seat: created.seat, token: created.token, host: created.host_token, invites: created.invites });
@@ -862,7 +862,9 @@ async function replayPage(tableId) {
   async function storedAnalysis() {
     const response = await fetch(`/api/tables/${tableId}/analysis`);
     if (!response.ok) return;
-    analysis = await response.json();
+    const body = await response.json();
+    if (body.status === "none") return;  // none asked for yet: the panel offers to start one
+    analysis = body;
     try { await follow(); } catch (error) { toast(error.message); }
   }
   document.onkeydown = (e) => {
@@ -925,7 +927,7 @@ function analysisPanel(analysis, table, start, show, tr, rounds = []) {
 // a seat's mean loss in points of winning chance with its 95% interval, "2.3 (1.1-3.5)": a number shown
 // carries its uncertainty (an analysis stored before the interval was kept shows the mean alone)
 function meanLoss(row) {
-  const points = (x) => (x * 100).toFixed(1);
+  const points = (x) => decimal(x * 100, 1);
   const interval = row.mean_loss_interval;
   return interval ? `${points(row.mean_loss)} (${points(interval[0])}-${points(interval[1])})` : points(row.mean_loss);
 }

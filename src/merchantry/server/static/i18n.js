@@ -29,6 +29,13 @@ export function language() {
   return LANGUAGES[browser] ? browser : "en";
 }
 
+// A number with `digits` decimals as the reader's language writes it ("0,50" in de, fr, pt), "+" before a
+// positive one when `signed`
+export function decimal(x, digits, signed = false) {
+  return new Intl.NumberFormat(language(), { minimumFractionDigits: digits, maximumFractionDigits: digits,
+    signDisplay: signed ? "exceptZero" : "auto" }).format(x);
+}
+
 export function setLanguage(lang) {
   localStorage.setItem("merchantry:lang", lang);
 }

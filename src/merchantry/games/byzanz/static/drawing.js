@@ -111,7 +111,7 @@ function seatBox(view, info, seat, table, t) {
   const out = auction && !info.offer && !auction.in.includes(s);
   const offer = offerOf(view, s);
   return h("div", { class: `seat${s === seat ? " me" : ""}${view.to_act.includes(s) ? " current" : ""}` },
-    h("div", { class: "seat-name" }, seatName(table, s)),
+    h("div", { class: "seat-name" }, seatName(table, s), s === seat ? ` (${t("you")})` : ""),
     h("div", { class: "muted" }, t("handSize", { count: info.hand_size }), info.discarded ? ` · ${t("discardedCount", { count: info.discarded })}` : ""),
     offer ? h("div", { class: "bz-offer", title: t("offerHelp") }, `${t("offerCard")}: ${offer}`) : null,
     view.phase === "over" ? null : h("div", { class: "bz-bid" }, `${t("bid")}: `, out ? h("span", { class: "muted" }, t("passed"))

@@ -2,6 +2,7 @@
 // controls that say why they are closed, the 27 price cards (those still to come and those revealed), every
 // player's gems, grands and worth, a prompt for each moment, and the final table.
 import { h, seatName } from "/static/dom.js";
+import { decimal } from "/static/i18n.js";
 
 const TRACK = 19; // prices stay within 1..19 (GB-C3)
 const LIMIT = 4; // gems a player may hold (GB-R4)
@@ -94,7 +95,7 @@ function priceRow(payload, g, can, act, t, tr) {
 function expected(view, g) {
   const left = view.remaining_cards;
   const mean = left.reduce((sum, card) => sum + card[g], 0) / left.length;
-  return `${mean > 0 ? "+" : ""}${mean.toFixed(2)}`;
+  return decimal(mean, 2, true);
 }
 
 function cardText(card) {
@@ -122,7 +123,7 @@ function players(view, seat, table, t, tr) {
     h("thead", {}, h("tr", {}, h("th", {}, t("seat")), view.gems.map((g) => h("th", { title: tr.term(g) }, LETTER[g], h("span", { class: "gb-gem-word" }, ` ${tr.term(g)}`))),
       h("th", { title: t("cashHelp") }, t("cash")), h("th", { title: t("worthHelp") }, t("worth")))),
     h("tbody", {}, view.holdings.map((row) => h("tr", { class: `${row.seat === view.current ? "current-row" : ""}${row.seat === seat ? " me" : ""}` },
-      h("td", {}, seatName(table, row.seat), row.seat === view.opener && !view.over ? h("small", { class: "muted", title: t("openerHelp") }, ` · ${t("opener")}`) : null),
+      h("td", {}, seatName(table, row.seat), row.seat === seat ? ` (${t("you")})` : "", row.seat === view.opener && !view.over ? h("small", { class: "muted", title: t("openerHelp") }, ` · ${t("opener")}`) : null),
       row.gems.map((n) => h("td", { class: "num", title: view.over ? t("cashedOut") : null }, view.over && n ? `${n} → ${n * 10}` : String(n))),
       h("td", { class: "num" }, String(grandsShown(view, row))),
       h("td", { class: "num" }, String(worth(view, row))))))));

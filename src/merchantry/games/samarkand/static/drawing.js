@@ -307,7 +307,7 @@ function playersTable(view, seat, table, t, tr) {
     h("caption", {}, t("players")),
     h("thead", {}, h("tr", {}, h("th", {}, ""), columns.map((key) => h("th", { title: t(key) }, t(key))))),
     h("tbody", {}, view.seats.map((row) => h("tr", { class: `${row.seat === view.current ? "current-row" : ""}${row.seat === seat ? " me" : ""}` },
-      h("th", {}, seatName(table, row.seat)),
+      h("th", {}, seatName(table, row.seat), row.seat === seat ? ` (${t("you")})` : ""),
       h("td", { class: "num" }, String(row.money)),
       h("td", { class: "num" }, `${row.hand_size}`),
       h("td", {}, tr.join(row.sold.map((g) => `${g} ${tr.term(MAP.goods[g - 1].name)}`)) || "–"),
