@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from merchantry import games
+from tests.server.live_tables import wait_until_finished
 from tests.server.test_browser import REQUIRED, browser, create_table, live_server  # noqa: F401
 
 AXE = Path(__file__).resolve().parents[1] / "accessibility" / "node_modules" / "axe-core" / "axe.min.js"
@@ -56,7 +57,6 @@ def test_each_game_page_has_no_serious_accessibility_findings(live_server, brows
 
 
 def test_the_analysis_panel_has_no_serious_accessibility_findings(live_server, browser):  # noqa: F811
-    import time
 
     import httpx
 
@@ -64,10 +64,7 @@ def test_the_analysis_panel_has_no_serious_accessibility_findings(live_server, b
     created = httpx.post(
         live_server + "/api/tables", json={"game": "grand_bazaar", "players": 2, "seats": seats}
     ).json()
-    deadline = time.time() + 60
-    while httpx.get(f"{live_server}/api/tables/{created['id']}").json()["table"]["status"] != "finished":
-        assert time.time() < deadline, "the bots did not finish"
-        time.sleep(0.2)
+    wait_until_finished(live_server, created["id"], 60)
     page = browser.new_page(viewport={"width": 1100, "height": 900})
     page.goto(f"{live_server}/replay/{created['id']}")
     page.click("#analyse")

@@ -17,6 +17,7 @@ import pytest
 from merchantry.bots.ismcts import SearchConfig
 from merchantry.server.app import create_app
 from tests.server.conftest import free_port, serving  # noqa: F401  (free_port: for the modules that import it from here)
+from tests.server.live_tables import wait_until_finished
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -523,10 +524,7 @@ def test_a_hinted_move_played_to_the_letter_is_not_marked_by_the_analysis(live_s
         f"{live_server}/api/tables/{tid}/seats/0/bot", json={"host_token": host, "bot": "greedy"}
     )
     assert handed.status_code == 200 or "game is over" in handed.text, handed.text
-    deadline = time.time() + 90
-    while httpx.get(f"{live_server}/api/tables/{tid}").json()["table"]["status"] != "finished":
-        assert time.time() < deadline, "the bots did not finish the game"
-        time.sleep(0.2)
+    wait_until_finished(live_server, tid, 90)
     record = httpx.get(f"{live_server}/api/tables/{tid}/record").json()
     played = [step for plan in plans for step in plan]
     assert [text for seat, text in record["moves"] if seat == 0][: len(played)] == played  # to the letter

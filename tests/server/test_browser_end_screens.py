@@ -7,12 +7,12 @@ view: what any seat sees is at least that)."""
 from __future__ import annotations
 
 import re
-import time
 from collections import Counter
 
 import httpx
 
 from merchantry import records
+from tests.server.live_tables import wait_until_finished
 from tests.server.test_browser import browser, live_server, shot  # noqa: F401
 from tests.server.test_browser import pytestmark as browser_needed
 
@@ -27,10 +27,7 @@ def finished_bot_game(base: str, game: str, players: int = 3):
     seats = [{"kind": "bot", "bot": "greedy"}] * players
     body = {"game": game, "players": players, "seats": seats, "options": SHORT.get(game, {})}
     created = httpx.post(base + "/api/tables", json=body).json()
-    deadline = time.time() + 150
-    while httpx.get(f"{base}/api/tables/{created['id']}").json()["table"]["status"] != "finished":
-        assert time.time() < deadline, f"the bots did not finish {game}"
-        time.sleep(0.3)
+    wait_until_finished(base, created["id"], 150, what=game)
     state = records.replay(httpx.get(f"{base}/api/tables/{created['id']}/record").json())
     assert state.is_over()
     return created["id"], state

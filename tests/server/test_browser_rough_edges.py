@@ -12,6 +12,7 @@ import time
 
 import httpx
 
+from tests.server.live_tables import wait_until_finished
 from tests.server.test_browser import (  # noqa: F401
     browser,
     create_table,
@@ -224,10 +225,7 @@ def test_the_lobby_names_the_winning_seat_and_the_replay_log_follows_the_move(li
         live_server + "/api/tables",
         json={"game": "money", "players": 3, "seats": seats, "options": {"max_rounds": 4}},
     ).json()
-    deadline = time.time() + 90
-    while httpx.get(f"{live_server}/api/tables/{created['id']}").json()["table"]["status"] != "finished":
-        assert time.time() < deadline, "the bots did not finish"
-        time.sleep(0.3)
+    wait_until_finished(live_server, created["id"], 90)
     page = browser.new_page(viewport={"width": 1100, "height": 500})
     page.goto(live_server + "/")
     page.wait_for_selector("table.tables")
@@ -577,10 +575,7 @@ def test_an_analysis_that_has_judged_nothing_yet_says_it_is_working_on_a_moving_
         live_server + "/api/tables",
         json={"game": "money", "players": 3, "seats": seats, "options": {"max_rounds": 2}},
     ).json()
-    deadline = time.time() + 90
-    while httpx.get(f"{live_server}/api/tables/{created['id']}").json()["table"]["status"] != "finished":
-        assert time.time() < deadline, "the bots did not finish"
-        time.sleep(0.3)
+    wait_until_finished(live_server, created["id"], 90)
     # an analysis asked for (by anyone) and running: the server's answers stand in for a slow search
     answer = {"status": "running", "done": 0, "total": 202, "decisions": []}
     page = browser.new_page(viewport={"width": 1100, "height": 700})

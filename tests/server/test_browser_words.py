@@ -11,7 +11,6 @@ import json
 import math
 import random
 import re
-import time
 from typing import Any
 
 import httpx
@@ -24,6 +23,7 @@ from merchantry.package import LANGUAGES
 from merchantry.server.app import create_app
 from tests.conformance.walks import random_walk
 from tests.server.conftest import serving
+from tests.server.live_tables import wait_until_finished
 from tests.server.test_browser import CHROMIUM, CHROMIUM_ARGS, shot, show_other_bots
 from tests.server.test_browser import pytestmark as browser_needed
 
@@ -260,10 +260,7 @@ def the_analysis_in_words(server: str, chromium) -> tuple[Any, int]:
         {"kind": "bot", "bot": "greedy"},
     ]
     created = create(server, "money", seats, {"max_rounds": 3})
-    deadline = time.time() + 90
-    while httpx.get(f"{server}/api/tables/{created['id']}").json()["table"]["status"] != "finished":
-        assert time.time() < deadline, "the bots did not finish"
-        time.sleep(0.2)
+    wait_until_finished(server, created["id"], 90)
     page = page_in(chromium, server)
     page.goto(f"{server}/replay/{created['id']}")
     page.wait_for_selector("#replay-at")
