@@ -388,3 +388,34 @@ def test_a_lessons_steps_call_a_round_by_the_word_the_board_uses(name):
         word = platform["ui"]["round"].lower()
         for key in about_rounds:
             assert word in lesson["tutorial"][key].lower(), f"{name}/{language} {key}: no {word!r}"
+
+
+# One word for one thing in French (issue 32): Samarkand's buttons say "S'allier" while its lesson said
+# "épousez une famille", its end table "Jetons" while the lesson said "marqueurs", and the lobby "Bot facile"
+# while the lesson's button said "Laisser un robot finir". Each word that must not appear, with the one to
+# use.
+FRENCH_ONE_WORD = {
+    r"(?i)\b(épous\w*|mari(er|é|ée|és|ées|age|ages|ant)|se marier)\b": "s'allier, allié, alliance",
+    r"(?i)\b(marqueurs?|marq\.)": "jeton",
+}
+FRENCH_BOT = {r"(?i)\brobots?\b": "bot"}
+
+
+def test_french_samarkand_says_s_allier_and_jeton_and_french_says_bot_throughout():
+    texts = french_texts()
+    labels = json.loads(games.package("samarkand").file("images", "labels.json").read_text(encoding="utf-8"))
+    texts["samarkand/images/labels.json"] = " ".join(
+        entry["fr"] for entry in [labels["caption"], *labels["labels"]]
+    )
+    samarkand = {where: text for where, text in texts.items() if where.startswith("samarkand/")}
+    assert len(samarkand) > 100
+    found = [
+        f"{where}: {match.group(0)!r} (say: {say})"
+        for markers, chosen in ((FRENCH_ONE_WORD, samarkand), (FRENCH_BOT, texts))
+        for where, text in chosen.items()
+        for marker, say in markers.items()
+        for match in re.finditer(marker, text)
+    ]
+    assert not found, "\n".join(found)
+    assert "S'allier" in Translator("samarkand", "fr").ui("marry")
+    assert "Jetons" in Translator("samarkand", "fr").ui("relationMarkers")
