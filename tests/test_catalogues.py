@@ -419,3 +419,25 @@ def test_french_samarkand_says_s_allier_and_jeton_and_french_says_bot_throughout
     assert not found, "\n".join(found)
     assert "S'allier" in Translator("samarkand", "fr").ui("marry")
     assert "Jetons" in Translator("samarkand", "fr").ui("relationMarkers")
+
+
+# A Byzanz take read "levar todo o azeitona do mercado" (issue 32): the quantifier agreed with no good's
+# gender in Portuguese ("todo o" before feminine goods), nor in French ("tout épices") or German ("alle
+# Gewürz"). The take counts the cards of the good, whose words agree whatever the good.
+TAKE_EVERY = {
+    "en": ("every {} card", r"\bevery\s+{}\s+from"),
+    "de": ("alle Karten der Sorte {}", r"\balle\s+{}\b"),
+    "fr": ("toutes les cartes {}", r"\b(tout|toute|tous|toutes)\s+(les?\s+|la\s+|l')?{}\b"),
+    "pt": ("todas as cartas de {}", r"\b(todo|toda|todos|todas)\s+(o|a|os|as)\s+{}\b"),
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_byzanz_take_agrees_with_every_good_in_every_language(language):
+    tr = Translator("byzanz", language)
+    for good in ("cloth", "spice", "wine", "wood", "grain", "olive", "merchant"):
+        words, disagreeing = TAKE_EVERY[language]
+        term = tr.term(good)
+        text = tr.move(f"take {good}")
+        assert words.format(term) in text, f"{language} {good}: {text!r}"
+        assert not re.search(disagreeing.format(re.escape(term)), text, re.I), f"{language}: {text!r}"
