@@ -57,3 +57,15 @@ def test_money_rules_page_says_what_a_bid_is_worth_and_explains_the_lobby_option
 def test_the_log_note_on_lines_without_a_number_is_short_and_plain(language):
     note = Translator(None, language).ui("logNumbersLater")
     assert len(note) < 130 and "since a move" not in note, note
+
+
+SIMPLE_BOTS = {"en": "simple bots", "de": "einfache Bots", "fr": "bots simples", "pt": "bots simples"}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_lobbys_measured_strength_names_the_opponents_in_plain_words(language):
+    # "won 68% … against three greedy bots": greedy is a script's name, not words a newcomer knows
+    tr = Translator(None, language)
+    line = tr.ui("levelMeasured", rate=68, games=400, low=63, high=72)
+    assert "greedy" not in line.lower() and SIMPLE_BOTS[language] in line, line
+    assert "68" in line and "400" in line and "63" in line and "72" in line, line
