@@ -48,6 +48,12 @@ def test_money_rules_page_says_what_a_bid_is_worth_and_explains_the_lobby_option
         for name in lobby_only:  # each by its name in the lobby
             label = tr.option(name)
             assert label.lower() in text.lower(), f"{language}: {label!r} is not explained"
+        # the list of the lobby's options names all five, the variants too (it listed three of the five)
+        listed = re.search(r"<h2>[^<]*</h2>\s*<ul>(.*?)</ul>", page.text, re.S)
+        assert listed, f"{language}: no list of the lobby's options"
+        items = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", listed.group(1))).lower()
+        for name in MONEY.options():
+            assert tr.option(name).lower() in items, f"{language}: {tr.option(name)!r} not in the list"
         # the lobby's "standard" for the currencies left out says what it is (MO-S1), not "none"
         standard = tr._find("optionDefault.removed_currencies")
         assert standard and all(n in standard for n in "435"), f"{language}: {standard!r}"
