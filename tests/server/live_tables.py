@@ -13,3 +13,14 @@ def wait_until_finished(base: str, table_id: str, seconds: float = 90, what: str
     while httpx.get(f"{base}/api/tables/{table_id}").json()["table"]["status"] != "finished":
         assert time.time() < deadline, f"the bots did not finish {what}"
         time.sleep(0.2)
+
+
+def finished_bot_table(
+    base: str, game: str, bots: list[str], options: dict | None = None, seconds: float = 90
+) -> str:
+    """A new table of these bots (one seat each) with `options`, played by them to its end; its id."""
+    seats = [{"kind": "bot", "bot": bot} for bot in bots]
+    body = {"game": game, "players": len(bots), "seats": seats, "options": options or {}}
+    created = httpx.post(base + "/api/tables", json=body).json()
+    wait_until_finished(base, created["id"], seconds, what=game)
+    return created["id"]

@@ -12,7 +12,7 @@ from collections import Counter
 import httpx
 
 from merchantry import records
-from tests.server.live_tables import wait_until_finished
+from tests.server.live_tables import finished_bot_table
 from tests.server.test_browser import browser, live_server, shot  # noqa: F401
 from tests.server.test_browser import pytestmark as browser_needed
 
@@ -24,13 +24,10 @@ SHORT = {"money": {"max_rounds": 6}}  # Money's digital safeguard ends it after 
 
 def finished_bot_game(base: str, game: str, players: int = 3):
     """A table of greedy bots played to its end; the engine's final state, rebuilt from its record."""
-    seats = [{"kind": "bot", "bot": "greedy"}] * players
-    body = {"game": game, "players": players, "seats": seats, "options": SHORT.get(game, {})}
-    created = httpx.post(base + "/api/tables", json=body).json()
-    wait_until_finished(base, created["id"], 150, what=game)
-    state = records.replay(httpx.get(f"{base}/api/tables/{created['id']}/record").json())
+    table_id = finished_bot_table(base, game, ["greedy"] * players, SHORT.get(game), seconds=150)
+    state = records.replay(httpx.get(f"{base}/api/tables/{table_id}/record").json())
     assert state.is_over()
-    return created["id"], state
+    return table_id, state
 
 
 def seat_of(text: str) -> int:

@@ -12,7 +12,7 @@ import time
 
 import httpx
 
-from tests.server.live_tables import wait_until_finished
+from tests.server.live_tables import finished_bot_table
 from tests.server.test_browser import (  # noqa: F401
     browser,
     create_table,
@@ -220,12 +220,7 @@ def test_each_seat_sees_the_clock_of_the_seat_on_turn(live_server, browser):
 
 
 def test_the_lobby_names_the_winning_seat_and_the_replay_log_follows_the_move(live_server, browser):
-    seats = [{"kind": "bot", "bot": "greedy"}] * 3
-    created = httpx.post(
-        live_server + "/api/tables",
-        json={"game": "money", "players": 3, "seats": seats, "options": {"max_rounds": 4}},
-    ).json()
-    wait_until_finished(live_server, created["id"], 90)
+    table_id = finished_bot_table(live_server, "money", ["greedy"] * 3, {"max_rounds": 4})
     page = browser.new_page(viewport={"width": 1100, "height": 500})
     page.goto(live_server + "/")
     page.wait_for_selector("table.tables")
@@ -237,7 +232,7 @@ def test_the_lobby_names_the_winning_seat_and_the_replay_log_follows_the_move(li
     )
     assert links and max(links) <= 390, f"Watch/Open cut at {max(links)} px on a 390 px phone"
     shot(page, "26-lobby-tables-phone")
-    page.goto(f"{live_server}/replay/{created['id']}")
+    page.goto(f"{live_server}/replay/{table_id}")
     page.wait_for_selector("#replay-at")
     page.click("#replay-last")
     page.wait_for_function("!document.querySelector('#replay-at').textContent.startsWith('Move 0 /')")
@@ -570,20 +565,15 @@ def test_an_analysis_that_has_judged_nothing_yet_says_it_is_working_on_a_moving_
     judged (seconds of search, far more on a busy machine: its worker gets only the CPU nobody else wants).
     Until then the page says it is judging the first decision, on a bar that moves (no value: indeterminate);
     then the count of moves."""
-    seats = [{"kind": "bot", "bot": "greedy"}] * 3
-    created = httpx.post(
-        live_server + "/api/tables",
-        json={"game": "money", "players": 3, "seats": seats, "options": {"max_rounds": 2}},
-    ).json()
-    wait_until_finished(live_server, created["id"], 90)
+    table_id = finished_bot_table(live_server, "money", ["greedy"] * 3, {"max_rounds": 2})
     # an analysis asked for (by anyone) and running: the server's answers stand in for a slow search
     answer = {"status": "running", "done": 0, "total": 202, "decisions": []}
     page = browser.new_page(viewport={"width": 1100, "height": 700})
     page.route(
-        f"**/api/tables/{created['id']}/analysis",
+        f"**/api/tables/{table_id}/analysis",
         lambda route: route.fulfill(content_type="application/json", body=json.dumps(answer)),
     )
-    page.goto(f"{live_server}/replay/{created['id']}")
+    page.goto(f"{live_server}/replay/{table_id}")
     status = page.locator("#analysis p[role=status]")
     status.filter(has_text="judging the first decision of 202 moves").wait_for()
     assert "0 / 202" not in status.inner_text()
