@@ -6,11 +6,13 @@ replay's log, a favicon on every page, and an analysis that has judged nothing y
 # ruff: noqa: F811  (the fixtures imported from test_browser are parameters here)
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import time
 
 import httpx
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.server.live_tables import finished_bot_table
 from tests.server.test_browser import (  # noqa: F401
@@ -452,6 +454,15 @@ def test_samarkands_map_labels_stay_clear_and_expand_fits_its_spaces_in_view(liv
     assert drawn and all(listed.fullmatch(line) for line in drawn), drawn
 
 
+def settled_shadow(page, cue) -> None:
+    """Wait (up to 3 s) for a scroll cue's shadow to end its fade-in (a loaded machine read 0.996 in the
+    middle of it); the test then reads what it settled to."""
+    with contextlib.suppress(PlaywrightTimeout):  # the assertion that follows says what it is instead
+        page.wait_for_function(
+            "n => getComputedStyle(n, '::after').opacity === '1'", arg=cue.element_handle(), timeout=3000
+        )
+
+
 def offered_the_first_card_of_the_hand(message: str) -> str:
     """A table's update as if a sale offer for the first card of this seat's hand had just opened (SK-G1):
     the seat holds the card, so it is to answer, Sell or Keep."""
@@ -505,7 +516,9 @@ def test_samarkands_sale_offer_is_unmissable_and_its_wide_parts_say_they_scroll(
         area = page.locator(f".sk-cue-area:has({part})")  # the shadow lies over the edge, not the content
         assert "overflows" in area.get_attribute("class") and "more-right" in area.get_attribute("class")
         assert area.locator(".sk-cue-hint").is_visible(), f"{part}: no word that it scrolls"
-        shadow = area.locator(".sk-cue").evaluate("n => getComputedStyle(n, '::after').opacity")
+        cue = area.locator(".sk-cue")
+        settled_shadow(page, cue)  # the shadow fades in: read it once its transition is over
+        shadow = cue.evaluate("n => getComputedStyle(n, '::after').opacity")
         assert shadow == "1", f"{part}: no shadow on the edge that hides more"
         holder = area.locator(".sk-cue").evaluate("n => getComputedStyle(n).overflowX")
         assert holder == "visible", f"{part}: its shadows would scroll away with the content"
