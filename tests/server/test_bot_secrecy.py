@@ -212,12 +212,17 @@ def test_at_a_table_with_people_the_server_holds_its_answers_to_an_offer_for_a_w
     assert service.unseen_window_left(bots_only, opened) == 0.0
 
 
-def test_an_open_sale_offer_tells_every_seat_the_same_decision_deadline(service):
+def test_an_open_sale_offer_tells_every_seat_the_same_decision_deadline(service, monkeypatch):
     """Issue 32: a holder who missed the offer waited its 30 s with no sign. The page is told the deadline
     the server answers by (`decision_deadline`, generic: any step whose answers are unseen), the same for
     every seat and spectator, so it says nothing of who holds the card; none once the offer is closed."""
     table_id = samarkand_offer(service, random.Random(3))
-    deadlines = {s: service.payload(table_id, s)["table"]["decision_deadline"] for s in (0, 1, 2, None)}
+    # every seat asks at one moment: the seconds left are compared, not how long a payload took to build
+    # (CI under load read 30.0 for the first and 29.2 for the others)
+    with monkeypatch.context() as frozen:
+        now = time.monotonic()
+        frozen.setattr(time, "monotonic", lambda: now)
+        deadlines = {s: service.payload(table_id, s)["table"]["decision_deadline"] for s in (0, 1, 2, None)}
     assert all(isinstance(d, float) for d in deadlines.values()), deadlines
     assert max(deadlines.values()) - min(deadlines.values()) <= 0.2, deadlines  # one deadline for all
     assert 25.0 <= min(deadlines.values()) <= service.unseen_answer_seconds
