@@ -17,6 +17,7 @@ from merchantry.bots import ismcts
 from merchantry.bots.analysis import (
     MARKS,
     Calibration,
+    Decision,
     Estimate,
     analyze,
     calibration,
@@ -28,6 +29,7 @@ from merchantry.bots.analysis import (
     play_outs,
     shares_after,
     summary,
+    turning_points,
     whole_move,
 )
 from merchantry.bots.ismcts import (
@@ -896,3 +898,43 @@ def test_a_chance_shown_sits_inside_its_interval_where_the_map_flattens_at_its_t
     seats = flat_top.seats([1.0, 0.0, 0.0], 0)
     assert all(lo <= c <= hi for c, (lo, hi) in zip(seats, intervals, strict=True))
     assert intervals[0][0] < seats[0] < intervals[0][1]
+
+
+def judged_decision(move: int, seat: int, chances: list[float], spread: float = 0.02) -> Decision:
+    """A decision as the analysis writes it, with every seat's chance after it (intervals +/- `spread`)."""
+    return Decision(
+        move=move,
+        moves=[move],
+        seat=seat,
+        played=f"move{move}",
+        preferred=f"move{move}",
+        before=chances[seat],
+        after=chances[seat],
+        best=chances[seat],
+        mark=None,
+        after_interval=(chances[seat] - spread, chances[seat] + spread),
+        best_interval=(chances[seat] - spread, chances[seat] + spread),
+        loss_interval=(0.0, 0.0),
+        chances=chances,
+        round=move // 2,
+        chance_intervals=[(c - spread, c + spread) for c in chances],
+    )
+
+
+def test_a_seat_that_played_well_and_lost_is_told_where_its_chance_fell_at_anothers_move():
+    """Issue 32: a newcomer followed every hint, lost, and the analysis said nothing. Each seat is told the
+    moment its chance fell most at another seat's move, when the fall is clear of its uncertainty."""
+    decisions = [
+        judged_decision(1, 0, [0.50, 0.50]),
+        judged_decision(2, 1, [0.45, 0.55]),  # P1 falls 5 points: within FALL, not told
+        judged_decision(3, 0, [0.60, 0.40]),  # P2 falls 15 points at P1's move
+        judged_decision(4, 1, [0.25, 0.75]),  # P1 falls 35 points at P2's move: its biggest
+        judged_decision(5, 1, [0.10, 0.90]),  # 15 more, smaller
+    ]
+    p1, p2 = turning_points(decisions, 2)
+    assert p1 == [{"move": 4, "round": 2, "by": 1, "played": "move4", "from": 60, "to": 25}]
+    assert p2 == [{"move": 3, "round": 1, "by": 0, "played": "move3", "from": 55, "to": 40}]
+    # a seat's own moves are judged by the marks, never here; a fall inside the noise is no turning point
+    assert turning_points(decisions[:2], 2) == [[], []]
+    noisy = [judged_decision(1, 0, [0.5, 0.5], spread=0.1), judged_decision(2, 1, [0.38, 0.62], spread=0.1)]
+    assert turning_points(noisy, 2) == [[], []]

@@ -406,7 +406,14 @@ MARK_RULE = (
 
 def cmd_analyze_game(args: argparse.Namespace, console: Console) -> int:
     """Every decision of a recorded game judged by the hard bot, from the deciding seat's knowledge only."""
-    from merchantry.bots.analysis import WORLDS, analysis_recipe, analyze, key_moments, summary
+    from merchantry.bots.analysis import (
+        WORLDS,
+        analysis_recipe,
+        analyze,
+        key_moments,
+        summary,
+        turning_points,
+    )
 
     worlds = WORLDS if args.worlds is None else args.worlds
     if args.workers < 1 or worlds < 2:
@@ -460,6 +467,12 @@ def cmd_analyze_game(args: argparse.Namespace, console: Console) -> int:
             console.print(
                 f"{seat_label(seat)}, round {moment['round']}: {moment['played']} instead of "
                 f"{moment['preferred']} cost about {moment['points']} points of winning chance"
+            )
+    for seat, falls in enumerate(turning_points(decisions, record["players"])):
+        for fall in falls:
+            console.print(
+                f"{seat_label(seat)}, round {fall['round']}: after {seat_label(fall['by'])} played "
+                f"{fall['played']}, the chance of winning fell from {fall['from']}% to {fall['to']}%"
             )
     if args.json:
         Path(args.json).write_text(

@@ -284,12 +284,14 @@ def the_analysis_in_words(server: str, chromium) -> tuple[Any, int]:
     for move in page.locator("#analysis .analysis-marks .whole-move").all():
         notation = move.get_attribute("data-notation")
         assert move.inner_text() == ", ".join(english.move(step) for step in notation.split(", "))
-    for moment in page.locator("#analysis .key-moment").all():
+    for moment in page.locator("#analysis .key-moment, #analysis .turning-point").all():
         assert english.move(moment.get_attribute("data-notation").split(", ")[0]) in moment.inner_text()
     shot(page, "42-analysis-words")
     # Issue 32: one numbering of moves, the record's: a decision the analysis calls move N shows the replay
     # at "Move N", naming that move, with the log's lines it wrote numbered N and marked as the move shown
-    links = page.locator("#analysis .analysis-marks button[data-move-number], #analysis .key-moment")
+    links = page.locator(
+        "#analysis .analysis-marks button[data-move-number], #analysis .key-moment, #analysis .turning-point"
+    )
     numbers = [int(n) for n in links.evaluate_all("bs => bs.map(b => b.dataset.moveNumber)")]
     if not numbers:  # no decision marked: the bar's own step
         page.click("#replay-next")

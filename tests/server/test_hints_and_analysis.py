@@ -126,6 +126,10 @@ def test_a_finished_game_is_analysed_in_the_background(client):
         marked = sorted((round(d["loss"] * 100) for d in mine), reverse=True)
         assert len(moments) == len(marked[:3])
         assert all(abs(m["points"] - points) <= 1 for m, points in zip(moments, marked, strict=False))
+    # and where its chance fell most at another seat's move (issue 32: why a seat that played well lost)
+    assert len(done["turning_points"]) == 2
+    for seat, falls in enumerate(done["turning_points"]):
+        assert len(falls) <= 1 and all(f["by"] != seat and f["from"] - f["to"] >= 10 for f in falls)
 
 
 def finished_bot_game(client, game="grand_bazaar"):

@@ -552,6 +552,45 @@ def key_moments(decisions: list[Decision], players: int) -> list[list[dict[str, 
     return moments
 
 
+FALL = 0.10  # a seat's chance falling at least this much at another seat's move is a turning point for it
+
+
+def turning_points(decisions: list[Decision], players: int) -> list[list[dict[str, Any]]]:
+    """Per seat, the moment its chance fell most at another seat's move (with whatever the deal brought
+    since the moment before), when the fall is at least `FALL` and clearly more than its uncertainty (the
+    95% intervals of the two moments do not meet). It tells a seat that played every move well why it lost
+    all the same: its own marked moves (`key_moments`) are then none."""
+    biggest: list[tuple[float, Decision, Decision] | None] = [None] * players
+    for earlier, later in zip(decisions, decisions[1:], strict=False):
+        for seat in range(players):
+            fall = earlier.chances[seat] - later.chances[seat]
+            kept = biggest[seat]
+            if later.seat != seat and clear_fall(earlier, later, seat) and (kept is None or fall > kept[0]):
+                biggest[seat] = (fall, earlier, later)
+    return [[] if kept is None else [turning_point(seat, *kept[1:])] for seat, kept in enumerate(biggest)]
+
+
+def turning_point(seat: int, earlier: Decision, later: Decision) -> dict[str, Any]:
+    return {
+        "move": later.moves[0],
+        "round": later.round,
+        "by": later.seat,
+        "played": later.played,
+        "from": round(earlier.chances[seat] * 100),
+        "to": round(later.chances[seat] * 100),
+    }
+
+
+def clear_fall(earlier: Decision, later: Decision, seat: int) -> bool:
+    """Whether `seat`'s chance fell by `FALL` or more from `earlier` to `later`, beyond both intervals (an
+    analysis stored before the seats' intervals were kept: by `FALL` alone)."""
+    if earlier.chances[seat] - later.chances[seat] < FALL:
+        return False
+    if not (earlier.chance_intervals and later.chance_intervals):
+        return True
+    return earlier.chance_intervals[seat][0] > later.chance_intervals[seat][1]
+
+
 def round_of(state: State) -> int:
     """The round a decision is made in: the public view's round where it has one, else the log's newest
     "new_round" marker. A log may open a round only at its first public event (sealed bids are revealed

@@ -39,7 +39,16 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from merchantry import bots, games
 from merchantry.arena.statistics import wilson
-from merchantry.bots.analysis import MARKS, Decision, analysis_recipe, analyze, hint, key_moments, summary
+from merchantry.bots.analysis import (
+    MARKS,
+    Decision,
+    analysis_recipe,
+    analyze,
+    hint,
+    key_moments,
+    summary,
+    turning_points,
+)
 from merchantry.bots.ismcts import SearchConfig
 from merchantry.engine import seat_label
 from merchantry.i18n import PLATFORM_LOCALES, Translator, load_catalogue
@@ -479,6 +488,7 @@ class Analysis:
             judged = self.judged()
             body["summary"] = summary(judged, players)
             body["key_moments"] = key_moments(judged, players)
+            body["turning_points"] = turning_points(judged, players)
             body["marks"] = {name: threshold for threshold, name in MARKS}
         return body
 

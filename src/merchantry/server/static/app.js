@@ -906,11 +906,16 @@ function analysisPanel(analysis, table, start, show, tr, rounds = []) {
   const totals = analysis.summary.map((r) => h("tr", {}, h("td", {}, noted(table, r.seat)), h("td", { class: "num" }, String(r.decisions)),
     h("td", { class: "num" }, String(r.inaccuracy)), h("td", { class: "num" }, String(r.mistake)), h("td", { class: "num" }, String(r.blunder)),
     h("td", { class: "num mean-loss" }, meanLoss(r))));
-  const moments = (analysis.key_moments || []).flatMap((mine, seat) => mine.length
+  const falls = analysis.turning_points || [];
+  const moments = (analysis.key_moments || []).flatMap((mine, seat) => mine.length || (falls[seat] || []).length
     // a seat's moments one under another: run on with "; ", a long one left the separator alone on a line
     ? [h("li", {}, h("strong", {}, `${seatName(table, seat)}: `), h("ul", { class: "seat-moments" }, mine.map((m) => h("li", {},
       h("button", { class: "link key-moment", onclick: () => show(m.move), "data-move-number": String(m.move), title: `${t("showPosition")} (${m.played} · ${m.preferred})`, "data-notation": m.played },
-        t("keyMoment", { round: m.round, played: t("quoted", { text: moveInWords(m.played, tr) }), preferred: t("quoted", { text: moveInWords(m.preferred, tr) }), points: m.points }))))))]
+        t("keyMoment", { round: m.round, played: t("quoted", { text: moveInWords(m.played, tr) }), preferred: t("quoted", { text: moveInWords(m.preferred, tr) }), points: m.points })))),
+      // where its chance fell most at another seat's move: why a seat that played well lost all the same
+      (falls[seat] || []).map((f) => h("li", {},
+        h("button", { class: "link turning-point", onclick: () => show(f.move), "data-move-number": String(f.move), title: `${t("showPosition")} (${f.played})`, "data-notation": f.played },
+          t("turningPoint", { round: f.round, seat: seatName(table, f.by, f.move), played: t("quoted", { text: moveInWords(f.played, tr) }), from: f.from, to: f.to }))))))]
     : []);
   return h("section", { id: "analysis" },
     h("h2", {}, t("analysisTitle")),
