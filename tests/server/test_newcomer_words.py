@@ -75,3 +75,32 @@ def test_the_lobbys_measured_strength_names_the_opponents_in_plain_words(languag
     line = tr.ui("levelMeasured", rate=68, games=400, low=63, high=72)
     assert "greedy" not in line.lower() and SIMPLE_BOTS[language] in line, line
     assert "68" in line and "400" in line and "63" in line and "72" in line, line
+
+
+LIKELY = {
+    "en": "likely between",
+    "de": "wahrscheinlich zwischen",
+    "fr": "probablement entre",
+    "pt": "provavelmente entre",
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_measured_number_says_its_range_in_plain_words(language):
+    """The lobby's measured strength, the page's hint and the terminal's hint gave their uncertainty as a
+    "95% interval 63-72%", statisticians' words: they say "likely between 63% and 72%", the numbers kept."""
+    import json
+
+    from merchantry.i18n import PLATFORM_LOCALES
+
+    catalogue = json.loads((PLATFORM_LOCALES / f"{language}.json").read_text(encoding="utf-8"))
+    tr = Translator(None, language)
+    said = [
+        tr.ui("levelMeasured", rate=68, games=400, low=63, high=72),
+        tr.ui("hintChance", chance=68, low=63, high=72),
+        catalogue["terminal"]["chance"].replace("{{chance}}", "68%").replace("{{low}}", "63%"),
+    ]
+    for line in said:
+        line = line.replace("{{high}}", "72%")
+        assert LIKELY[language] in line and "63" in line and "72" in line, line
+        assert "95" not in line and "interval" not in line.lower(), line
