@@ -20,7 +20,9 @@ function cardTitle(code, t) {
 export function cardNode(code, attrs = {}, t = null, serial = null) {
   const kind = code.slice(0, 3);
   const value = String(cardValue(code));
-  const label = code === "COIN" ? "COIN" : code === "BLUFF" ? "BLUFF" : kind;
+  // a note shows its currency's code, as the log, the totals and the end table name it; the coin and the
+  // bluff card their names in the page's language (a German page showed "COIN")
+  const label = code === "COIN" ? (t ? t("coinLabel") : "COIN") : code === "BLUFF" ? (t ? t("bluffLabel") : "BLUFF") : kind;
   const number = serial ? ` №${serial}` : "";  // as printed: an accessible name holds the visible text
   // an accessible name starts with what the card shows, then says what clicking does
   const named = attrs["aria-label"] ? { ...attrs, "aria-label": `${value} ${label}${number} — ${attrs["aria-label"]}` } : attrs;
