@@ -195,13 +195,13 @@ function finalScores(view, table, t) {
     const rows = order.map((s) => [s, result.hands[s]]).map(([s, hand]) => h("tr", { "data-seat": s },
       h("td", { class: "num" }, String(rankOf(s))),
       h("td", {}, seatName(table, s)),
-      h("td", {}, Object.entries(hand.currencies).map(([cur, c]) => h("div", {}, currencyScore(view, cur, c, t)))),  // a line each
+      h("td", { class: "working" }, Object.entries(hand.currencies).map(([cur, c]) => h("div", {}, currencyScore(view, cur, c, t)))),  // a line each
       h("td", {}, String(hand.coins)),
       h("td", { class: "num" }, String(hand.total)),
     ));
-    wrap.append(h("table", { class: "scores" },
+    wrap.append(h("table", { class: "scores money-scores" },
       h("caption", {}, view.match.of > 1 ? `${t("game")} ${index + 1}` : t("scores")),
-      h("thead", {}, h("tr", {}, h("th", {}, t("rank")), h("th", {}, t("seat")), h("th", {}, t("scoreColumn")), h("th", {}, t("coins")), h("th", {}, t("total")))),
+      h("thead", {}, h("tr", {}, h("th", {}, t("rank")), h("th", {}, t("seat")), h("th", { class: "working" }, t("scoreColumn")), h("th", {}, t("coins")), h("th", {}, t("total")))),
       h("tbody", {}, rows)));
   });
   return wrap;
