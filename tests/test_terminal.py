@@ -247,7 +247,7 @@ def test_a_hint_in_german_says_the_move_in_words_and_in_the_notation_one_types()
     )
     table.run()
     text = out.getvalue()
-    assert "Tipp: der starke Bot würde spielen: " in text and "95-%-Intervall" in text
+    assert "Tipp: der starke Bot würde spielen: " in text and "wahrscheinlich zwischen" in text
     assert "P2 Bot: schwer" in text  # the level's name in German
     # the plan is said whole after the colon: it once read "würde einen Saphir kaufen spielen", two verbs
     assert not re.search(r"(kaufen|verkaufen|beenden) spielen", text), text
@@ -475,3 +475,39 @@ def samarkand_view_with_a_long_hand():
         seat = session.state.to_act()[0]
         session.apply(seat, bots.play_turn(session.state, seat, greedy, rng))
     return session.state.view(0)
+
+
+ENGLISH_NOTATION = {"pt": "notação inglesa", "fr": "notation anglaise", "de": "englischer Notation"}
+
+
+@pytest.mark.parametrize("language", ["en", "pt", "fr", "de"])
+def test_the_terminals_commands_have_words_in_its_language_and_say_moves_are_typed_as_listed(language):
+    """Under --lang pt the commands were English only (hint, help, board, quit) and nothing said so: each has
+    a word in the language (typed, it does what the English one does, which still works), the commands line
+    names both, and it says that a move is typed as the list shows it (the games' notation is English)."""
+    tr = Translator(None, language)
+    said = tr.terminal("commands")
+    words = {command: tr.terminal(f"cmd_{command}") for command in ("hint", "help", "log", "board", "quit")}
+    assert all(re.search(rf"\b{word}\b", said) for word in words.values()), said
+    assert all(re.search(rf"\b{english}\b", said) for english in words), said
+    if language != "en":
+        assert sum(word != english for english, word in words.items()) >= 4, words
+        assert ENGLISH_NOTATION[language] in said, said  # moves are typed in English: it says so
+    out = io.StringIO()
+    console = Console(file=out, width=140, color_system=None)
+    table = TerminalTable(
+        records.Session("grand_bazaar", 2, seed=2),
+        0,
+        ["you", "greedy"],
+        console,
+        scripted([words["help"], words["board"], "help", words["quit"]]),
+        random.Random(2),
+        language=language,
+        save_on_quit=False,
+    )
+    table.run()
+    text = out.getvalue()
+    help_text = Translator("grand_bazaar", language).terminal("help").split("\n")[0]
+    assert text.count(help_text) == 2, text  # the help, asked in the language and in English
+    assert Translator(None, language).terminal("notAllowed") not in text  # no command taken for a move
+    assert text.count(tr.terminal("abandoned")) == 1 and not table.state.is_over()  # and the quit, quit

@@ -101,10 +101,16 @@ def test_every_banknote_colour_stands_apart_from_the_page_and_its_value_reads_on
 
 
 def test_no_two_currencies_look_alike():
+    """Every pair of Money's notes (and the coin) is plainly apart by CIEDE2000, as eyes weigh colours: the
+    real's and the dollar's greens (ΔE00 6.6) and the euro's blue and the yen's blue-grey (10.0) were
+    mistaken for each other by a newcomer, though ΔE*76 had them 10.9 and 15.5 apart."""
     notes = note_colours()
-    for i, a in enumerate(CURRENCIES):
-        for b in CURRENCIES[i + 1 :]:
+    kinds = [*CURRENCIES, "COI"]
+    for i, a in enumerate(kinds):
+        for b in kinds[i + 1 :]:
             assert apart(notes[a], notes[b]) >= 10, f"{a} and {b} look alike"
+            distance = looks_apart(notes[a], notes[b])
+            assert distance >= 15, f"{a} and {b} look alike (ΔE00 {distance:.1f})"
 
 
 def test_ciede2000_gives_the_published_differences():

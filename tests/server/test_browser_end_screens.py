@@ -188,3 +188,61 @@ def test_samarkand_end_table_is_the_engines_scores_and_every_hand_is_shown(live_
         hidden = page.locator("table.sk-final").evaluate("t => t.scrollWidth - t.parentElement.clientWidth")
         assert hidden <= 1, f"the final table hides {hidden} px of its columns at {width} px"
         shot(page, f"23-samarkand-end-{width}")
+
+
+MONEY_END_LANGUAGES = ("en", "de")  # German: the longest words of the table's headings
+
+
+def test_money_end_table_is_readable_on_a_phone(live_server, browser):
+    """On a 390×844 phone Money's end table was cramped: five columns squeezed, each currency's working
+    ("GBP 120 − 100 (under 200) + 100 (trio) = 120") broken over many short lines. Each seat's row now
+    stacks: every cell within the screen, no two cells overlapping, no word cut, the working on lines of
+    its own wide enough to read."""
+    table_id, _ = finished_bot_game(live_server, "money")
+    for language in MONEY_END_LANGUAGES:
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.goto(f"{live_server}/table/{table_id}?lang={language}")
+        page.wait_for_selector(".money table.scores tbody tr")
+        fits(page, 390)
+        boxes = page.locator(".money table.scores td, .money table.scores th").evaluate_all(
+            """cells => cells.filter(c => getComputedStyle(c).display !== 'none').map(c => {
+                 const b = c.getBoundingClientRect();
+                 return {left: b.left, right: b.right, top: b.top, bottom: b.bottom, text: c.innerText,
+                         cut: c.scrollWidth > c.clientWidth + 1, row: c.parentElement.rowIndex};
+               })"""
+        )
+        assert boxes
+        for box in boxes:
+            assert box["left"] >= 0 and box["right"] <= 390, f"{language}: {box['text']!r} leaves the screen"
+            assert not box["cut"], f"{language}: {box['text']!r} is cut"
+        headings = page.locator(".money table.scores th:not(.working)").evaluate_all(
+            """hs => hs.map(h => {
+                 const style = getComputedStyle(h), size = parseFloat(style.fontSize);
+                 const pad = parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
+                 const inner = h.clientHeight - pad;
+                 return [h.innerText, inner / size];
+               })"""
+        )
+        for text, height in headings:  # one line each ("Rang" was broken into "Ran" and "g")
+            assert height < 2.2, f"{language}: the heading {text!r} is broken over lines"
+        labels = page.locator(".money .card").evaluate_all(
+            "cs => cs.map(c => [c.innerText, c.querySelector('.card-kind').getBoundingClientRect().width,"
+            " c.getBoundingClientRect().width])"
+        )
+        for text, label, card in labels:  # a card's name within its card (MÜNZE spilled over the coin)
+            assert label <= card + 1, f"{language}: {text!r}'s name is {label:.0f} px on a {card:.0f} px card"
+        for i, one in enumerate(boxes):
+            for other in boxes[i + 1 :]:
+                apart = (
+                    one["right"] <= other["left"] + 0.5
+                    or other["right"] <= one["left"] + 0.5
+                    or one["bottom"] <= other["top"] + 0.5
+                    or other["bottom"] <= one["top"] + 0.5
+                )
+                assert apart, f"{language}: {one['text']!r} and {other['text']!r} overlap"
+        working = page.locator(".money table.scores td.working div").evaluate_all(
+            "lines => lines.map(l => l.getBoundingClientRect().width)"
+        )
+        assert working and min(working) >= 200, f"{language}: a currency's working is {min(working)} px wide"
+        shot(page, f"money-end-phone-{language}")
+        page.close()

@@ -595,3 +595,44 @@ def test_an_analysis_that_has_judged_nothing_yet_says_it_is_working_on_a_moving_
     status.filter(has_text="Analysing… 12 / 202 moves").wait_for()
     assert page.locator("#analysis progress").evaluate("p => p.value") == 12
     page.close()
+
+
+# the zoom buttons' boxes that lie over a hexagon of the map where the map's frame shows it (px boxes)
+ZOOM_OVER_HEXES = """() => {
+  const frame = document.querySelector('.sk-map-frame').getBoundingClientRect();
+  const shown = (r) => ({ left: Math.max(r.left, frame.left), right: Math.min(r.right, frame.right),
+    top: Math.max(r.top, frame.top), bottom: Math.min(r.bottom, frame.bottom) });
+  const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5
+    && b.top < a.bottom - 0.5;
+  const buttons = [...document.querySelectorAll('.sk-zoom button')].map((b) => b.getBoundingClientRect());
+  const hits = [];
+  for (const g of document.querySelectorAll('.samarkand .sk-space')) {
+    const hex = shown(g.querySelector('polygon').getBoundingClientRect());
+    if (hex.left >= hex.right || hex.top >= hex.bottom) continue;  // scrolled out of the frame
+    if (buttons.some((b) => meet(b, hex))) hits.push(g.dataset.space);
+  }
+  return { hits, buttons: buttons.length };
+}"""
+
+
+def test_samarkands_zoom_buttons_cover_no_space_of_the_map_on_a_phone(live_server, browser):
+    """Issue 32: on a 390×844 phone the + and − buttons lay over the map's top right corner, on China's
+    start city: they sit beside the map now, and cover no hexagon wherever the map is scrolled to."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    create_table(page, live_server, "Ann", ["human", "bot:greedy", "bot:greedy"], game="samarkand")
+    page.wait_for_selector("section.samarkand svg .sk-space")
+    for zooms in (0, 2):
+        for _ in range(zooms):
+            page.click(".sk-zoom button[aria-label='Zoom in']")
+        for x, y in ((0, 0), (1, 0), (1, 1), (0, 1)):  # each corner of the map in turn
+            page.evaluate(
+                f"""(() => {{ const f = document.querySelector('.sk-map-frame');
+                     f.scrollLeft = {x} * f.scrollWidth; f.scrollTop = {y} * f.scrollHeight; }})()"""
+            )
+            found = page.evaluate(ZOOM_OVER_HEXES)
+            assert found["buttons"] == 2 and found["hits"] == [], (zooms, x, y, found)
+    # still within the screen and usable
+    for button in page.locator(".sk-zoom button").all():
+        box = button.bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    shot(page, "32-samarkand-zoom-beside-the-map-phone")

@@ -75,3 +75,60 @@ def test_the_lobbys_measured_strength_names_the_opponents_in_plain_words(languag
     line = tr.ui("levelMeasured", rate=68, games=400, low=63, high=72)
     assert "greedy" not in line.lower() and SIMPLE_BOTS[language] in line, line
     assert "68" in line and "400" in line and "63" in line and "72" in line, line
+
+
+LIKELY = {
+    "en": "likely between",
+    "de": "wahrscheinlich zwischen",
+    "fr": "probablement entre",
+    "pt": "provavelmente entre",
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_measured_number_says_its_range_in_plain_words(language):
+    """The lobby's measured strength, the page's hint and the terminal's hint gave their uncertainty as a
+    "95% interval 63-72%", statisticians' words: they say "likely between 63% and 72%", the numbers kept."""
+    import json
+
+    from merchantry.i18n import PLATFORM_LOCALES
+
+    catalogue = json.loads((PLATFORM_LOCALES / f"{language}.json").read_text(encoding="utf-8"))
+    tr = Translator(None, language)
+    said = [
+        tr.ui("levelMeasured", rate=68, games=400, low=63, high=72),
+        tr.ui("hintChance", chance=68, low=63, high=72),
+        catalogue["terminal"]["chance"].replace("{{chance}}", "68%").replace("{{low}}", "63%"),
+    ]
+    for line in said:
+        line = line.replace("{{high}}", "72%")
+        assert LIKELY[language] in line and "63" in line and "72" in line, line
+        assert "95" not in line and "interval" not in line.lower(), line
+
+
+COIN_NAMES = {"en": "coin", "de": "münze", "fr": "pièce", "pt": "moeda"}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_money_names_a_note_as_its_card_reads_and_the_coin_in_the_language(language):
+    """The German page's cards read "USD", its totals "USD 270", while its log said "US-Dollar 20" (Portuguese
+    and French alike: "dólar 20", which could be any of three dollars), and the coin and the bluff card read
+    COIN and BLUFF in every language: a note is named by its code and value everywhere, as its card reads,
+    the lesson gives the names of the codes it starts from, and the coin's face is in the language."""
+    import json
+
+    from merchantry import games
+    from merchantry.games.money.components import CURRENCIES as CODES
+
+    tr = Translator("money", language)
+    for code in CODES:
+        assert tr.term(code) == code
+        for value in (20, 30, 40, 50, 60):
+            assert tr.term(f"{code}{value}") == f"{code} {value}"
+    assert tr.term("COIN").lower().startswith(COIN_NAMES[language])
+    assert tr.ui("coinLabel").lower() == COIN_NAMES[language] and tr.ui("bluffLabel")
+    path = games.package("money").folder / "locales" / f"{language}.json"
+    hand = json.loads(path.read_text(encoding="utf-8"))["tutorial"]["hand"]
+    assert "GBP" in hand and "USD" in hand, hand
+    drawing = (games.package("money").folder / "static" / "drawing.js").read_text(encoding="utf-8")
+    assert 't("coinLabel")' in drawing and 't("bluffLabel")' in drawing

@@ -344,3 +344,59 @@ def test_bz_m1_the_lessons_market_step_says_what_the_others_took_before_it_shows
             kind, value = card.rstrip("0123456789"), card.lstrip("abcdefghijklmnopqrstuvwxyz")
             name = f"{names[kind]} {value}".strip().lower()
             assert name in said, f"{language}: P{pick['seat'] + 1}'s {name!r} is not named in {said!r}"
+
+
+@pytest.mark.parametrize("game", TAUGHT)
+def test_the_hint_proposes_what_each_step_of_the_lesson_asks(service, game):
+    """A lesson's step and the Hint button never contradict each other: where a step asks for a move, the
+    hint proposes the rest of that step's moves (Grand Bazaar's step 9 said "buy a sapphire" while the hint,
+    searched, proposed to sell one); once the person plays on their own, the hint is the search's again."""
+    from merchantry.bots.analysis import hint
+
+    table_id = create(service, game)
+    script = tutorials.tutorial(game)
+    for step in tutorials.scripted(script):
+        for done, move in enumerate(step):
+            wait_for_person(
+                service,
+                table_id,
+                lambda live, move=move: move in map(str, live.state.legal_actions(0)),
+                False,
+                move,
+            )
+            asked = service.lesson_asks(table_id, 0)
+            assert asked == step[done:], f"{game}: the lesson asks {step[done:]}, the hint would say {asked}"
+            advice = hint(service.table(table_id).state.clone(), 0, game, worlds=2, taught=asked)
+            assert advice.plan == asked and advice.best == move
+            service.act(table_id, 0, move)
+    assert service.lesson_asks(table_id, 0) is None
+
+
+def test_grand_bazaars_ninth_step_and_its_hint_agree_over_the_api(tmp_path):
+    """The newcomer's case, as the page asks for it: at Grand Bazaar's step 9 ("sapphires are down to 8:
+    buy one more") the Hint button proposed "sell sapphire"; it now proposes the step's move."""
+    import time
+
+    game = "grand_bazaar"
+    steps = tutorials.tutorial(game)["steps"]
+    assert steps[8]["text"] == "buyCheaper" and steps[8]["do"] == "buy sapphire"
+    before = [move for step in steps[:8] for move in tutorials.moves_asked(step)]
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'web.db'}", bot_delay=0)) as client:
+        table = client.post(f"/api/tutorials/{game}", json={"name": "Ann"}).json()
+        url, seat = f"/api/tables/{table['id']}", {"X-Seat-Token": table["token"]}
+
+        def my_turn() -> bool:
+            for _ in range(400):
+                view = client.get(url, headers=seat).json()["view"]
+                if 0 in view["to_act"]:
+                    return True
+                time.sleep(0.02)
+            return False
+
+        for move in before:
+            assert my_turn()
+            assert client.post(f"{url}/act", json={"action": move}, headers=seat).status_code == 200
+        assert my_turn()
+        advice = client.post(f"{url}/hint", headers=seat).json()
+        assert advice["plan"] == ["buy sapphire"]
+        assert 0 <= advice["low"] <= advice["chance"] <= advice["high"] <= 1

@@ -477,14 +477,25 @@ def hint(
     rng: random.Random | None = None,
     config: SearchConfig | None = None,
     worlds: int = WORLDS,
+    taught: list[str] | None = None,
 ) -> Hint:
     """The whole move `hard` (or `config`) would play for `seat` here, searched on the seat's sampled worlds
     only, with its chance measured. The search's stream is `position_stream` (`rng` is not used: the hint
-    must be the move the analysis of this position prefers)."""
+    must be the move the analysis of this position prefers).
+    `taught`: the moves a guided first game's step asks for here (server/tutorials.py `asked_next`): the
+    hint proposes them, with their chance measured the same way, and no other option (a lesson's step and
+    the Hint button must not contradict each other; the lesson's fixed deal is taught by its moves)."""
     search = searcher(game_name, config or analysis_recipe(game_name))
     stream = position_stream(state, seat)
-    steps, first = whole_move(state, seat, search, stream)
-    assert first is not None  # a whole move with its options searched
+    if taught:
+        steps, after = [], state.clone()
+        for text in taught:
+            steps.append(after.game.parse_action(after, seat, text))
+            after.apply(seat, steps[-1])
+        first = None
+    else:
+        steps, first = whole_move(state, seat, search, stream)
+        assert first is not None  # a whole move with its options searched
     outcome = play_outs(state, seat, [steps], search, stream, worlds)[0]
     raw = Estimate.of_chance([shares[seat] for shares in outcome])
     calibrate = calibration(game_name, state.num_players)
@@ -499,7 +510,7 @@ def hint(
         chances=[round(c, 3) for c in calibrate.seats(chances(outcome), seat)],
         options=[
             {"action": str(a.action), "visits": a.visits, "chance": round(calibrate(a.value), 3)}
-            for a in first.actions
+            for a in (first.actions if first else [])
         ],
     )
 

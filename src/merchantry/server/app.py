@@ -41,6 +41,7 @@ from merchantry import bots, games
 from merchantry.arena.statistics import wilson
 from merchantry.bots.analysis import (
     MARKS,
+    WORLDS,
     Decision,
     analysis_recipe,
     analyze,
@@ -1172,6 +1173,7 @@ def create_app(
             if seat is None:
                 raise Refused(403, "spectators get no hints")
             position = await db(service.hint_position, table_id, seat)
+            taught = await db(service.lesson_asks, table_id, seat)
         if table_id in hinting:
             raise Refused(429, "a hint is already being worked out at this table: wait for it")
         hinting.add(table_id)
@@ -1180,7 +1182,7 @@ def create_app(
             config = hint_search or analysis_recipe(game)
             rng = random.Random()
             client = client_key(client_of(request))
-            advice = await hints.run(client, hint, position, seat, game, rng, config)
+            advice = await hints.run(client, hint, position, seat, game, rng, config, WORLDS, taught)
         finally:
             hinting.discard(table_id)
         return dict(advice.to_dict())

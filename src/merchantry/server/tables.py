@@ -773,6 +773,18 @@ class TableService:
             raise Refused(409, f"it is not {seat_label(seat)}'s turn: a hint is for a decision you face")
         return table.state.clone()
 
+    def lesson_asks(self, table_id: str, seat: int) -> list[str] | None:
+        """At a guided first game, the moves its step asks of the person (`seat`, the first) here, which the
+        hint proposes; None at any other table, or once the person plays on their own."""
+        table = self.table(table_id)
+        if not table.tutorial or seat != 0 or not tutorials.has_tutorial(table.game):
+            return None
+        played = [text for mover, text in table.session.moves if mover == seat]
+        asked = tutorials.asked_next(tutorials.tutorial(table.game), played)
+        if not asked or asked[0] not in map(str, table.state.legal_actions(seat)):
+            return None  # (not yet the step's moment: the hint is the search's)
+        return asked
+
     # --- the turn clock -------------------------------------------------------------------------------
 
     def clock(self, table_id: str, now_seconds: float) -> dict[int, float]:

@@ -115,6 +115,34 @@ def moves_asked(step: dict[str, Any]) -> list[str]:
     return [asked] if isinstance(asked, str) else list(asked)
 
 
+def scripted(script: dict[str, Any]) -> list[list[str]]:
+    """The moves of the steps that ask for one, step by step, up to the first free stretch (after it the
+    person's moves are their own, and no later step can say which moves came before it)."""
+    steps = []
+    for step in script["steps"]:
+        if "until" in step:
+            break
+        if "do" in step:
+            steps.append(moves_asked(step))
+    return steps
+
+
+def asked_next(script: dict[str, Any], played: list[str]) -> list[str] | None:
+    """What the lesson asks of the person next, after their moves `played` so far: the rest of the step
+    they are at (the Hint button proposes it, so that a step and the hint never disagree); None once the
+    steps asking for moves are over. The page sends no move a step does not ask for (static/tutorial.js),
+    so a move of the person's that is not the next one asked was made by the server for them (Samarkand's
+    "keep" of a sale offer they could not answer) and is passed over, as the page's steps pass over it."""
+    steps = scripted(script)
+    at, done = 0, 0  # the step, and how many of its moves are played
+    for move in played:
+        if at < len(steps) and move == steps[at][done]:
+            done += 1
+            if done == len(steps[at]):
+                at, done = at + 1, 0
+    return steps[at][done:] if at < len(steps) else None
+
+
 def reached(view: dict[str, Any], until: dict[str, Any]) -> bool:
     """Whether a view is at the moment a free step waits for (as static/tutorial.js `reached` decides)."""
 

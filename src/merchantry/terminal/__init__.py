@@ -35,6 +35,10 @@ NBSP = "\u00a0"  # joins what must stay on one line: a card's name with its numb
 rich._wrap.re_word = re.compile(r"[^\S\u00a0]*[\S\u00a0]+[^\S\u00a0]*")
 
 
+# the terminal's own commands; each has a word in every language too (catalogue `terminal.cmd_<command>`)
+COMMANDS = ("hint", "help", "log", "board", "quit")
+
+
 class Quit(Exception):
     pass
 
@@ -213,7 +217,7 @@ class TerminalTable:
                 raise Quit() from None
             if not text:
                 continue
-            command = text.lower()
+            command = self.command_of(text)
             if command in ("quit", "exit", "q"):
                 raise Quit()
             if command in ("help", "?"):
@@ -237,6 +241,15 @@ class TerminalTable:
                 return
             except IllegalAction as exc:  # the game's reason in the player's language, with its clauses
                 self.console.print(f"[red]{self.say('notAllowed')}[/] {escape(self.translator.refusal(exc))}")
+
+    def command_of(self, text: str) -> str:
+        """A command typed in English or in the player's language ("dica" is "hint" under --lang pt); any
+        other text as typed, lower-cased (moves are typed in their English notation, as the list shows)."""
+        typed = text.lower()
+        for command in COMMANDS:
+            if typed == self.say(f"cmd_{command}").lower():
+                return command
+        return typed
 
     def show_hint(self) -> None:
         """What the hard bot would play here, searched on worlds sampled for the player's seat only."""

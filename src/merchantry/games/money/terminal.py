@@ -20,7 +20,7 @@ COLOURS = {
     "EUR": "blue",
     "GBP": "magenta",
     "JPY": "white",
-    "USD": "bright_green",
+    "USD": "cyan",  # apart from the real's green, as the notes on the page are (teal)
     "COI": "bright_yellow",
     "BLU": "grey50",
 }

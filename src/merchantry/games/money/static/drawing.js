@@ -20,7 +20,9 @@ function cardTitle(code, t) {
 export function cardNode(code, attrs = {}, t = null, serial = null) {
   const kind = code.slice(0, 3);
   const value = String(cardValue(code));
-  const label = code === "COIN" ? "COIN" : code === "BLUFF" ? "BLUFF" : kind;
+  // a note shows its currency's code, as the log, the totals and the end table name it; the coin and the
+  // bluff card their names in the page's language (a German page showed "COIN")
+  const label = code === "COIN" ? (t ? t("coinLabel") : "COIN") : code === "BLUFF" ? (t ? t("bluffLabel") : "BLUFF") : kind;
   const number = serial ? ` №${serial}` : "";  // as printed: an accessible name holds the visible text
   // an accessible name starts with what the card shows, then says what clicking does
   const named = attrs["aria-label"] ? { ...attrs, "aria-label": `${value} ${label}${number} — ${attrs["aria-label"]}` } : attrs;
@@ -193,13 +195,13 @@ function finalScores(view, table, t) {
     const rows = order.map((s) => [s, result.hands[s]]).map(([s, hand]) => h("tr", { "data-seat": s },
       h("td", { class: "num" }, String(rankOf(s))),
       h("td", {}, seatName(table, s)),
-      h("td", {}, Object.entries(hand.currencies).map(([cur, c]) => h("div", {}, currencyScore(view, cur, c, t)))),  // a line each
+      h("td", { class: "working" }, Object.entries(hand.currencies).map(([cur, c]) => h("div", {}, currencyScore(view, cur, c, t)))),  // a line each
       h("td", {}, String(hand.coins)),
       h("td", { class: "num" }, String(hand.total)),
     ));
-    wrap.append(h("table", { class: "scores" },
+    wrap.append(h("table", { class: "scores money-scores" },
       h("caption", {}, view.match.of > 1 ? `${t("game")} ${index + 1}` : t("scores")),
-      h("thead", {}, h("tr", {}, h("th", {}, t("rank")), h("th", {}, t("seat")), h("th", {}, t("scoreColumn")), h("th", {}, t("coins")), h("th", {}, t("total")))),
+      h("thead", {}, h("tr", {}, h("th", {}, t("rank")), h("th", {}, t("seat")), h("th", { class: "working" }, t("scoreColumn")), h("th", {}, t("coins")), h("th", {}, t("total")))),
       h("tbody", {}, rows)));
   });
   return wrap;

@@ -187,11 +187,13 @@ function mapFrame(view, targets, onSpace, t, tr) {
     ui.zoom = Math.min(3, Math.max(0.5, ui.zoom * factor));
     frame.querySelector("svg").setAttribute("style", mapWidth());
   };
-  return scrollCue(frame, h("div", { class: "sk-map" },
+  // the zoom buttons on a line of their own above the map, never over it (on a phone they covered the
+  // spaces in the map's top right corner, China's start city among them)
+  return h("div", { class: "sk-map-block" },
     h("div", { class: "sk-zoom" },
       h("button", { onclick: zoom(1.25), "aria-label": t("zoomIn"), title: t("zoomIn") }, "+"),
       h("button", { onclick: zoom(0.8), "aria-label": t("zoomOut"), title: t("zoomOut") }, "−")),
-    frame), t("swipeMap"));
+    scrollCue(frame, h("div", { class: "sk-map" }, frame), t("swipeMap")));
 }
 
 // a table in its own sideways-scrolling box, which says so when it is wider than the screen
