@@ -172,7 +172,8 @@ def test_the_lobby_offers_people_the_levels_first_and_says_where_to_start(server
     for line, level in zip(help_lines, ("easy", "medium", "hard"), strict=True):
         measured = listed["byzanz"]["levels"][level]
         assert f"won {percent(measured['win_rate'])}% of {measured['games']} games" in line
-        assert f"{percent(measured['low'])}-{percent(measured['high'])}%" in line  # its interval
+        # its interval, in plain words
+        assert f"likely between {percent(measured['low'])}% and {percent(measured['high'])}%" in line
     show_other_bots(page)
     scripted = page.eval_on_selector_all(
         "select[data-seat='1'] optgroup option", "options => options.map((o) => o.value)"

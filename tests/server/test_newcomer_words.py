@@ -127,6 +127,10 @@ def test_money_names_a_note_as_its_card_reads_and_the_coin_in_the_language(langu
             assert tr.term(f"{code}{value}") == f"{code} {value}"
     assert tr.term("COIN").lower().startswith(COIN_NAMES[language])
     assert tr.ui("coinLabel").lower() == COIN_NAMES[language] and tr.ui("bluffLabel")
+    if language == "pt":  # "moeda" is a currency too ("As tuas moedas"): a coin is a "moeda chinesa", as the
+        # rules page has it, wherever words name it (the round card's face is a coin to see)
+        assert tr.term("COIN") == "moeda chinesa 10" and "moedas chinesas" in tr.ui("coins")
+        assert tr.ui("coinTitle").startswith("moeda chinesa")
     path = games.package("money").folder / "locales" / f"{language}.json"
     hand = json.loads(path.read_text(encoding="utf-8"))["tutorial"]["hand"]
     assert "GBP" in hand and "USD" in hand, hand
