@@ -191,6 +191,14 @@ BRAZILIAN_PORTUGUESE = {
     r"\bcédulas?\b": "nota",
     r"\bcuringas?\b": "joker",
     r"\btrincas?\b": "conjunto de três",
+    r"\bsenhas?\b": "palavra-passe",
+    r"\bcontatos?\b": "contacto",
+    r"\bcelular(es)?\b": "telemóvel",
+    r"\bcompartilh\w*": "partilhar",
+    r"\bcadastr\w*": "registo, conta",
+    r"\bmouse\b": "rato",
+    # the Brazilian circumflex where European Portuguese writes an acute accent
+    r"\b(prêmio|anônim|econômic|fenômen|gênio|tênis)\w*": "prémio, anónimo, económico",
     r"\baté o\b": "até ao",
     r"\b(est|fic|continu|and)\w*\s+\w+ndo\b": "estar a jogar, not estar jogando",
 }
@@ -210,7 +218,7 @@ FORMAL_PORTUGUESE = {
 
 
 def texts_in(language: str) -> dict[str, str]:
-    """{where: text} for every catalogue entry and rules page in one language."""
+    """{where: text} for every catalogue entry, rules page and rules picture label in one language."""
     texts = {}
     for owner, folder in catalogue_folders().items():
         data = json.loads((folder / f"{language}.json").read_text(encoding="utf-8"))
@@ -219,6 +227,12 @@ def texts_in(language: str) -> dict[str, str]:
     for name in games.names():
         page = games.package(name).file("rules", f"{language}.html")
         texts[f"{name}/rules/{language}.html"] = re.sub(r"<[^>]+>", " ", page.read_text(encoding="utf-8"))
+        # the rules picture's caption and the names of its numbered parts
+        labels = games.package(name).file("images", "labels.json")
+        if labels is not None:
+            spec = json.loads(labels.read_text(encoding="utf-8"))
+            parts = [spec["caption"], *spec["labels"]]
+            texts[f"{name}/images/labels.json"] = " ".join(part[language] for part in parts)
     return texts
 
 
@@ -253,6 +267,9 @@ def test_the_brazilian_markers_catch_brazilian_text_and_pass_european_text():
         "Registro salvo.",
         "Todas as jogadas permitidas (3): clique numa ou escreva-a",
         "Escolha uma carta e carregue em Licitar.",
+        "Senha atual",
+        "Compartilhe o link pelo celular.",
+        "O prêmio do jogador anônimo",
     ]
     european = [
         "Agora é contigo.",
@@ -261,6 +278,9 @@ def test_the_brazilian_markers_catch_brazilian_text_and_pass_european_text():
         "Registo guardado.",
         "Todas as jogadas permitidas (3): clica numa ou escreve-a",
         "Um clique devolve uma carta; à espera que P2 escolha um tipo.",
+        "Palavra-passe atual",
+        "Partilha o link pelo telemóvel.",
+        "O prémio do jogador anónimo; baixar o preço",
     ]
     assert all(flagged(text) for text in brazilian)
     assert not any(flagged(text) for text in european)
