@@ -399,8 +399,8 @@ def seat_number(text: str, players: int) -> int:
 
 MARK_RULE = (
     "A move is marked when the preferred move wins at least 5 (inaccuracy), 10 (mistake) or 20 (blunder)"
-    " points more, measured on the same sampled worlds, and the low end of that loss's 95% interval"
-    " is above 0."
+    " points more, measured on the same sampled worlds, and only when that loss is clearly more than its"
+    " uncertainty: the low end of the range the loss likely lies in is above 0."
 )
 
 
@@ -433,7 +433,10 @@ def cmd_analyze_game(args: argparse.Namespace, console: Console) -> int:
             workers=args.workers,
         ):
             decisions.append(decision)
-    title = f"{record['game']}: every decision (a whole move), by the hard bot (chance to win, 95% interval)"
+    title = (
+        f"{record['game']}: every decision (a whole move), by the hard bot"
+        " (chance to win, and the range it likely lies in: it is an estimate)"
+    )
     table = Table(title=title, caption=MARK_RULE)
     for column in ("moves", "seat", "played", "preferred", "before", "after", "mark"):
         table.add_column(column, justify="right" if column in ("moves", "before", "after") else "left")
@@ -446,7 +449,7 @@ def cmd_analyze_game(args: argparse.Namespace, console: Console) -> int:
                 d.played,
                 d.preferred if d.preferred != d.played else "=",
                 f"{d.before:.0%}",
-                f"{d.after:.0%} ({low:.0%}-{high:.0%})",
+                f"{d.after:.0%} (likely between {low:.0%} and {high:.0%})",
                 d.mark or "",
             )
     console.print(table)
@@ -457,7 +460,7 @@ def cmd_analyze_game(args: argparse.Namespace, console: Console) -> int:
         totals.add_row(
             seat_label(row["seat"]),
             *(str(row[k]) for k in ("decisions", "inaccuracy", "mistake", "blunder")),
-            "{:.1f} ({:.1f}-{:.1f})".format(
+            "{:.1f} (likely between {:.1f} and {:.1f})".format(
                 *(100 * x for x in (row["mean_loss"], *row["mean_loss_interval"]))
             ),
         )

@@ -564,12 +564,16 @@ def test_a_hinted_move_played_to_the_letter_is_not_marked_by_the_analysis(live_s
                 assert apart, f"{a!r} and {b!r} overlap on the chart at {size['width']} px"
         summary = viewer.inner_text(".analysis-summary")
         assert "Decisions" in summary and "Blunders" in summary
-        # the mean loss with its 95% interval, as the analysis worked it out: "2.4 (0.4-4.3)"
+        # the mean loss with its 95% interval in plain words, as the analysis worked it out: "2.4 (likely
+        # between 0.4 and 4.3)"
         for row in judged_summary(live_server, tid):
             low, high = (f"{100 * x:.1f}" for x in row["mean_loss_interval"])
             cell = viewer.locator(".analysis-summary .mean-loss").nth(row["seat"]).inner_text()
-            assert cell == f"{100 * row['mean_loss']:.1f} ({low}-{high})", cell
-        assert "low end of its 95% interval is above 0" in viewer.inner_text("#analysis")  # the rule, said
+            assert cell == f"{100 * row['mean_loss']:.1f} (likely between {low} and {high})", cell
+        said = viewer.inner_text("#analysis")
+        assert "the low end of the range the loss likely lies in is above 0" in said  # the rule, said
+        assert "the range its chance likely lies in" in said  # the chart's band, said
+        assert "interval" not in said
         for row in viewer.locator(".analysis-marks tbody tr").all():
             cells = row.locator("td").all_inner_texts()
             played = row.locator("td:nth-child(3) .whole-move").get_attribute("data-notation")  # words shown

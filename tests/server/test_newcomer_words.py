@@ -87,8 +87,9 @@ LIKELY = {
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_measured_number_says_its_range_in_plain_words(language):
-    """The lobby's measured strength, the page's hint and the terminal's hint gave their uncertainty as a
-    "95% interval 63-72%", statisticians' words: they say "likely between 63% and 72%", the numbers kept."""
+    """The lobby's measured strength, the page's hint and the terminal's hint, and the analysis page's chance
+    column and mean loss, gave their uncertainty as a "95% interval 63-72%" or a bare "(63-72%)",
+    statisticians' words: they say "likely between 63% and 72%", the numbers kept."""
     import json
 
     from merchantry.i18n import PLATFORM_LOCALES
@@ -99,11 +100,40 @@ def test_a_measured_number_says_its_range_in_plain_words(language):
         tr.ui("levelMeasured", rate=68, games=400, low=63, high=72),
         tr.ui("hintChance", chance=68, low=63, high=72),
         catalogue["terminal"]["chance"].replace("{{chance}}", "68%").replace("{{low}}", "63%"),
+        tr.ui("chanceCell", before=80, after=68, low=63, high=72),  # the analysis' marks: "80% → 68% (...)"
+        tr.ui("likelyRange", low="63", high="72"),  # the analysis' mean loss: "67.5 (likely between ...)"
     ]
     for line in said:
         line = line.replace("{{high}}", "72%")
         assert LIKELY[language] in line and "63" in line and "72" in line, line
         assert "95" not in line and "interval" not in line.lower(), line
+    assert "80" in said[3] and "68" in said[3]
+
+
+LIKELY_WORD = {"en": "likely", "de": "wahrscheinlich", "fr": "probablement", "pt": "provavelmente"}
+MARKS = {
+    "en": ("Inaccuracy", "mistake", "blunder"),
+    "de": ("Ungenauigkeit", "Fehler", "grober Fehler"),
+    "fr": ("Imprécision", "erreur", "gaffe"),
+    "pt": ("Imprecisão", "erro", "erro grave"),
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_analysis_explains_its_ranges_and_its_marking_rule_in_plain_words(language):
+    """The analysis page's help said each chance came "with its 95% interval" and that a move is marked only
+    when "the low end of its 95% interval is above 0": it says the range each chance likely lies in (the
+    chart's shaded band says so too), and the rule keeps its meaning: the thresholds 5, 10 and 20, and a mark
+    only when the low end of the loss's likely range is above 0."""
+    tr = Translator(None, language)
+    help_text, band = tr.ui("analysisHelp"), tr.ui("chartBand")
+    for text in (help_text, band):
+        assert LIKELY_WORD[language] in text, text
+        assert "95" not in text and "interval" not in text.lower(), text
+    for threshold in ("5", "10", "20"):
+        assert re.search(rf"\b{threshold}\b", help_text), threshold
+    assert all(mark in help_text for mark in MARKS[language])
+    assert re.search(r"\b0\)", help_text), "the rule's bound: above 0"
 
 
 COIN_NAMES = {"en": "coin", "de": "münze", "fr": "pièce", "pt": "moeda"}

@@ -902,7 +902,7 @@ function analysisPanel(analysis, table, start, show, tr, rounds = []) {
   const rows = marked.map((d) => h("tr", { class: `mark-${d.mark}` },
     h("td", {}, h("button", { class: "link", onclick: () => show(d.moves[0]), title: t("showPosition"), "data-move-number": String(d.moves[0]) }, moveNumbers(d.moves))),
     h("td", {}, seatName(table, d.seat, d.moves[0])), h("td", {}, wholeMove(d.played, tr)), h("td", {}, wholeMove(d.preferred, tr)),
-    h("td", { class: "num" }, `${Math.round(d.before * 100)}% → ${Math.round(d.after * 100)}% (${Math.round(d.after_interval[0] * 100)}-${Math.round(d.after_interval[1] * 100)}%)`), h("td", {}, t(`mark_${d.mark}`))));
+    h("td", { class: "num" }, chanceCell(d)), h("td", {}, t(`mark_${d.mark}`))));
   const totals = analysis.summary.map((r) => h("tr", {}, h("td", {}, noted(table, r.seat)), h("td", { class: "num" }, String(r.decisions)),
     h("td", { class: "num" }, String(r.inaccuracy)), h("td", { class: "num" }, String(r.mistake)), h("td", { class: "num" }, String(r.blunder)),
     h("td", { class: "num mean-loss" }, meanLoss(r))));
@@ -929,12 +929,25 @@ function analysisPanel(analysis, table, start, show, tr, rounds = []) {
       : h("p", {}, t("noMarks")));
 }
 
-// a seat's mean loss in points of winning chance with its 95% interval, "2.3 (1.1-3.5)": a number shown
-// carries its uncertainty (an analysis stored before the interval was kept shows the mean alone)
+// a decision's chance before and after it, the after with its 95% interval said in plain words: "40% → 30%
+// (likely between 24% and 37%)", as the hints and the lobby say a range
+function chanceCell(d) {
+  const percent = (x) => String(Math.round(x * 100));
+  const [low, high] = d.after_interval.map(percent);
+  const text = t("chanceCell", { before: percent(d.before), after: percent(d.after), low, high });
+  // it wraps between words, never inside "80% → 68%" nor between a number and its "%" ("80 %" in fr, de)
+  return text.replace(/ %/g, "\u00a0%").replace(" → ", "\u00a0→\u00a0");
+}
+
+// a seat's mean loss in points of winning chance with its 95% interval in plain words, "2.3 (likely between
+// 1.1 and 3.5)": a number shown carries its uncertainty (an analysis stored before the interval was kept
+// shows the mean alone)
 function meanLoss(row) {
   const points = (x) => decimal(x * 100, 1);
   const interval = row.mean_loss_interval;
-  return interval ? `${points(row.mean_loss)} (${points(interval[0])}-${points(interval[1])})` : points(row.mean_loss);
+  if (!interval) return points(row.mean_loss);
+  const [low, high] = interval.map(points);
+  return `${points(row.mean_loss)} (${t("likelyRange", { low, high })})`;
 }
 
 // A decision's moves by the numbers the replay and the log give them: "17", or "17-19" for a move of several
@@ -1036,7 +1049,9 @@ function chanceChart(analysis, table, tr, rounds = []) {
       svg("svg", { width: 28, height: 10 }, svg("line", { x1: 0, x2: 28, y1: 5, y2: 5, stroke: colour, "stroke-width": 2, "stroke-dasharray": dash })),
       ` ${noted(table, seat)}`));
   }
-  return h("figure", { class: "chart" }, chart, h("figcaption", {}, legend));
+  // the shaded band behind each line, said in words: the range its chance likely lies in
+  const bandHelp = h("p", { class: "muted chart-band-help" }, t("chartBand"));
+  return h("figure", { class: "chart" }, chart, h("figcaption", {}, legend, bandHelp));
 }
 
 // --- routing -----------------------------------------------------------------------------------------
