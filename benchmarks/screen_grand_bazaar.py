@@ -28,12 +28,13 @@ from merchantry.engine import State
 from merchantry.games.grand_bazaar.closer import GrandBazaarCloserBot
 from merchantry.games.grand_bazaar.game import GAME
 from merchantry.games.grand_bazaar.greedy import GrandBazaarGreedyBot
+from merchantry.games.grand_bazaar.speculator import GrandBazaarSpeculatorBot
 from merchantry.simulate import game_seed
 
 PLAYERS = 4
 Result = tuple[float, float, float, list[float]]  # win share, score, greedy seats' mean, CPU s/turn
 
-VARIANTS: dict[str, Callable[[], GrandBazaarCloserBot]] = {
+VARIANTS: dict[str, Callable[[], GrandBazaarCloserBot | GrandBazaarSpeculatorBot]] = {
     "closer": GrandBazaarCloserBot,
     "margin": lambda: GrandBazaarCloserBot(margin_weight=0.5),
     "margin-all": lambda: GrandBazaarCloserBot(margin_weight=0.5, candidates=99),
@@ -43,6 +44,14 @@ VARIANTS: dict[str, Callable[[], GrandBazaarCloserBot]] = {
     "whole": lambda: GrandBazaarCloserBot(rounds=27),
     "margin-whole": lambda: GrandBazaarCloserBot(rounds=27, margin_weight=0.5),
     "deny": lambda: GrandBazaarCloserBot(deny=True),
+    "unpredicted": lambda: GrandBazaarCloserBot(predict=False),  # as shipped, named beside `predict`
+    "unpredicted-worlds48": lambda: GrandBazaarCloserBot(predict=False, worlds=48),
+    "predict-worlds24": lambda: GrandBazaarCloserBot(predict=True, worlds=24),
+    "predict-worlds48": lambda: GrandBazaarCloserBot(predict=True, worlds=48),
+    # the policy alone (no look: thousands of deals in minutes), as it is and judging the leader by the
+    # holding it will carry into the next card (speculator.rival_holding)
+    "speculator": GrandBazaarSpeculatorBot,
+    "speculator-predict": lambda: GrandBazaarSpeculatorBot(predict=True),
 }
 
 
@@ -82,17 +91,20 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--first", type=int, default=0, help="the first deal (a stopped run goes on)")
     parser.add_argument("--variant", choices=list(VARIANTS), action="append")
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, stop)
     variants = args.variant or list(VARIANTS)
     print(
         f"{platform.node()} · {os.cpu_count()} cores · load {os.getloadavg()[0]:.1f} · Python "
-        f"{platform.python_version()} · {args.games} games each, {args.workers} workers, seed {args.seed}",
+        f"{platform.python_version()} · {args.games} games each, {args.workers} workers, seed {args.seed}"
+        f"{f', deals {args.first}+' if args.first else ''}",
         flush=True,
     )
     # deal by deal, every variant on each: a run stopped early still compares the variants on the same deals
-    tasks = [(variant, args.seed, i) for i in range(args.games) for variant in variants]
+    deals = range(args.first, args.first + args.games)
+    tasks = [(variant, args.seed, i) for i in deals for variant in variants]
     results: dict[str, dict[int, Result]] = {variant: {} for variant in variants}
     stopped = False
     # the workers end as the pool ends them (SIGTERM's default), not by this script's handler

@@ -284,6 +284,34 @@ def test_the_grand_bazaar_speculator_swaps_a_gem_that_rises_little_for_one_that_
     assert steps == [*["sell ruby"] * 3, *["buy sapphire"] * 3, "done"]
 
 
+def test_the_grand_bazaar_speculator_can_judge_the_leader_by_the_holding_it_will_carry_into_the_next_card():
+    from merchantry.games.grand_bazaar import speculator
+    from merchantry.games.grand_bazaar.greedy import GrandBazaarGreedyBot
+
+    # round 4 is opened by seat 3, so seat 0 trades second and the leader (seat 1, four sapphires) after it
+    revealed = [(-1, -1, 1), (-1, 0, 1), (-1, -1, 0), (0, 0, 1)]
+    state = bazaar_position(revealed, [[0, 0, 0], [4, 0, 0], [0, 0, 0], [0, 0, 0]], [30] * 4)
+    assert speculator.leader(state, 0) == 1
+    assert speculator.rival_holding(state, 0) == (4, 0, 0)
+    # greedy must buy with a full hand: it sells its one kind (sapphire) and buys the next best, ruby
+    assert speculator.rival_holding(state, 0, predict=True) == (3, 1, 0)
+    statistics = speculator.next_card_statistics(frozenset(state.deck))
+    assert speculator.best_holding(state, 0, statistics) == (0, 3, 0)
+    assert speculator.best_holding(state, 0, statistics, predict=True) != (0, 3, 0)
+    # a leader that has played this round is judged by its hand
+    played = bazaar_position(revealed, [[0, 0, 0], [0, 0, 0], [0, 0, 0], [4, 0, 0]], [30] * 4)
+    assert speculator.rival_holding(played, 0, predict=True) == (4, 0, 0)
+    # greedy_turn is greedy's own turn, at the start of every turn of a game of four greedy bots
+    state, bot = games.get("grand_bazaar").new_game(players=4, seed=9), GrandBazaarGreedyBot()
+    rng = random.Random(0)
+    while not state.is_over():
+        seat = state.current
+        predicted = speculator.greedy_turn(state, seat)
+        while not state.is_over() and state.current == seat:
+            state.apply(seat, bot.choose(state, seat, rng))
+        assert tuple(state.gems[seat]) == predicted
+
+
 def test_the_samarkand_investor_counts_the_first_meetings_its_families_may_still_have():
     from merchantry.games.samarkand.greedy import judge
     from merchantry.games.samarkand.investor import MEETING_WORTH, invested, meetings_ahead
@@ -374,13 +402,14 @@ def test_the_money_collector_bids_less_for_a_group_it_expects_to_find_even_when_
 
 
 def test_the_grand_bazaar_closer_plays_the_speculators_game_before_the_last_rounds():
-    from merchantry.games.grand_bazaar.closer import ENDGAME_ROUNDS, GrandBazaarCloserBot
+    from merchantry.games.grand_bazaar.closer import ENDGAME_ROUNDS, PREDICT, GrandBazaarCloserBot
     from merchantry.games.grand_bazaar.components import ROUNDS
     from merchantry.games.grand_bazaar.greedy import GrandBazaarGreedyBot
     from merchantry.games.grand_bazaar.speculator import GrandBazaarSpeculatorBot
 
     state = games.get("grand_bazaar").new_game(players=4, seed=5)
-    closer, speculator, greedy = GrandBazaarCloserBot(), GrandBazaarSpeculatorBot(), GrandBazaarGreedyBot()
+    closer, greedy = GrandBazaarCloserBot(), GrandBazaarGreedyBot()
+    speculator = GrandBazaarSpeculatorBot(predict=PREDICT)
     rng = random.Random(0)
     while state.round <= ROUNDS - ENDGAME_ROUNDS:
         seat = state.to_act()[0]

@@ -25,11 +25,11 @@ from merchantry.games.grand_bazaar.rules import BazaarState
 from merchantry.games.grand_bazaar.speculator import (
     GrandBazaarSpeculatorBot,
     Holding,
-    leader,
     merit_of,
     merits,
     next_card_statistics,
     reachable,
+    rival_holding,
     step_towards,
 )
 
@@ -38,6 +38,7 @@ CANDIDATES = 6  # the speculator's best holdings played out (and greedy's, if it
 WORLDS = 24  # orders of the price cards left each candidate is played out on
 MARGIN_WEIGHT = 0.0  # weight beside the win of the final margin over the best other seat
 MARGIN_SCALE = 10.0  # grands of margin that count as one unit, the margin clipped to -1..1
+PREDICT = False  # the leader judged by the holding it will carry into the next card (rival_holding)
 DENY = False  # also play out, for each gem, the best holding that buys the most of it (the stock others want)
 
 
@@ -51,13 +52,15 @@ class GrandBazaarCloserBot(LooksWithin):
         worlds: int = WORLDS,
         margin_weight: float = MARGIN_WEIGHT,
         deny: bool = DENY,
+        predict: bool = PREDICT,
     ) -> None:
         self.rounds = rounds
+        self.predict = predict
         self.deny = deny
         self.candidates = candidates
         self.worlds = worlds
         self.margin_weight = margin_weight
-        self.speculator = GrandBazaarSpeculatorBot()
+        self.speculator = GrandBazaarSpeculatorBot(predict=predict)
         self.greedy = GrandBazaarGreedyBot()
         self._target: tuple[tuple[object, ...], Holding] | None = None  # this turn's holding, by position
 
@@ -86,17 +89,20 @@ class GrandBazaarCloserBot(LooksWithin):
             self.deadline,
             self.margin_weight,
             self.deny,
+            self.predict,
         )
         self._target = (turn, holding)
         return holding
 
 
-def candidates(world: BazaarState, seat: int, count: int = CANDIDATES, deny: bool = DENY) -> list[Holding]:
+def candidates(
+    world: BazaarState, seat: int, count: int = CANDIDATES, deny: bool = DENY, predict: bool = PREDICT
+) -> list[Holding]:
     """The speculator's best holdings this turn can reach, best first, then greedy's if not among them; with
     `deny`, then for each gem the speculator's best among the holdings that buy the most of it (GB-R5: the
     bazaar has 10 of each, and greedy players after this seat all want the same gem), if not among them."""
     statistics = next_card_statistics(frozenset(world.deck))
-    worth = merits(statistics, tuple(world.gems[leader(world, seat)]))
+    worth = merits(statistics, rival_holding(world, seat, predict))
     options = reachable(world, seat)
 
     def merit(option: tuple[Holding, bool, int]) -> tuple[bool, float, int]:
@@ -144,13 +150,14 @@ def best_played_out(
     deadline: float = math.inf,
     margin_weight: float = MARGIN_WEIGHT,
     deny: bool = DENY,
+    predict: bool = PREDICT,
 ) -> Holding:
     """The candidate holding that wins most often played out to the end on the same `worlds` orders (fewer
     where the `deadline` comes first: every candidate on each order, order after order, at least one).
     With a `margin_weight`, each play-out also counts that weight times its final margin over the best other
     seat (`MARGIN_SCALE` grands a unit, clipped to -1..1): a margin tells holdings apart on orders where
     both win or both lose, which a few dozen win shares alone often cannot."""
-    options = candidates(world, seat, count, deny)
+    options = candidates(world, seat, count, deny, predict)
     if len(options) == 1:
         return options[0]
     orders = [world.sample_hidden(seat, rng) for _ in range(worlds)]
