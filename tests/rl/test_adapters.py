@@ -261,3 +261,25 @@ def test_an_illegal_or_unknown_id_is_refused_and_changes_nothing(name):
     assert not mask.flags.writeable  # shared by every position with these legal ids: copy to change it
     env.step(int(np.flatnonzero(mask)[0]))
     assert env.table.episode.steps == steps + 1
+
+
+def test_masks_kept_where_lists_repeat_and_built_anew_where_they_do_not():
+    """A mask is one read-only array of exactly the legal ids. Lists met again share one array; an action
+    space that meets only new lists (more than MASKS of them, none twice) stops keeping them, and its masks
+    are the same numbers, built anew."""
+    from itertools import combinations, islice
+
+    from merchantry.rl.encoding import MASKS, ActionSpace
+
+    repeating = ActionSpace("grand_bazaar", 4)  # a space of its own: `action_space` shares one per game
+    assert repeating.mask_of([1, 4]) is repeating.mask_of([1, 4])
+    assert repeating.caching
+    fresh = ActionSpace("money", 4)
+    lists = [list(ids) for ids in islice(combinations(range(len(fresh)), 3), MASKS + 10)]
+    masks = [fresh.mask_of(ids) for ids in lists]
+    assert not fresh.caching and not fresh.masks
+    for ids, mask in zip(lists, masks, strict=True):
+        assert mask.dtype == np.int8 and not mask.flags.writeable
+        assert np.flatnonzero(mask).tolist() == ids
+    assert fresh.mask_of(lists[0]) is not masks[0]
+    assert np.array_equal(fresh.mask_of(lists[0]), masks[0])

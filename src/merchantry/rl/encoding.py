@@ -88,6 +88,8 @@ class ActionSpace:
         self.ids = {text: i for i, text in enumerate(self.texts)}
         self.by_action: dict[Any, int] = {}
         self.masks: dict[tuple[int, ...], np.ndarray] = {}
+        self.caching = True  # until the cache is found not to pay (`mask_of`)
+        self.hits = 0  # masks found in the cache since it was last emptied
         self.no_actions = self.mask_of([])  # shared by every empty mask
         self.no_flags = self.no_actions.view(np.bool_)
         if len(self.ids) != len(self.texts):
@@ -114,20 +116,35 @@ class ActionSpace:
             return self.ids[str(action)]
 
     def mask_of(self, ids: list[int]) -> np.ndarray:
-        """The mask (int8, read-only) of these legal ids: one array per list of ids met, shared (a game meets
-        few lists again and again, each in the order of its `legal_actions`; the cache is emptied when it
-        grows past MASKS). Built from bytes, not by numpy's fancy indexing, which costs some 2 µs for a list
-        of ids."""
+        """The mask (int8, read-only) of these legal ids. Built from bytes, not by numpy's fancy indexing,
+        which costs some 2 µs for a list of ids. Where a game meets the same lists again and again (Grand
+        Bazaar: a hundred lists in all), one array per list met is kept and shared; the cache is emptied
+        when it grows past MASKS, and given up for good if fewer than half of the lookups that filled it
+        found their mask: Money meets a new list in four positions out of five, and a lookup that misses
+        (the list made a tuple, hashed, stored, and the cache emptied now and then) cost more than the
+        mask it looked for."""
+        if not self.caching:
+            return self._built(ids)
         key = tuple(ids)
         mask = self.masks.get(key)
-        if mask is None:
-            if len(self.masks) >= MASKS:
-                self.masks.clear()
-            flags = bytearray(len(self.texts))
-            for action_id in ids:
-                flags[action_id] = 1
-            mask = self.masks[key] = np.frombuffer(bytes(flags), np.int8)  # over bytes: read-only
+        if mask is not None:
+            self.hits += 1
+            return mask
+        if len(self.masks) >= MASKS:
+            self.caching = self.hits >= MASKS  # at least as many hits as the misses that filled it
+            self.masks.clear()
+            self.hits = 0
+            if not self.caching:
+                return self._built(ids)
+        mask = self.masks[key] = self._built(ids)
         return mask
+
+    def _built(self, ids: list[int]) -> np.ndarray:
+        """A new read-only mask of these ids (over bytes)."""
+        flags = bytearray(len(self.texts))
+        for action_id in ids:
+            flags[action_id] = 1
+        return np.frombuffer(bytes(flags), np.int8)  # over bytes: read-only
 
     def legal_ids(self, state: State, seat: int) -> list[int]:
         """The legal action ids of `seat`, in increasing order."""

@@ -163,7 +163,11 @@ class ByzanzSeat:
 
     def __init__(self, numbers: Numbers, start: int):
         self.start = start
-        self.scalars: tuple[Any, ...] | None = None
+        # what the slot's numbers were last written from, each apart: compiled, a tuple of them built and
+        # compared for every seat on every step cost more than these checks
+        self.hand: tuple[int, ...] | None = None  # by identity: summed when new
+        self.offer_held = -1
+        self.discarded = -1
         self.known = Scaled(numbers, start + KNOWN, 4)
         self.maybe = Counts(numbers, start + MAYBE, 4, len(CODES))
         self.maybe_from: object = None
@@ -277,12 +281,17 @@ class ByzanzObserver:
     def _seat(self, state: ByzanzState, p: int) -> None:
         part, numbers = self.seats[p], self.numbers
         hand = state.hands[p]
-        scalars = (hand, state.offer_held[p], len(state.discards[p]))  # the hand by identity: summed if new
-        if scalars != part.scalars:
-            part.scalars = scalars
+        if hand is not part.hand:
+            part.hand = hand
             numbers[part.start + 1] = sum(hand) / 15
-            numbers[part.start + OFFER] = scalars[1] / 10
-            numbers[part.start + DISCARDED] = scalars[2] / 10
+        offer_held = state.offer_held[p]
+        if offer_held != part.offer_held:
+            part.offer_held = offer_held
+            numbers[part.start + OFFER] = offer_held / 10
+        discarded = len(state.discards[p])
+        if discarded != part.discarded:
+            part.discarded = discarded
+            numbers[part.start + DISCARDED] = discarded / 10
         part.known.write(state.known[p])
         if state.maybe[p] is not part.maybe_from:
             part.maybe_from = state.maybe[p]

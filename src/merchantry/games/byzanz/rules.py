@@ -44,7 +44,12 @@ from merchantry.games.byzanz.components import (
     set_profit,
 )
 
-AUCTION, LOT_CHOICE, MARKET, FINAL, OVER = range(5)
+# Final (not unpacked from a range): compiled, each use is then the number itself, not a look-up of the name
+AUCTION: Final = 0
+LOT_CHOICE: Final = 1
+MARKET: Final = 2
+FINAL: Final = 3
+OVER: Final = 4
 # what a seat on turn may do in each phase, besides selling (any time) and discarding (over the hand limit)
 VERBS_OF_PHASE: Final = {AUCTION: ("add", "bid", "pass"), LOT_CHOICE: ("market",), MARKET: ("take",)}
 PHASE_NAMES: Final = ("auction", "lot_choice", "market", "final_selling", "over")

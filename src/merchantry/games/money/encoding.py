@@ -106,7 +106,13 @@ class SeatPart:
 
     def __init__(self, numbers: Numbers, start: int):
         self.start = start
-        self.scalars: tuple[Any, ...] | None = None
+        # the slot's numbers as last written, each apart (-1: not yet): compiled, comparing ints costs
+        # nothing, where a tuple of them built and compared for every seat on every step did
+        self.size = -1  # cards in hand, the bid being built counted in
+        self.sealed = -1
+        self.acted = -1
+        self.acting = -1
+        self.place = -1  # in the exchange order, 1 first (0: none)
         self.bid: tuple[int, ...] | None = None
         self.bid_cards = Counts(numbers, start + BID, 4, len(CODES))
         self.known: tuple[int, ...] | None = None
@@ -129,7 +135,8 @@ class MoneyObserver:
         self.removed: tuple[str, ...] | None = None
         self.hand: tuple[int, ...] | None = None
         self.hand_cards = Counts(numbers, HAND, 4, len(CODES))
-        self.my_bid: tuple[Any, ...] | None = None
+        self.my_bid: tuple[int, ...] | None = None
+        self.my_bluff = False
         self.my_bid_cards = Counts(numbers, MY_BID, 4, len(CODES))
         self.market: list[tuple[int, ...] | None] = [None, None]
         self.market_cards = [Counts(numbers, MARKET + side * len(CODES), 4, len(CODES)) for side in range(2)]
@@ -168,11 +175,13 @@ class MoneyObserver:
             hand = codes_of(self.hand)
             hand.append(BLUFF_CODE)
             self.hand_cards.write(hand)
-        my_bid = (state.bids[me], state.bluff_bid[me]) if phase == BIDDING else None
-        if my_bid != self.my_bid:
-            self.my_bid = my_bid
-            bid = codes_of(my_bid[0]) if my_bid else []
-            if my_bid and my_bid[1]:
+        # the bid being built: its cards (by identity: a tuple replaced when it changes) and the bluff card
+        my_bid = state.bids[me] if phase == BIDDING else None
+        bluff = phase == BIDDING and state.bluff_bid[me]
+        if my_bid is not self.my_bid or bluff != self.my_bluff:
+            self.my_bid, self.my_bluff = my_bid, bluff
+            bid = codes_of(my_bid) if my_bid is not None else []
+            if bluff:
                 bid.append(BLUFF_CODE)
             self.my_bid_cards.write(bid)
         for side in range(2):
@@ -186,22 +195,28 @@ class MoneyObserver:
         """A seat's slot: what the view's `seats[p]` shows."""
         part, numbers = self.parts[p], self.numbers
         bids = state.bids[p]
+        start = part.start
+        size = len(state.hands[p]) + (len(bids) if phase == BIDDING else 0) + 1
+        if size != part.size:
+            part.size = size
+            numbers[start + 1] = size / 15
+        sealed = 1 if phase == BIDDING and state.committed[p] else 0
+        if sealed != part.sealed:
+            part.sealed = sealed
+            numbers[start + 2] = float(sealed)
+        acted = 1 if phase == EXCHANGE and state.acted[p] else 0
+        if acted != part.acted:
+            part.acted = acted
+            numbers[start + 3] = float(acted)
+        acting = 1 if phase == EXCHANGE and state.current == p else 0
+        if acting != part.acting:
+            part.acting = acting
+            numbers[start + 4] = float(acting)
         order = state.order
-        scalars = (
-            len(state.hands[p]) + (len(bids) if phase == BIDDING else 0) + 1,
-            phase == BIDDING and state.committed[p],
-            phase == EXCHANGE and state.acted[p],
-            phase == EXCHANGE and state.current == p,
-            order.index(p) + 1 if p in order else 0,
-        )
-        if scalars != part.scalars:
-            part.scalars = scalars
-            start = part.start
-            numbers[start + 1] = scalars[0] / 15
-            numbers[start + 2] = float(bool(scalars[1]))
-            numbers[start + 3] = float(bool(scalars[2]))
-            numbers[start + 4] = float(bool(scalars[3]))
-            numbers[start + 5] = scalars[4] / SLOTS
+        place = order.index(p) + 1 if p in order else 0
+        if place != part.place:
+            part.place = place
+            numbers[start + 5] = place / SLOTS
         shown = bids if phase == EXCHANGE else ()  # MO-R1: a bid is seen once all are revealed
         if shown is not part.bid:
             part.bid = shown

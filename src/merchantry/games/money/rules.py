@@ -42,7 +42,10 @@ from merchantry.games.money.components import (
 )
 from merchantry.games.money.scoring import HandScore, score_breakdown
 
-BIDDING, EXCHANGE, OVER = 0, 1, 2
+# Final (not unpacked from a tuple): compiled, each use is then the number itself, not a look-up of the name
+BIDDING: Final = 0
+EXCHANGE: Final = 1
+OVER: Final = 2
 PHASE_NAMES: Final = ("bidding", "exchange", "over")
 HAND_SIZE: Final = 6  # MO-S2: valued cards dealt to each player, besides the bluff card
 GROUP_SIZE: Final = 4  # MO-S3 / MO-R8
