@@ -7,6 +7,7 @@ import json
 import math
 import random
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -938,3 +939,14 @@ def test_a_seat_that_played_well_and_lost_is_told_where_its_chance_fell_at_anoth
     assert turning_points(decisions[:2], 2) == [[], []]
     noisy = [judged_decision(1, 0, [0.5, 0.5], spread=0.1), judged_decision(2, 1, [0.38, 0.62], spread=0.1)]
     assert turning_points(noisy, 2) == [[], []]
+
+
+def test_a_byzanz_sale_out_of_turn_is_not_judged_and_the_analysis_of_its_game_ends():
+    """A newcomer's Byzanz analysis failed at move 95 (IndexError): P1 sold while P2 and P3 bid, and the
+    search, which plans for a seat to act, found no move for P1 there. Such a move is not judged (as a move
+    without a choice is not); every decision before and after it is."""
+    record = json.loads((Path(__file__).parent / "records" / "byzanz-sale-out-of-turn.json").read_text())
+    assert record["moves"][94] == [0, "sell grain1 grain1 merchant"]
+    decisions = list(analyze(record, SearchConfig(iterations=6, rollout_depth=6), worlds=2, floor=None))
+    judged = [d.moves for d in decisions]
+    assert [95] not in judged and [92] in judged and [93] in judged and [94] in judged

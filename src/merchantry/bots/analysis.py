@@ -675,7 +675,7 @@ def analyze(
         (before, seat, [n for n, _ in steps], [a for _, a in steps])
         for before, seat, steps in decisions_in(record)
     ]
-    judged = [len(played) > 1 or len(before.legal_actions(seat)) > 1 for before, seat, _, played in work]
+    judged = [had_a_choice(before, seat, played) for before, seat, _, played in work]
     if workers <= 1:
         results: Iterator[Decision | None] = (
             _decision(game, config, *item, worlds, floor) if choice else None
@@ -688,6 +688,15 @@ def analyze(
             yield decision
         if progress:
             progress(numbers[-1], total)
+
+
+def had_a_choice(before: State, seat: int, played: list[Action]) -> bool:
+    """Whether a decision is judged: the seat was to act and had more than one move. A move made out of
+    turn (a Byzanz sale while others bid) is not: the search plans for a seat to act, and "sell now" has no
+    whole move of the search to compare with (waiting is no move); searching it found no move at all."""
+    if seat not in before.to_act():
+        return False
+    return len(played) > 1 or len(before.legal_actions(seat)) > 1
 
 
 def _in_workers(
