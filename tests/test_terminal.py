@@ -82,6 +82,18 @@ def test_the_bid_shortcut_is_applied_whole_or_not_at_all():
     assert mine == [f"add {hand[0]}", "bid"]
 
 
+def test_moves_joined_as_the_hint_writes_them_are_played_whole_or_not_at_all():
+    """A newcomer typed the terminal hint's "to type: buy emerald -> buy ruby -> done" and was refused."""
+    table, _ = table_for(["quit"], game="grand_bazaar", players=3)
+    buys = [str(a) for a in table.state.legal_actions(0) if str(a).startswith("buy")]
+    table2, out = table_for(
+        [f"{buys[0]} -> sell nothing", f"{buys[0]} -> done", "quit"], game="grand_bazaar", players=3
+    )
+    table2.run()
+    assert "Not allowed:" in out.getvalue()  # the first line played nothing, not even its buy
+    assert [move for seat, move in table2.session.moves if seat == 0][:2] == [buys[0], "done"]
+
+
 def test_end_of_input_abandons_the_game_cleanly():
     table, out = table_for([])
     table.run()

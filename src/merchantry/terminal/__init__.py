@@ -264,7 +264,8 @@ class TerminalTable:
         self.console.print(self.say("hint", plan=f"[bold]{escape(plan)}[/]", chance=chance))
 
     def play_text(self, text: str, legal: list[Any]) -> None:
-        """A number from the list, a move's notation, or a game's shortcut for several moves at once."""
+        """A number from the list, a move's notation, several moves joined by "->" (as the hint writes them),
+        or a game's shortcut for several moves at once."""
         if text.isdigit():
             number = int(text)
             if not 1 <= number <= len(legal):
@@ -273,7 +274,9 @@ class TerminalTable:
             self.last_mover = self.human
             return
         expand = getattr(self.renderer, "expand", None)
-        moves = expand(text) if expand else [text]
+        # several moves in a row as the hint writes them ("buy ruby -> buy ruby -> done"; the page's "·")
+        parts = [part.strip() for part in re.split(r"->|·", text) if part.strip()] or [text]
+        moves = [move for part in parts for move in (expand(part) if expand else [part])]
         trial = self.state.clone()  # a several-move shortcut is applied whole or not at all
         for move in moves:
             trial.apply(self.human, move)
