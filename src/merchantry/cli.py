@@ -475,7 +475,8 @@ def cmd_analyze_game(args: argparse.Namespace, console: Console) -> int:
         for fall in falls:
             console.print(
                 f"{seat_label(seat)}, round {fall['round']}: after {seat_label(fall['by'])} played "
-                f"{fall['played']}, the chance of winning fell from {fall['from']}% to {fall['to']}%"
+                f"{fall['played']}, {seat_label(seat)}'s chance of winning fell from {fall['from']}% "
+                f"to {fall['to']}%"
             )
     if args.json:
         Path(args.json).write_text(

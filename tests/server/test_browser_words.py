@@ -287,6 +287,8 @@ def the_analysis_in_words(server: str, chromium) -> tuple[Any, int]:
         assert move.inner_text() == ", ".join(english.move(step) for step in notation.split(", "))
     for moment in page.locator("#analysis .key-moment, #analysis .turning-point").all():
         assert english.move(moment.get_attribute("data-notation").split(", ")[0]) in moment.inner_text()
+    for fall in page.locator("#analysis .turning-point").all():  # whose chance fell, said in the line
+        assert re.search(r"P\d[^,]*'s chance of winning fell from \d+% to \d+%", fall.inner_text())
     shot(page, "42-analysis-words")
     # Issue 32: one numbering of moves, the record's: a decision the analysis calls move N shows the replay
     # at "Move N", naming that move, with the log's lines it wrote numbered N and marked as the move shown

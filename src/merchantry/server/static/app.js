@@ -915,7 +915,7 @@ function analysisPanel(analysis, table, start, show, tr, rounds = []) {
       // where its chance fell most at another seat's move: why a seat that played well lost all the same
       (falls[seat] || []).map((f) => h("li", {},
         h("button", { class: "link turning-point", onclick: () => show(f.move), "data-move-number": String(f.move), title: `${t("showPosition")} (${f.played})`, "data-notation": f.played },
-          t("turningPoint", { round: f.round, seat: seatName(table, f.by, f.move), played: t("quoted", { text: moveInWords(f.played, tr) }), from: f.from, to: f.to }))))))]
+          t("turningPoint", { round: f.round, seat: seatName(table, f.by, f.move), whose: seatName(table, seat, f.move), played: t("quoted", { text: moveInWords(f.played, tr) }), from: f.from, to: f.to }))))))]
     : []);
   return h("section", { id: "analysis" },
     h("h2", {}, t("analysisTitle")),
