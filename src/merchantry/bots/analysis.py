@@ -692,7 +692,7 @@ def analyze(
 
 def had_a_choice(before: State, seat: int, played: list[Action]) -> bool:
     """Whether a decision is judged: the seat was to act and had more than one move. A move made out of
-    turn (a Byzanz sale while others bid) is not: the search plans for a seat to act, and "sell now" has no
+    turn (a sale while others bid) is not: the search plans for a seat to act, and "sell now" has no
     whole move of the search to compare with (waiting is no move); searching it found no move at all."""
     if seat not in before.to_act():
         return False

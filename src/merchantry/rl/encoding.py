@@ -117,10 +117,10 @@ class ActionSpace:
 
     def mask_of(self, ids: list[int]) -> np.ndarray:
         """The mask (int8, read-only) of these legal ids. Built from bytes, not by numpy's fancy indexing,
-        which costs some 2 µs for a list of ids. Where a game meets the same lists again and again (Grand
-        Bazaar: a hundred lists in all), one array per list met is kept and shared; the cache is emptied
+        which costs some 2 µs for a list of ids. Where a game meets the same lists again and again (one game
+        measured met a hundred lists in all), one array per list met is kept and shared; the cache is emptied
         when it grows past MASKS, and given up for good if fewer than half of the lookups that filled it
-        found their mask: Money meets a new list in four positions out of five, and a lookup that misses
+        found their mask: a game may meet a new list in four positions out of five, and a lookup that misses
         (the list made a tuple, hashed, stored, and the cache emptied now and then) cost more than the
         mask it looked for."""
         if not self.caching:

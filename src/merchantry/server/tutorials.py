@@ -131,8 +131,8 @@ def asked_next(script: dict[str, Any], played: list[str]) -> list[str] | None:
     """What the lesson asks of the person next, after their moves `played` so far: the rest of the step
     they are at (the Hint button proposes it, so that a step and the hint never disagree); None once the
     steps asking for moves are over. The page sends no move a step does not ask for (static/tutorial.js),
-    so a move of the person's that is not the next one asked was made by the server for them (Samarkand's
-    "keep" of a sale offer they could not answer) and is passed over, as the page's steps pass over it."""
+    so a move of the person's that is not the next one asked was made by the server for them (an answer
+    to an offer they could not answer, say) and is passed over, as the page's steps pass over it."""
     steps = scripted(script)
     at, done = 0, 0  # the step, and how many of its moves are played
     for move in played:
