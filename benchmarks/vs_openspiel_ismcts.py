@@ -188,9 +188,12 @@ def _play(task: tuple[str, int, int]) -> Outcome:
     return play(name, index, simulations, hard_seat=index % PLAYERS)
 
 
-def interleaved(names: list[str], count: int, simulations: dict[str, int]) -> list[tuple[str, int, int]]:
-    """Game 0 of every game, then game 1 of every game, ...: a run cut short has about as many of each."""
-    return [(name, index, simulations[name]) for index in range(count) for name in names]
+def interleaved(
+    names: list[str], count: int, simulations: dict[str, int], first: int = 0
+) -> list[tuple[str, int, int]]:
+    """Game `first` of every game, then the next of every game, ...: a run cut short has about as many of
+    each. Runs started at different `first` (with the same --simulations) play different deals and pool."""
+    return [(name, index, simulations[name]) for index in range(first, first + count) for name in names]
 
 
 def summary_rows(
@@ -249,6 +252,7 @@ def main() -> None:
     parser.add_argument("--game", choices=games.names(), action="append", help="games (default: all)")
     parser.add_argument("--minutes", type=float, default=None, help="stop after this many minutes (wall)")
     parser.add_argument("--simulations", type=int, default=None, help="skip calibration: ISMCTSBot's count")
+    parser.add_argument("--first", type=int, default=0, help="index of the first game (its deal and seats)")
     args = parser.parse_args()
     os.environ.setdefault(CLOCK_ENV, "cpu")  # hard's caps in CPU seconds (read at each search; workers fork)
     names = args.game or [name for name in games.names() if games.package(name).encoding is not None]
@@ -256,7 +260,8 @@ def main() -> None:
     print(
         f"{platform.node()} · {os.cpu_count()} cores · load {os.getloadavg()[0]:.1f} · Python "
         f"{platform.python_version()} · {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} · "
-        f"{args.games} games each, {args.workers} workers · clock {os.environ[CLOCK_ENV]}",
+        f"{args.games} games each from game {args.first}, {args.workers} workers · "
+        f"clock {os.environ[CLOCK_ENV]}",
         flush=True,
     )
     context = get_context("fork")
@@ -284,7 +289,8 @@ def main() -> None:
                 f"{int(c['simulations'])} simulations",
                 flush=True,
             )
-        tasks = interleaved(names, args.games, {n: int(c["simulations"]) for n, c in calibration.items()})
+        simulations = {n: int(c["simulations"]) for n, c in calibration.items()}
+        tasks = interleaved(names, args.games, simulations, args.first)
         for outcome in pool.imap_unordered(_play, tasks):
             outcomes.append(outcome)
             print(
