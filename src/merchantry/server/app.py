@@ -406,9 +406,17 @@ def rules_picture(game: str, language: str) -> str | None:
     caption = html.escape(words(spec["caption"]))
     named = "; ".join(f"{n}. {words(label)}" for n, label in enumerate(spec["labels"], 1))
     alt = html.escape(f"{words(spec['caption'])} {named}", quote=True)
+    address = f"/games/{html.escape(game)}/images/{board.name}"
+    # the picture is shrunk to the screen's width, whole (on a phone it was cut off at the right edge, its
+    # rest scrolled out of sight); a link opens it at its full size, where its numbers read large
+    full = html.escape(
+        load_catalogue(PLATFORM_LOCALES, language).get("ui", {}).get("rulesPictureFull")
+        or load_catalogue(PLATFORM_LOCALES, "en")["ui"]["rulesPictureFull"]
+    )
     return (
-        f'<figure class="rules-picture"><img src="/games/{html.escape(game)}/images/{board.name}" alt="{alt}"'
+        f'<figure class="rules-picture"><img src="{address}" alt="{alt}"'
         f' width="{width}" height="{height}" style="max-width:100%;height:auto">'
+        f'<a class="rules-picture-full" href="{address}" target="_blank">{full}</a>'
         f'<figcaption>{caption}<ol class="rules-picture-parts">{parts}</ol></figcaption></figure>'
     )
 
