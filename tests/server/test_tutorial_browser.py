@@ -474,11 +474,13 @@ def test_the_step_bar_shows_only_while_the_lessons_panel_is_out_of_the_window(li
     page.close()
 
 
+BAR_UP = "(() => { const b = document.querySelector('#tutorial-bar'); return b && !b.hidden; })()"
 # whether the step bar lies over any of the page: the bottom of the page's last part against the bar's top
 BAR_COVERS_THE_END = """() => {
   const bar = document.querySelector('#tutorial-bar');
   const main = document.querySelector('main');
-  const last = [...main.querySelectorAll('*')].reduce((low, n) => Math.max(low, n.getBoundingClientRect().bottom), 0);
+  const last = [...main.querySelectorAll('*')]
+    .reduce((low, n) => Math.max(low, n.getBoundingClientRect().bottom), 0);
   return { bar: bar.getBoundingClientRect().top, last, covered: last > bar.getBoundingClientRect().top + 1 };
 }"""
 
@@ -497,7 +499,7 @@ def test_the_step_bar_never_covers_the_board(live_server, browser, viewport):
             if unfolded:
                 page.click("#tutorial-bar .tutorial-bar-words")
             page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
-            page.wait_for_function("(() => { const b = document.querySelector('#tutorial-bar'); return b && !b.hidden; })()")
+            page.wait_for_function(BAR_UP)
             page.wait_for_timeout(200)
             page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
             end = page.evaluate(BAR_COVERS_THE_END)
