@@ -996,7 +996,7 @@ def create_app(
         numbers = rules_numbers(game, page.stem)
         tr = Translator(game, page.stem)
         labels = {name: tr.option(name) for name in games.get(game).variants()}
-        return HTMLResponse(rules_document(games.get(game).title, page, learn, numbers, labels))
+        return HTMLResponse(rules_document(tr.ui("gameTitle"), page, learn, numbers, labels))
 
     @app.get("/locales/{lang}.json", include_in_schema=False)
     async def platform_catalogue(lang: str) -> FileResponse:
@@ -1026,6 +1026,8 @@ def create_app(
             {
                 "name": name,
                 "title": games.get(name).title,
+                # in each language, from the game's catalogue (a subtitle is translated)
+                "titles": {lang: Translator(name, lang).ui("gameTitle") for lang in LANGUAGES},
                 "min_players": games.get(name).min_players,
                 "max_players": games.get(name).max_players,
                 "options": declared_options(name),

@@ -1,6 +1,6 @@
 // Merchantry in the browser: the lobby, a table (live over a websocket) and replays.
 import { h, seatHolderNoted, seatLabel, seatName } from "./dom.js";
-import { LANGUAGES, addressLanguage, decimal, gameTranslator, language, listOf, loadLanguage, setLanguage, t } from "./i18n.js";
+import { LANGUAGES, addressLanguage, decimal, gameTitle, gameTranslator, knowTitles, language, listOf, loadLanguage, setLanguage, t } from "./i18n.js";
 import * as generic from "./generic.js";
 import * as tutorial from "./tutorial.js";
 import { accountBar, accountPage, csrfHeader } from "./account.js";
@@ -115,10 +115,10 @@ async function lobby() {
   // "/?game=<name>&level=easy": the table a guided first game's last step leads to, chosen in advance
   const asked = new URLSearchParams(location.search);
   const askedGame = games.some((g) => g.name === asked.get("game")) ? asked.get("game") : games[0].name;
-  const gameSelect = h("select", { id: "game", name: "game" }, games.map((g) => h("option", { value: g.name, selected: g.name === askedGame }, g.title)));
+  const gameSelect = h("select", { id: "game", name: "game" }, games.map((g) => h("option", { value: g.name, selected: g.name === askedGame }, gameTitle(g.name, g.title))));
   const withRules = games.filter((g) => g.rules);
   const rulesLinks = withRules.length ? h("p", { class: "rules-links" }, `${t("rules")}: `,
-    withRules.flatMap((g, i) => [i ? " · " : "", h("a", { href: `${g.rules}?lang=${language()}`, target: "_blank" }, g.title)])) : null;
+    withRules.flatMap((g, i) => [i ? " · " : "", h("a", { href: `${g.rules}?lang=${language()}`, target: "_blank" }, gameTitle(g.name, g.title))])) : null;
   const playersInput = h("input", { id: "players", type: "number", min: 2, max: 7, value: 4 });
   const seatsBox = h("div", { id: "seats", class: "seat-choices" });
   const clockInput = h("input", { id: "turn-seconds", type: "number", min: 0, max: 3600, value: 0 });
@@ -198,7 +198,7 @@ async function lobby() {
   const going = (table) => table.status === "waiting" || table.status === "playing";
   const listed = tables.filter((table) => !table.tutorial || seated(table));
   const rows = listed.map((table) => h("tr", {},
-    h("td", {}, table.title, table.tutorial ? h("small", { class: "muted" }, ` · ${t("tutorialTitle")}`) : null),
+    h("td", {}, gameTitle(table.game, table.title), table.tutorial ? h("small", { class: "muted" }, ` · ${t("tutorialTitle")}`) : null),
     h("td", {}, listOf(table.seats.map((s) => who(table, s.seat)))),
     h("td", {}, age(table.created_at)),
     h("td", {}, t(`status_${table.status}`)),
@@ -293,7 +293,7 @@ function learnLinks(games) {
   const taught = games.filter((g) => g.tutorial);
   return taught.length ? h("section", { class: "learn-links", id: "learn" }, h("h2", {}, t("newHere")),
     h("p", {}, t("newHereHelp")),
-    h("p", { class: "learn-buttons" }, taught.map((g) => h("a", { href: `/learn/${g.name}`, id: `learn-${g.name}`, class: "button primary" }, g.title)))) : null;
+    h("p", { class: "learn-buttons" }, taught.map((g) => h("a", { href: `/learn/${g.name}`, id: `learn-${g.name}`, class: "button primary" }, gameTitle(g.name, g.title))))) : null;
 }
 
 async function learn(game) {
@@ -482,7 +482,7 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   const position = `${tableId}:${(view.log || []).length}:${legal.join("|")}`;  // a hint holds until the position changes
   shownPosition = position;
   area.replaceChildren(...[
-    h("div", { class: "table-head" }, h("h1", {}, table.title), h("div", { class: "banner", role: "status" }, banner),
+    h("div", { class: "table-head" }, h("h1", {}, gameTitle(table.game, table.title)), h("div", { class: "banner", role: "status" }, banner),
       banksLine(table, t, Date.now()),
       rulesUrl ? h("a", { href: `${rulesUrl}?lang=${language()}`, target: "_blank" }, t("rules")) : null,
       myTurn && table.hints ? hintButton(tableId, mine.token, position, area, tr) : null,
@@ -508,7 +508,7 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   // a keyboard player who typed the last move types the next: the box has the focus again when the panel
   // comes back (it is not drawn while another seat is on turn, and the focus fell to the page with it)
   else if (typingAt === tableId && document.activeElement === document.body) area.querySelector(".moves-panel[open] #move")?.focus({ preventScroll: true });
-  document.title = `${myTurn ? `● ${t("yourTurn")} — ` : ""}${table.title} — Merchantry`;
+  document.title = `${myTurn ? `● ${t("yourTurn")} — ` : ""}${gameTitle(table.game, table.title)} — Merchantry`;
   startCountdown(area, clockShown(table, view, seat), table);
   startDecisionCountdown(area, table);
 }
@@ -807,7 +807,7 @@ async function replayPage(tableId) {
         info.table.seats.map((s) => h("option", { value: String(s.seat), selected: String(s.seat) === viewer ? true : null }, noted(info.table, s.seat))));
       area.replaceChildren(...[
         // which game this is, and the way back to its table (the replay opened on a bare bar of buttons)
-        h("div", { class: "table-head" }, h("h1", {}, info.table.title), h("span", { class: "muted" }, t("replay")),
+        h("div", { class: "table-head" }, h("h1", {}, gameTitle(info.table.game, info.table.title)), h("span", { class: "muted" }, t("replay")),
           h("a", { id: "replay-back", href: `/table/${tableId}` }, t("backToTable"))),
         h("div", { class: "replay-bar" },
           h("button", { onclick: () => show(0) }, t("first")),
@@ -1058,6 +1058,8 @@ function chanceChart(analysis, table, tr, rounds = []) {
 async function route() {
   if (addressLanguage()) setLanguage(addressLanguage());  // kept: the next pages (links drop the query) follow
   await loadLanguage();
+  gamesList = gamesList || await api("/api/games");
+  knowTitles(gamesList);
   header();
   document.documentElement.lang = language();
   const path = location.pathname;
