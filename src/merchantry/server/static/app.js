@@ -58,7 +58,8 @@ async function api(path, options = {}) {
   const body = await response.json().catch(() => ({}));
   if (!response.ok) {
     const reason = body.error || (Array.isArray(body.detail) ? body.detail.map((d) => d.msg).join("; ") : body.detail);
-    throw new Error(reason || response.statusText);
+    // the status and the server's `why` go with it: a page can say a refusal in its reader's language
+    throw Object.assign(new Error(reason || response.statusText), { status: response.status, why: body.why });
   }
   return body;
 }
@@ -638,6 +639,12 @@ function waitingBanner(table, toAct) {
 // The turn clock every seat and spectator sees: one's own on one's turn, else that of the seat on turn
 function clockShown(table, view, seat) {
   if (!table.clock || table.status !== "playing") return null;
+  // a step the server answers for whoever has not answered (table.decision_deadline): its time says what
+  // happens when it runs out, to the seat with a choice ("then a bot answers for you") and to the others
+  // ("answered within 25 s at the latest"), never a bare "25 s left"
+  if (table.decision_deadline !== null && table.decision_deadline !== undefined) {
+    return { seconds: table.decision_deadline, who: null, decision: (view.to_act || []).includes(seat) ? "decisionLeftForYou" : "decisionLeftForTable" };
+  }
   // one's own clock also while the server answers for one: the step's time, the same for every person
   if ((view.to_act || []).includes(seat) && table.clock[seat] !== undefined) return { seconds: table.clock[seat], who: null };
   const onTurn = (view.to_act || []).find((s) => table.clock[s] !== undefined);
@@ -696,7 +703,7 @@ function startCountdown(area, clock, table) {
   const deadline = since + clock.seconds * 1000;
   const tick = () => {
     const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
-    const said = left < 120
+    const said = clock.decision ? t(clock.decision, { seconds: left, count: left }) : left < 120
       ? (clock.who ? t("timeLeftFor", { seat: clock.who, seconds: left }) : t("timeLeft", { seconds: left }))
       : (clock.who ? t("timeLeftForIn", { seat: clock.who, left: duration(left, t) }) : t("timeLeftIn", { left: duration(left, t) }));
     banner.textContent = `${base} · ${said}`;
@@ -841,7 +848,8 @@ async function replayPage(tableId) {
   let table = null;
   let words = null;  // the game's translator: moves are shown in words
   let roundStarts = [];  // after how many moves each round begins: the chart marks them
-  const redraw = () => { const old = area.querySelector("#analysis"); if (old && table) old.replaceWith(analysisPanel(analysis, table, startAnalysis, show, words, roundStarts)); };
+  let busy = null;  // why the server refused to start one (429: too many analyses), said in the panel
+  const redraw = () => { const old = area.querySelector("#analysis"); if (old && table) old.replaceWith(analysisPanel(analysis, table, startAnalysis, show, words, roundStarts, busy)); };
   // the analysis as it goes: its place in the queue, then its decisions as they are judged
   async function follow() {
     redraw();
@@ -854,9 +862,17 @@ async function replayPage(tableId) {
   }
   async function startAnalysis() {
     try {
+      busy = null;
       analysis = await api(`/api/tables/${tableId}/analysis`, { method: "POST" });
       await follow();
-    } catch (error) { toast(error.message); }
+    } catch (error) {
+      if (error.status !== 429) { toast(error.message); return; }
+      // the server's limits (work.py): this client's analysis still running, or its queue full
+      busy = error.why?.key === "queue_full" ? t("analysisQueueFull", { count: error.why.params.waiting }) : t("analysisYoursWaiting");
+      analysis = null;
+      redraw();
+      area.querySelector("#analysis-busy")?.focus();
+    }
   }
   // one already asked for (by anyone: it is kept with the game) is shown at once, or followed
   async function storedAnalysis() {
@@ -879,10 +895,11 @@ async function replayPage(tableId) {
 const SEAT_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf"];
 const SEAT_DASHES = ["", "6 3", "2 3", "8 3 2 3", "1 2", "10 4", "4 4"];  // colour-blind safe: a pattern too
 
-function analysisPanel(analysis, table, start, show, tr, rounds = []) {
+function analysisPanel(analysis, table, start, show, tr, rounds = [], busy = null) {
   if (!analysis) {
     return h("section", { id: "analysis" }, h("button", { id: "analyse", onclick: start }, t("analyse")), " ",
-      h("span", { class: "muted" }, t("analyseHelp")));
+      h("span", { class: "muted" }, t("analyseHelp")),
+      busy ? h("p", { id: "analysis-busy", class: "error", role: "alert", tabindex: "-1" }, busy) : null);
   }
   if (analysis.status !== "done") {
     // before its first decision is judged (seconds of search, more on a busy machine: its worker gets the CPU
