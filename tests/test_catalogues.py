@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -463,3 +464,31 @@ def test_byzanz_take_agrees_with_every_good_in_every_language(language):
     if language == "de":  # "alle Karten der Sorte Händler" read as an office form
         german = json.dumps(Translator("byzanz", "de").catalogues[0], ensure_ascii=False)
         assert "der Sorte" not in german
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_grand_bazaars_gem_letters_are_unique_and_begin_each_gems_name(language):
+    """The letter on a gem's track and column (colour is never the only sign): German read "E" for the
+    emerald, a Smaragd, whose S was the Saphir's too."""
+    tr = Translator("grand_bazaar", language)
+    fold = lambda text: unicodedata.normalize("NFD", text).encode("ascii", "ignore").decode().lower()  # noqa: E731
+    letters = {gem: tr.ui(f"letter_{gem}") for gem in ("sapphire", "ruby", "emerald")}
+    assert len(set(letters.values())) == 3, letters
+    for gem, letter in letters.items():
+        assert fold(tr.term(gem)).startswith(fold(letter)), f"{language}: {letter} for {tr.term(gem)}"
+
+
+# a separator written into a game's drawing (`${t("deck")}: ${n}`), not the catalogue's (French " : ")
+COLON_IN_CODE = re.compile(r"""\$\{[^{}]*\}: |[(,]\s*": "\s*[,)]""")
+
+
+@pytest.mark.parametrize("game", games.names())
+def test_a_games_drawing_takes_its_colons_from_the_catalogue(game):
+    """French typography puts a space before a colon ("à venir : 3 5"); Byzanz's drawing wrote ": " itself.
+    Every drawing writes `t("colon")`: ": " in English, German and Portuguese, " : " in French."""
+    for script in (games.package(game).folder / "static").glob("*.js"):
+        for number, line in enumerate(script.read_text(encoding="utf-8").splitlines(), 1):
+            code = line.split("//")[0] if not line.lstrip().startswith("//") else ""
+            assert not COLON_IN_CODE.search(code), f"{script.name}:{number}: {line.strip()}"
+    colons = {language: Translator(game, language).ui("colon") for language in LANGUAGES}
+    assert colons == {"en": ": ", "pt": ": ", "fr": " : ", "de": ": "}

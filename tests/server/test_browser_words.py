@@ -361,16 +361,28 @@ def test_a_closed_grand_bazaar_trade_says_why_on_its_button(server, chromium):
     shot(page, "44-grand-bazaar-why-on-the-button")
 
 
-def test_a_rules_pages_picture_stays_readable_on_a_phone_and_the_page_does_not_scroll(server, chromium):
-    # shrunk to a 390 px screen, the picture of Money's board had labels too small to read
+def test_a_rules_pages_picture_fits_a_phone_whole_and_opens_at_full_size(server, chromium):
+    # issue 32: kept at 720 px on a 390 px phone, Grand Bazaar's picture was cut off at the screen's edge
+    # (its rest scrolled inside the frame, and nothing said so); it is shrunk to the width, whole, and a
+    # link opens it at full size, where its numbered labels read large
     page = page_in(chromium, server, size=(390, 844))
-    page.goto(server + "/rules/money?lang=pt")
-    picture = page.locator(".rules-picture img").first
-    picture.wait_for()
-    assert picture.bounding_box()["width"] >= 700, "the picture keeps a readable size"
-    frame = page.locator(".rules-picture").first
-    assert frame.evaluate("f => f.scrollWidth > f.clientWidth"), "it scrolls inside its frame"
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390, "the page does not scroll sideways"
+    for game in ("grand_bazaar", "money"):
+        page.goto(server + f"/rules/{game}?lang=pt")
+        picture = page.locator(".rules-picture img").first
+        picture.wait_for()
+        page.wait_for_function("document.querySelector('.rules-picture img').complete")
+        box, frame = picture.bounding_box(), page.locator(".rules-picture").first
+        inner = frame.evaluate("f => { const r = f.getBoundingClientRect(); return [r.left, r.right]; }")
+        assert inner[0] <= box["x"] and box["x"] + box["width"] <= inner[1], f"{game}: cut off: {box}"
+        assert box["x"] + box["width"] <= 390 and box["width"] >= 300, f"{game}: not the screen's width"
+        assert frame.evaluate("f => f.scrollWidth <= f.clientWidth"), f"{game}: it scrolls in its frame"
+        natural = picture.evaluate("i => i.naturalWidth / i.naturalHeight")
+        assert abs(box["width"] / box["height"] - natural) < 0.02, "shrunk, not squeezed"
+        full = frame.locator("a.rules-picture-full")
+        assert full.inner_text() == "Abrir a imagem em tamanho real"
+        assert full.get_attribute("href") == picture.get_attribute("src")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, "the page scrolls sideways"
+    shot(page, "rules-picture-phone-390")
     # the tables of numbers are ruled and padded, their cells never running together ("FRED 001 USD50"):
     # the widest scrolls inside its own box and its caption stays on the screen
     serials = page.locator("table.money-serials")

@@ -152,11 +152,14 @@ def test_a_client_may_have_one_hint_at_a_time_and_the_server_a_bounded_queue(dat
         with pytest.raises(Refused) as mine:
             pool.submit("ann", lambda: None)
         assert mine.value.status == 429 and "you already have a hint waiting" in mine.value.reason
+        assert mine.value.why == {"key": "own_job_waiting", "params": {}, "clauses": []}  # a page says which
         waiting = [pool.submit(client, lambda: None) for client in ("bo", "cy")]
         assert [pool.position(job) for job in waiting] == [0, 1]
         with pytest.raises(Refused) as full:
             pool.submit("di", lambda: None)
         assert full.value.status == 429 and "2 hints waiting" in full.value.reason
+        assert full.value.why == {"key": "queue_full", "params": {"waiting": 2}, "clauses": []}
+        assert full.value.body()["why"]["params"]["waiting"] == 2  # sent to the page with the reason
         gate.set()
         await asyncio.gather(running.done, *(job.done for job in waiting))
         pool.shutdown()

@@ -474,6 +474,42 @@ def test_the_step_bar_shows_only_while_the_lessons_panel_is_out_of_the_window(li
     page.close()
 
 
+BAR_UP = "(() => { const b = document.querySelector('#tutorial-bar'); return b && !b.hidden; })()"
+# whether the step bar lies over any of the page: the bottom of the page's last part against the bar's top
+BAR_COVERS_THE_END = """() => {
+  const bar = document.querySelector('#tutorial-bar');
+  const main = document.querySelector('main');
+  const last = [...main.querySelectorAll('*')]
+    .reduce((low, n) => Math.max(low, n.getBoundingClientRect().bottom), 0);
+  return { bar: bar.getBoundingClientRect().top, last, covered: last > bar.getBoundingClientRect().top + 1 };
+}"""
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_the_step_bar_never_covers_the_board(live_server, browser, viewport):
+    """Issue 32: the step bar at the window's foot covered the board's last rows (the players' table, a
+    hand on a phone): scrolled to its end, the page's last part stops above the bar, folded or unfolded."""
+    page = browser.new_page(viewport=viewport)
+    for game in TAUGHT:
+        page.goto(f"{live_server}/learn/{game}")
+        page.wait_for_selector("#tutorial #tutorial-next", timeout=WAIT_MS)
+        page.locator("#tutorial-next").click()  # a step that points at the board
+        page.wait_for_selector(".tutorial-target", timeout=WAIT_MS)
+        for unfolded in (False, True):
+            if unfolded:
+                page.click("#tutorial-bar .tutorial-bar-words")
+            page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+            page.wait_for_function(BAR_UP)
+            page.wait_for_timeout(200)
+            page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+            end = page.evaluate(BAR_COVERS_THE_END)
+            assert not end["covered"], f"{game} ({'unfolded' if unfolded else 'folded'}): {end}"
+            assert end["bar"] >= viewport["height"] * 0.6, f"{game}: the bar takes most of the window: {end}"
+        page.screenshot(path=str(ARTIFACTS / f"lesson-bar-{game}-{viewport['width']}.png"))
+        page.evaluate("localStorage.clear()")
+    page.close()
+
+
 def test_the_lesson_can_be_followed_with_the_keyboard(live_server, browser):
     """Next takes Enter; once a step asks for a move, focus is on the control it points at (a button of
     the board), so Enter plays it; a staged decision's focus goes on from its card to its Bid."""

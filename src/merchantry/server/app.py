@@ -406,9 +406,17 @@ def rules_picture(game: str, language: str) -> str | None:
     caption = html.escape(words(spec["caption"]))
     named = "; ".join(f"{n}. {words(label)}" for n, label in enumerate(spec["labels"], 1))
     alt = html.escape(f"{words(spec['caption'])} {named}", quote=True)
+    address = f"/games/{html.escape(game)}/images/{board.name}"
+    # the picture is shrunk to the screen's width, whole (on a phone it was cut off at the right edge, its
+    # rest scrolled out of sight); a link opens it at its full size, where its numbers read large
+    full = html.escape(
+        load_catalogue(PLATFORM_LOCALES, language).get("ui", {}).get("rulesPictureFull")
+        or load_catalogue(PLATFORM_LOCALES, "en")["ui"]["rulesPictureFull"]
+    )
     return (
-        f'<figure class="rules-picture"><img src="/games/{html.escape(game)}/images/{board.name}" alt="{alt}"'
+        f'<figure class="rules-picture"><img src="{address}" alt="{alt}"'
         f' width="{width}" height="{height}" style="max-width:100%;height:auto">'
+        f'<a class="rules-picture-full" href="{address}" target="_blank">{full}</a>'
         f'<figcaption>{caption}<ol class="rules-picture-parts">{parts}</ol></figcaption></figure>'
     )
 
@@ -988,7 +996,7 @@ def create_app(
         numbers = rules_numbers(game, page.stem)
         tr = Translator(game, page.stem)
         labels = {name: tr.option(name) for name in games.get(game).variants()}
-        return HTMLResponse(rules_document(games.get(game).title, page, learn, numbers, labels))
+        return HTMLResponse(rules_document(tr.ui("gameTitle"), page, learn, numbers, labels))
 
     @app.get("/locales/{lang}.json", include_in_schema=False)
     async def platform_catalogue(lang: str) -> FileResponse:
@@ -1018,6 +1026,8 @@ def create_app(
             {
                 "name": name,
                 "title": games.get(name).title,
+                # in each language, from the game's catalogue (a subtitle is translated)
+                "titles": {lang: Translator(name, lang).ui("gameTitle") for lang in LANGUAGES},
                 "min_players": games.get(name).min_players,
                 "max_players": games.get(name).max_players,
                 "options": declared_options(name),

@@ -87,10 +87,13 @@ class FairPool:
         """Refuse (429) a job over the client's share or the pool's queue."""
         if self.held_by(client) >= self.per_client:
             held = self.one if self.per_client == 1 and self.one else f"{self.per_client} {self.what}"
-            raise Refused(429, f"you already have {held} waiting or being worked out: wait for it")
+            # `why`: which limit, for a page to say in its reader's language
+            why = {"key": "own_job_waiting", "params": {}, "clauses": []}
+            raise Refused(429, f"you already have {held} waiting or being worked out: wait for it", why)
         if self.busy >= self.threads and self.queued() >= self.queue:
+            why = {"key": "queue_full", "params": {"waiting": self.queued()}, "clauses": []}
             raise Refused(
-                429, f"the server has {self.queued()} {self.what} waiting already: try again in a moment"
+                429, f"the server has {self.queued()} {self.what} waiting already: try again in a moment", why
             )
 
     def submit(self, client: str, work: Callable[..., Any], *args: Any) -> Job:

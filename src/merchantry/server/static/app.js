@@ -1,6 +1,6 @@
 // Merchantry in the browser: the lobby, a table (live over a websocket) and replays.
 import { h, seatHolderNoted, seatLabel, seatName } from "./dom.js";
-import { LANGUAGES, addressLanguage, decimal, gameTranslator, language, listOf, loadLanguage, setLanguage, t } from "./i18n.js";
+import { LANGUAGES, addressLanguage, decimal, gameTitle, gameTranslator, knowTitles, language, listOf, loadLanguage, setLanguage, t } from "./i18n.js";
 import * as generic from "./generic.js";
 import * as tutorial from "./tutorial.js";
 import { accountBar, accountPage, csrfHeader } from "./account.js";
@@ -58,7 +58,8 @@ async function api(path, options = {}) {
   const body = await response.json().catch(() => ({}));
   if (!response.ok) {
     const reason = body.error || (Array.isArray(body.detail) ? body.detail.map((d) => d.msg).join("; ") : body.detail);
-    throw new Error(reason || response.statusText);
+    // the status and the server's `why` go with it: a page can say a refusal in its reader's language
+    throw Object.assign(new Error(reason || response.statusText), { status: response.status, why: body.why });
   }
   return body;
 }
@@ -115,10 +116,10 @@ async function lobby() {
   // "/?game=<name>&level=easy": the table a guided first game's last step leads to, chosen in advance
   const asked = new URLSearchParams(location.search);
   const askedGame = games.some((g) => g.name === asked.get("game")) ? asked.get("game") : games[0].name;
-  const gameSelect = h("select", { id: "game", name: "game" }, games.map((g) => h("option", { value: g.name, selected: g.name === askedGame }, g.title)));
+  const gameSelect = h("select", { id: "game", name: "game" }, games.map((g) => h("option", { value: g.name, selected: g.name === askedGame }, gameTitle(g.name, g.title))));
   const withRules = games.filter((g) => g.rules);
   const rulesLinks = withRules.length ? h("p", { class: "rules-links" }, `${t("rules")}: `,
-    withRules.flatMap((g, i) => [i ? " · " : "", h("a", { href: `${g.rules}?lang=${language()}`, target: "_blank" }, g.title)])) : null;
+    withRules.flatMap((g, i) => [i ? " · " : "", h("a", { href: `${g.rules}?lang=${language()}`, target: "_blank" }, gameTitle(g.name, g.title))])) : null;
   const playersInput = h("input", { id: "players", type: "number", min: 2, max: 7, value: 4 });
   const seatsBox = h("div", { id: "seats", class: "seat-choices" });
   const clockInput = h("input", { id: "turn-seconds", type: "number", min: 0, max: 3600, value: 0 });
@@ -198,7 +199,7 @@ async function lobby() {
   const going = (table) => table.status === "waiting" || table.status === "playing";
   const listed = tables.filter((table) => !table.tutorial || seated(table));
   const rows = listed.map((table) => h("tr", {},
-    h("td", {}, table.title, table.tutorial ? h("small", { class: "muted" }, ` · ${t("tutorialTitle")}`) : null),
+    h("td", {}, gameTitle(table.game, table.title), table.tutorial ? h("small", { class: "muted" }, ` · ${t("tutorialTitle")}`) : null),
     h("td", {}, listOf(table.seats.map((s) => who(table, s.seat)))),
     h("td", {}, age(table.created_at)),
     h("td", {}, t(`status_${table.status}`)),
@@ -210,19 +211,23 @@ async function lobby() {
   main.replaceChildren(
     learnLinks(games),
     h("h1", {}, t("newTable")),
+    // two columns side by side on a wide screen (who plays; then how: options, clocks, name), one below the
+    // other on a phone: a narrow form left half the desktop's lobby empty
     h("form", { id: "create", class: "card-panel", onsubmit: create },
-      h("label", {}, `${t("game")} `, gameSelect),
-      h("label", {}, `${t("players")} `, playersInput),
-      seatsBox,
-      levelsHelp,
-      otherBots,
-      optionsBox,
-      // a clock's number and its unit stay on one line (the unit menu had wrapped onto a line of its own)
-      h("label", {}, `${t("turnClock")} `, h("span", { class: "with-unit" }, clockInput, ` ${t("clockUnit")} `, clockUnit)),
-      h("label", {}, `${t("totalClock")} `, h("span", { class: "with-unit" }, totalInput, " ", totalUnit)),
-      h("label", {}, ratedInput, ` ${t("ratedTable")}`),
-      h("label", {}, `${t("yourName")} `, nameInput),
-      h("button", { type: "submit", class: "primary" }, t("create"))),
+      h("div", { class: "create-part create-who" },
+        h("label", {}, `${t("game")} `, gameSelect),
+        h("label", {}, `${t("players")} `, playersInput),
+        seatsBox,
+        levelsHelp,
+        otherBots),
+      h("div", { class: "create-part create-how" },
+        optionsBox,
+        // a clock's number and its unit stay on one line (the unit menu had wrapped onto a line of its own)
+        h("label", {}, `${t("turnClock")} `, h("span", { class: "with-unit" }, clockInput, ` ${t("clockUnit")} `, clockUnit)),
+        h("label", {}, `${t("totalClock")} `, h("span", { class: "with-unit" }, totalInput, " ", totalUnit)),
+        h("label", {}, ratedInput, ` ${t("ratedTable")}`),
+        h("label", {}, `${t("yourName")} `, nameInput),
+        h("button", { type: "submit", class: "primary" }, t("create")))),
     rulesLinks,
     openSeatsSection(games, { api, toast, save, open: (path) => { history.pushState({}, "", path); route(); } }),
     h("h2", {}, t("tables")),
@@ -293,7 +298,7 @@ function learnLinks(games) {
   const taught = games.filter((g) => g.tutorial);
   return taught.length ? h("section", { class: "learn-links", id: "learn" }, h("h2", {}, t("newHere")),
     h("p", {}, t("newHereHelp")),
-    h("p", { class: "learn-buttons" }, taught.map((g) => h("a", { href: `/learn/${g.name}`, id: `learn-${g.name}`, class: "button primary" }, g.title)))) : null;
+    h("p", { class: "learn-buttons" }, taught.map((g) => h("a", { href: `/learn/${g.name}`, id: `learn-${g.name}`, class: "button primary" }, gameTitle(g.name, g.title))))) : null;
 }
 
 async function learn(game) {
@@ -482,7 +487,7 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   const position = `${tableId}:${(view.log || []).length}:${legal.join("|")}`;  // a hint holds until the position changes
   shownPosition = position;
   area.replaceChildren(...[
-    h("div", { class: "table-head" }, h("h1", {}, table.title), h("div", { class: "banner", role: "status" }, banner),
+    h("div", { class: "table-head" }, h("h1", {}, gameTitle(table.game, table.title)), h("div", { class: "banner", role: "status" }, banner),
       banksLine(table, t, Date.now()),
       rulesUrl ? h("a", { href: `${rulesUrl}?lang=${language()}`, target: "_blank" }, t("rules")) : null,
       myTurn && table.hints ? hintButton(tableId, mine.token, position, area, tr) : null,
@@ -508,7 +513,7 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   // a keyboard player who typed the last move types the next: the box has the focus again when the panel
   // comes back (it is not drawn while another seat is on turn, and the focus fell to the page with it)
   else if (typingAt === tableId && document.activeElement === document.body) area.querySelector(".moves-panel[open] #move")?.focus({ preventScroll: true });
-  document.title = `${myTurn ? `● ${t("yourTurn")} — ` : ""}${table.title} — Merchantry`;
+  document.title = `${myTurn ? `● ${t("yourTurn")} — ` : ""}${gameTitle(table.game, table.title)} — Merchantry`;
   startCountdown(area, clockShown(table, view, seat), table);
   startDecisionCountdown(area, table);
 }
@@ -638,6 +643,12 @@ function waitingBanner(table, toAct) {
 // The turn clock every seat and spectator sees: one's own on one's turn, else that of the seat on turn
 function clockShown(table, view, seat) {
   if (!table.clock || table.status !== "playing") return null;
+  // a step the server answers for whoever has not answered (table.decision_deadline): its time says what
+  // happens when it runs out, to the seat with a choice ("then a bot answers for you") and to the others
+  // ("answered within 25 s at the latest"), never a bare "25 s left"
+  if (table.decision_deadline !== null && table.decision_deadline !== undefined) {
+    return { seconds: table.decision_deadline, who: null, decision: (view.to_act || []).includes(seat) ? "decisionLeftForYou" : "decisionLeftForTable" };
+  }
   // one's own clock also while the server answers for one: the step's time, the same for every person
   if ((view.to_act || []).includes(seat) && table.clock[seat] !== undefined) return { seconds: table.clock[seat], who: null };
   const onTurn = (view.to_act || []).find((s) => table.clock[s] !== undefined);
@@ -696,7 +707,7 @@ function startCountdown(area, clock, table) {
   const deadline = since + clock.seconds * 1000;
   const tick = () => {
     const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
-    const said = left < 120
+    const said = clock.decision ? t(clock.decision, { seconds: left, count: left }) : left < 120
       ? (clock.who ? t("timeLeftFor", { seat: clock.who, seconds: left }) : t("timeLeft", { seconds: left }))
       : (clock.who ? t("timeLeftForIn", { seat: clock.who, left: duration(left, t) }) : t("timeLeftIn", { left: duration(left, t) }));
     banner.textContent = `${base} · ${said}`;
@@ -807,7 +818,7 @@ async function replayPage(tableId) {
         info.table.seats.map((s) => h("option", { value: String(s.seat), selected: String(s.seat) === viewer ? true : null }, noted(info.table, s.seat))));
       area.replaceChildren(...[
         // which game this is, and the way back to its table (the replay opened on a bare bar of buttons)
-        h("div", { class: "table-head" }, h("h1", {}, info.table.title), h("span", { class: "muted" }, t("replay")),
+        h("div", { class: "table-head" }, h("h1", {}, gameTitle(info.table.game, info.table.title)), h("span", { class: "muted" }, t("replay")),
           h("a", { id: "replay-back", href: `/table/${tableId}` }, t("backToTable"))),
         h("div", { class: "replay-bar" },
           h("button", { onclick: () => show(0) }, t("first")),
@@ -841,7 +852,8 @@ async function replayPage(tableId) {
   let table = null;
   let words = null;  // the game's translator: moves are shown in words
   let roundStarts = [];  // after how many moves each round begins: the chart marks them
-  const redraw = () => { const old = area.querySelector("#analysis"); if (old && table) old.replaceWith(analysisPanel(analysis, table, startAnalysis, show, words, roundStarts)); };
+  let busy = null;  // why the server refused to start one (429: too many analyses), said in the panel
+  const redraw = () => { const old = area.querySelector("#analysis"); if (old && table) old.replaceWith(analysisPanel(analysis, table, startAnalysis, show, words, roundStarts, busy)); };
   // the analysis as it goes: its place in the queue, then its decisions as they are judged
   async function follow() {
     redraw();
@@ -854,9 +866,17 @@ async function replayPage(tableId) {
   }
   async function startAnalysis() {
     try {
+      busy = null;
       analysis = await api(`/api/tables/${tableId}/analysis`, { method: "POST" });
       await follow();
-    } catch (error) { toast(error.message); }
+    } catch (error) {
+      if (error.status !== 429) { toast(error.message); return; }
+      // the server's limits (work.py): this client's analysis still running, or its queue full
+      busy = error.why?.key === "queue_full" ? t("analysisQueueFull", { count: error.why.params.waiting }) : t("analysisYoursWaiting");
+      analysis = null;
+      redraw();
+      area.querySelector("#analysis-busy")?.focus();
+    }
   }
   // one already asked for (by anyone: it is kept with the game) is shown at once, or followed
   async function storedAnalysis() {
@@ -879,10 +899,11 @@ async function replayPage(tableId) {
 const SEAT_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf"];
 const SEAT_DASHES = ["", "6 3", "2 3", "8 3 2 3", "1 2", "10 4", "4 4"];  // colour-blind safe: a pattern too
 
-function analysisPanel(analysis, table, start, show, tr, rounds = []) {
+function analysisPanel(analysis, table, start, show, tr, rounds = [], busy = null) {
   if (!analysis) {
     return h("section", { id: "analysis" }, h("button", { id: "analyse", onclick: start }, t("analyse")), " ",
-      h("span", { class: "muted" }, t("analyseHelp")));
+      h("span", { class: "muted" }, t("analyseHelp")),
+      busy ? h("p", { id: "analysis-busy", class: "error", role: "alert", tabindex: "-1" }, busy) : null);
   }
   if (analysis.status !== "done") {
     // before its first decision is judged (seconds of search, more on a busy machine: its worker gets the CPU
@@ -1058,6 +1079,8 @@ function chanceChart(analysis, table, tr, rounds = []) {
 async function route() {
   if (addressLanguage()) setLanguage(addressLanguage());  // kept: the next pages (links drop the query) follow
   await loadLanguage();
+  gamesList = gamesList || await api("/api/games");
+  knowTitles(gamesList);
   header();
   document.documentElement.lang = language();
   const path = location.pathname;

@@ -36,6 +36,16 @@ export function decimal(x, digits, signed = false) {
     signDisplay: signed ? "exceptZero" : "auto" }).format(x);
 }
 
+// Each game's title in the reader's language (/api/games' `titles`, from the game's catalogue: a subtitle
+// is translated), else the title the server sends
+const titles = new Map();
+export function knowTitles(games) {
+  for (const g of games) titles.set(g.name, g.titles || {});
+}
+export function gameTitle(name, fallback) {
+  return titles.get(name)?.[language()] ?? fallback;
+}
+
 export function setLanguage(lang) {
   localStorage.setItem("merchantry:lang", lang);
 }

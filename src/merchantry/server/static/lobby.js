@@ -1,12 +1,12 @@
 // The lobby's open seats (server/lobby.py): tables waiting for players with a seat anyone may take,
 // filtered by game, players and pace; "Take seat" sits you there (as your account if logged in).
 import { h, seatHolderNoted, seatLabel } from "./dom.js";
-import { listOf, t } from "./i18n.js";
+import { gameTitle, listOf, t } from "./i18n.js";
 import { ratingText } from "./ratings.js";
 
 export function openSeatsSection(games, { api, toast, save, open }) {
   const gameFilter = h("select", { id: "lobby-game", "aria-label": t("game") },
-    h("option", { value: "" }, t("anyGame")), games.map((g) => h("option", { value: g.name }, g.title)));
+    h("option", { value: "" }, t("anyGame")), games.map((g) => h("option", { value: g.name }, gameTitle(g.name, g.title))));
   const playersFilter = h("input", { id: "lobby-players", type: "number", min: 1, max: 10, placeholder: t("players"), "aria-label": t("players") });
   const paceFilter = h("select", { id: "lobby-pace", "aria-label": t("pace") },
     h("option", { value: "" }, t("anyPace")),
@@ -39,7 +39,7 @@ export function openSeatsSection(games, { api, toast, save, open }) {
       return `${seatHolderNoted(s)}${rating ? ` ${ratingText(rating)}` : ""}`;
     };
     list.replaceChildren(...tables.map((table) => h("tr", { "data-table": table.id },
-      h("td", {}, table.title),
+      h("td", {}, gameTitle(table.game, table.title)),
       h("td", { class: "seat-names" }, listOf(table.seats.map((s) => who(table, s)))),
       h("td", {}, t(`pace_${table.pace}`), table.rated ? ` · ${t("rated")}` : ""),
       h("td", {}, table.open.map((seat) => h("button", { type: "button", class: "take-seat", onclick: () => take(table, seat) },
@@ -49,7 +49,7 @@ export function openSeatsSection(games, { api, toast, save, open }) {
   for (const input of [gameFilter, playersFilter, paceFilter, ratedFilter]) input.addEventListener("change", refresh);
   refresh();
   return h("section", { id: "lobby-open" },
-    h("p", { id: "leaderboards" }, `${t("leaderboard")}: `, games.flatMap((g, i) => [i ? " · " : "", h("a", { href: `/leaderboard/${g.name}` }, g.title)])),
+    h("p", { id: "leaderboards" }, `${t("leaderboard")}: `, games.flatMap((g, i) => [i ? " · " : "", h("a", { href: `/leaderboard/${g.name}` }, gameTitle(g.name, g.title))])),
     h("h2", {}, t("openSeats")),
     h("div", { class: "filters" }, gameFilter, playersFilter, paceFilter, ratedFilter),
     h("table", { class: "open-tables" },

@@ -1,7 +1,7 @@
 // Profiles and leaderboards (server/ratings.py). A rating is openskill's mu ± sigma; the leaderboard
 // orders by the ordinal mu - 3 sigma, a conservative estimate.
 import { h, seatLabel } from "./dom.js";
-import { language, listOf, t } from "./i18n.js";
+import { gameTitle, language, listOf, t } from "./i18n.js";
 
 export const ratingText = (r) => `${r.mu.toFixed(1)} ± ${r.sigma.toFixed(1)}`;
 
@@ -9,7 +9,7 @@ export const outcome = (won) => (won ? t("won") : t("lost"));
 
 // A table as a person reads it: the game's name, the day, who sat where (with the final scores once over)
 export function tableSummary(entry, games) {
-  const title = (games.find((g) => g.name === entry.game) || { title: entry.game }).title;
+  const title = gameTitle(entry.game, (games.find((g) => g.name === entry.game) || { title: entry.game }).title);
   const iso = entry.when || "";
   const moment = iso ? new Date(/Z|[+-]\d\d:\d\d$/.test(iso) ? iso : `${iso}Z`) : null;  // SQLite's are UTC, bare
   const day = moment ? moment.toLocaleDateString(language(), { day: "numeric", month: "short", year: "numeric" }) : "";
@@ -20,7 +20,7 @@ export function tableSummary(entry, games) {
 
 export async function profilePage(main, api, name, games) {
   const profile = await api(`/api/players/${encodeURIComponent(name)}`);
-  const title = (game) => (games.find((g) => g.name === game) || { title: game }).title;
+  const title = (game) => gameTitle(game, (games.find((g) => g.name === game) || { title: game }).title);
   const perGame = Object.entries(profile.games).map(([game, g]) => h("tr", {},
     h("td", {}, h("a", { href: `/leaderboard/${game}` }, title(game))),
     h("td", {}, String(g.played)), h("td", {}, String(g.won)),
@@ -48,8 +48,8 @@ export async function profilePage(main, api, name, games) {
 
 export async function leaderboardPage(main, api, game, games) {
   const board = await api(`/api/leaderboard/${encodeURIComponent(game)}`);
-  const title = (games.find((g) => g.name === game) || { title: game }).title;
-  const picker = h("p", {}, games.flatMap((g, i) => [i ? " · " : "", h("a", { href: `/leaderboard/${g.name}` }, g.title)]));
+  const title = gameTitle(game, (games.find((g) => g.name === game) || { title: game }).title);
+  const picker = h("p", {}, games.flatMap((g, i) => [i ? " · " : "", h("a", { href: `/leaderboard/${g.name}` }, gameTitle(g.name, g.title))]));
   main.replaceChildren(
     h("h1", {}, `${t("leaderboard")}: ${title}`), picker,
     h("table", { class: "open-tables", id: "leaderboard" },

@@ -2,7 +2,7 @@
 // the page's title ("(2) ..."), a browser notification says when a new turn comes (if allowed), and the
 // account page lists the tables where it is your turn.
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { gameTitle, t } from "./i18n.js";
 
 const POLL_MS = 30000;
 let count = 0;
@@ -32,7 +32,7 @@ async function poll() {
   const now = new Set(answer.turns.map((turn) => turn.table_id));
   const fresh = answer.turns.filter((turn) => !known.has(turn.table_id));
   if (known.size && fresh.length && "Notification" in window && Notification.permission === "granted" && document.hidden) {
-    new Notification(t("yourTurnAt", { title: fresh[0].title }), { tag: `merchantry-${fresh[0].table_id}` });
+    new Notification(t("yourTurnAt", { title: gameTitle(fresh[0].game, fresh[0].title) }), { tag: `merchantry-${fresh[0].table_id}` });
   }
   known = now;
   count = answer.count;
@@ -55,7 +55,7 @@ export function turnsSection(turns) {
   return h("section", { id: "your-turns" },
     h("h2", {}, t("yourTurns")),
     turns.length ? h("ul", {}, turns.map((turn) => h("li", {},
-      h("a", { href: `/table/${turn.table_id}` }, `${turn.title} · P${turn.seat + 1}`), turn.seconds_left === null ? "" : ` (${left(turn.seconds_left)})`)))
+      h("a", { href: `/table/${turn.table_id}` }, `${gameTitle(turn.game, turn.title)} · P${turn.seat + 1}`), turn.seconds_left === null ? "" : ` (${left(turn.seconds_left)})`)))
       : h("p", {}, t("noTurns")),
     ask);
 }

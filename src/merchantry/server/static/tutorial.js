@@ -345,7 +345,7 @@ function reminder(panel, counter, total, words) {
   const folded = !bar.classList.contains("open");
   bar.replaceChildren(
     h("button", { class: "tutorial-bar-words", "aria-expanded": folded ? "false" : "true",
-      onclick: () => { bar.classList.toggle("open"); bar.firstChild.setAttribute("aria-expanded", String(bar.classList.contains("open"))); } },
+      onclick: () => { bar.classList.toggle("open"); bar.firstChild.setAttribute("aria-expanded", String(bar.classList.contains("open"))); roomForTheBar(bar); } },
       h("span", { class: "muted" }, `${t("tutorialStep", { step: counter, total })} · `), words),
     h("button", { class: "tutorial-bar-up", title: t("tutorialTitle"), "aria-label": t("tutorialTitle"),
       onclick: () => panel.scrollIntoView({ block: "start", behavior: "smooth" }) }, "↑"));
@@ -358,9 +358,24 @@ function reminder(panel, counter, total, words) {
     const box = said.getBoundingClientRect();
     const shown = Math.min(box.bottom, window.innerHeight) - Math.max(box.top, 0);
     bar.hidden = shown >= Math.min(line, box.height) - 1 || !panel.isConnected;
+    roomForTheBar(bar);
   }, { threshold: SIGHT_STEPS });
   watcher.observe(said);
 }
+
+// The bar lies over the window's foot: while it shows, the page gets as much room below its end as the bar
+// is tall (the board's last rows scroll up above it, never stay under it), and the step's element is
+// brought into view above it (it covered the board, on a phone and on a desktop alike)
+function barHeight() {
+  const bar = document.querySelector("#tutorial-bar");
+  return bar && !bar.hidden ? bar.getBoundingClientRect().height : 0;
+}
+function roomForTheBar(bar) {
+  const height = bar.hidden ? 0 : bar.getBoundingClientRect().height;
+  document.body.style.paddingBottom = height ? `${Math.ceil(height) + 8}px` : "";
+}
+new ResizeObserver(() => { const bar = document.querySelector("#tutorial-bar"); if (bar) roomForTheBar(bar); })
+  .observe(document.documentElement);
 
 // A drawing that redraws itself (a card staged onto a bid) replaces the ringed element: the step's element
 // is found and ringed again (the Bid button once a card is staged), without waiting for the server
@@ -398,7 +413,8 @@ function bringIntoView(key, target, panel) {
   if (!pointedAt || pointedAt.key !== key) pointedAt = { key, scrolled: false };
   else if (pointedAt.scrolled) return;  // the person scrolled during this step: the page follows them
   if (shows(target) && shows(panel)) return;
-  target.style.scrollMarginBottom = "5rem";  // above the reminder bar at the window's bottom
+  const foot = Math.max(barHeight(), 64);  // the reminder bar at the window's bottom (or the room it takes)
+  target.style.scrollMarginBottom = `${foot + 16}px`;  // above it
   const box = target.getBoundingClientRect(), words = panel.getBoundingClientRect();
   const top = Math.min(box.top, words.top), bottom = Math.max(box.bottom, words.bottom);
   if (bottom - top <= window.innerHeight - 16) {  // both fit: the least scroll that shows them

@@ -113,15 +113,15 @@ function seatBox(view, info, seat, table, t) {
   return h("div", { class: `seat${s === seat ? " me" : ""}${view.to_act.includes(s) ? " current" : ""}` },
     h("div", { class: "seat-name" }, seatName(table, s), s === seat ? ` (${t("you")})` : ""),
     h("div", { class: "muted" }, t("handSize", { count: info.hand_size }), info.discarded ? ` · ${t("discardedCount", { count: info.discarded })}` : ""),
-    offer ? h("div", { class: "bz-offer", title: t("offerHelp") }, `${t("offerCard")}: ${offer}`) : null,
-    view.phase === "over" ? null : h("div", { class: "bz-bid" }, `${t("bid")}: `, out ? h("span", { class: "muted" }, t("passed"))
+    offer ? h("div", { class: "bz-offer", title: t("offerHelp") }, `${t("offerCard")}${t("colon")}${offer}`) : null,
+    view.phase === "over" ? null : h("div", { class: "bz-bid" }, `${t("bid")}${t("colon")}`, out ? h("span", { class: "muted" }, t("passed"))
       // the total and "(highest)" kept together: a long bid wrapped "=" away from its figure
       : info.bid.length ? [row(info.bid), " ", h("span", { class: "bz-bid-total" }, `= ${total(info.bid)}`, auction && auction.high_bidder === s ? ` (${t("highest")})` : "")]
         : h("span", { class: "muted" }, "—")),
     // the points head the line: after a long row of cards they would wrap onto a line of their own
-    h("div", { class: "bz-profits", title: t("profitHelp") }, `${t("profits")} `, h("span", { class: "bz-points" }, `(${t("points", { count: info.score })})`), ": ",
+    h("div", { class: "bz-profits", title: t("profitHelp") }, `${t("profits")} `, h("span", { class: "bz-points" }, `(${t("points", { count: info.score })})`), t("colon"),
       profitRow(view, info.profits, t)),
-    info.hand ? h("div", { class: "bz-final-hand" }, `${t("handAtEnd")}: `, row(info.hand)) : null);  // shown at the end (BZ-E3)
+    info.hand ? h("div", { class: "bz-final-hand" }, `${t("handAtEnd")}${t("colon")}`, row(info.hand)) : null);  // shown at the end (BZ-E3)
 }
 
 // the bid in the making: the cards already bid in this auction, then those held on the page (each goes back
@@ -182,7 +182,7 @@ function discardPanel(view, can, act, t, redraw) {
     h("strong", {}, t("discardTitle")), " ", h("small", { class: "muted" }, t("discardPick", { count: need })), " ",
     h("div", { class: "cards", "data-focus-group": "discard" }, choices.map((code) => h("button", { class: "danger", "data-stage-discard": code,
       disabled: full ? true : null, onclick: () => { discarding.cards.push(code); redraw(); } }, `${t("discard")} ${term(code)}`))),
-    chosen.length ? h("div", { class: "bz-discard-chosen" }, `${t("discardChosen")}: `,
+    chosen.length ? h("div", { class: "bz-discard-chosen" }, `${t("discardChosen")}${t("colon")}`,
       h("span", { class: "cards" }, chosen.map((code, i) => goodsCard(code, { onclick: () => { discarding.cards.splice(i, 1); redraw(); },
         "aria-label": t("takeBackCard"), title: t("takeBackCard"), "data-unstage-discard": code }))), " ",
       h("button", { class: "danger", id: "bz-discard-go", onclick: () => {
@@ -279,7 +279,7 @@ export function render(payload, act, t, tr = { term: (w) => w }) {
     h("div", { class: "banner bz-prompt", role: "status" }, prompt(view, seat, table, can, t)),
     h("div", { class: "status-line" }, `${t("round")} ${view.round} / ${view.rounds} · ${t(`phase_${view.phase}`)}`
       + (over ? "" : ` · ${t("deck")} ${view.deck}`)
-      + (view.offers_to_come.length ? ` · ${t("offersLeft")}: ${view.offers_to_come.join(" ")}` : "")),
+      + (view.offers_to_come.length ? ` · ${t("offersLeft")}${t("colon")}${view.offers_to_come.join(" ")}` : "")),
     main.length || takes.length ? h("div", { class: "bz-actions" },
       main.map((m) => h("button", { class: "primary", "data-move": m, onclick: () => act(m) }, t(`move_${m}`))),
       takes.map((m) => h("button", { class: "primary", "data-move": m, onclick: () => act(m) },
@@ -287,7 +287,7 @@ export function render(payload, act, t, tr = { term: (w) => w }) {
     view.phase === "over" ? finalTable(view, table, t) : null,
     over ? null : h("div", { class: "market" },
       h("div", { class: "group" }, h("div", { class: "group-title" }, t("lot")), row(view.lot, (c) => `market ${c}`, can, act)),
-      h("div", { class: "group" }, h("div", { class: "group-title" }, t("market"), pickOrder ? h("small", { class: "muted" }, ` · ${t("pickOrder")}: ${pickOrder}`) : null),
+      h("div", { class: "group" }, h("div", { class: "group-title" }, t("market"), pickOrder ? h("small", { class: "muted" }, ` · ${t("pickOrder")}${t("colon")}${pickOrder}`) : null),
         row(view.market), lastLotText ? h("div", { class: "muted bz-last-lot" }, lastLotText) : null)),
     handPanel(view, seat, can, act, t, redraw),
     h("div", { class: "seats" }, view.seats.map((info) => seatBox(view, info, seat, table, t))));

@@ -6,7 +6,9 @@ import { decimal } from "/static/i18n.js";
 
 const TRACK = 19; // prices stay within 1..19 (GB-C3)
 const LIMIT = 4; // gems a player may hold (GB-R4)
-const LETTER = { sapphire: "S", ruby: "R", emerald: "E" }; // colour is never the only sign (colour-blind safe)
+// each gem's letter, from the catalogue (colour is never the only sign: colour-blind safe): the initial of its
+// name in the reader's language, two letters where initials clash (German Saphir and Smaragd: Sa, Sm)
+const letter = (gem, t) => t(`letter_${gem}`);
 
 // what a seat's gems and grands are worth at today's prices; once over, the gems were cashed out (GB-E1): the
 // grands are all (the gems still show, already counted in them)
@@ -64,7 +66,7 @@ function priceRow(payload, g, can, act, t, tr) {
     const price = i + 1;
     const here = price === view.prices[g];
     return h("span", { class: `gb-cell${here ? " gb-marker" : ""}${price === 10 ? " gb-ten" : ""}`, "aria-hidden": here ? null : "true" },
-      here ? `${LETTER[gem]}${price}` : "");
+      here ? `${letter(gem, t)}${price}` : "");
   });
   const control = (verb) => {
     const why = closedBecause(view, seat, verb, g, can, t, tr);
@@ -80,14 +82,17 @@ function priceRow(payload, g, can, act, t, tr) {
       h("span", { class: "gb-label" }, label, said ? h("span", { class: "gb-unseen" }, ` — ${tr.term(gem)} —`) : null),
       said ? h("small", { class: "gb-why" }, why) : null));
   };
-  const mark = change > 0 ? `▲ +${change}` : change < 0 ? `▼ ${change}` : "= 0";
+  // how the last price card moved it, said in words ("last card: unchanged", not a bare "(= 0)"); nothing
+  // before the first card is revealed
+  const mark = history.length < 2 ? null
+    : t("lastCard", { change: change > 0 ? `▲ +${change}` : change < 0 ? `▼ −${-change}` : t("unchanged") });
   return h("div", { class: `gb-gem gem-${gem}` },
     h("div", { class: "gb-gem-head" },
-      h("strong", {}, `${LETTER[gem]} · ${tr.term(gem)}`),
-      h("span", { title: t("priceNow") }, ` ${t("price")} ${view.prices[g]} (${mark})`),
-      h("span", { class: "muted", title: t("stockHelp") }, ` · ${t("stock")}: ${view.stock[g]}`),
+      h("strong", {}, `${letter(gem, t)} · ${tr.term(gem)}`),
+      h("span", { title: t("priceNow"), class: "gb-price" }, ` ${t("price")} ${view.prices[g]}${mark ? ` (${mark})` : ""}`),
+      h("span", { class: "muted", title: t("stockHelp") }, ` · ${t("stock")}${t("colon")}${view.stock[g]}`),
       // with no card left to come there is no change to expect (it once read "expected change: 0")
-      view.remaining_cards.length ? h("span", { class: "muted", title: t("expectedHelp") }, ` · ${t("expected")}: ${expected(view, g)}`) : null),
+      view.remaining_cards.length ? h("span", { class: "muted", title: t("expectedHelp") }, ` · ${t("expected")}${t("colon")}${expected(view, g)}`) : null),
     h("div", { class: "gb-track", role: "img", "aria-label": `${tr.term(gem)} ${view.prices[g]} / ${TRACK}` }, cells),
     trading(payload) ? h("div", { class: "gb-controls" }, control("buy"), control("sell")) : null);
 }
@@ -120,7 +125,7 @@ function deck(view, t) {
 function players(view, seat, table, t, tr) {
   return h("div", { class: "gb-scroll" }, h("table", { class: "scores" },
     h("caption", {}, t("players"), view.over ? h("small", { class: "muted" }, ` · ${t("cashedOut")}`) : null),
-    h("thead", {}, h("tr", {}, h("th", {}, t("seat")), view.gems.map((g) => h("th", { title: tr.term(g) }, LETTER[g], h("span", { class: "gb-gem-word" }, ` ${tr.term(g)}`))),
+    h("thead", {}, h("tr", {}, h("th", {}, t("seat")), view.gems.map((g) => h("th", { title: tr.term(g) }, letter(g, t), h("span", { class: "gb-gem-word" }, ` ${tr.term(g)}`))),
       h("th", { title: t("cashHelp") }, t("cash")), h("th", { title: t("worthHelp") }, t("worth")))),
     h("tbody", {}, view.holdings.map((row) => h("tr", { class: `${row.seat === view.current ? "current-row" : ""}${row.seat === seat ? " me" : ""}` },
       h("td", {}, seatName(table, row.seat), row.seat === seat ? ` (${t("you")})` : "", row.seat === view.opener && !view.over ? h("small", { class: "muted", title: t("openerHelp") }, ` · ${t("opener")}`) : null),

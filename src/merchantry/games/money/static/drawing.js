@@ -64,7 +64,7 @@ function currencyTotals(codes, t) {
   }
   const entries = Object.entries(totals).sort();
   if (!entries.length) return null;
-  return h("div", { class: "money-totals", title: t("totalsHelp") }, `${t("totals")}: `,
+  return h("div", { class: "money-totals", title: t("totalsHelp") }, `${t("totals")}${t("colon")}`,
     entries.map(([currency, total]) => h("span", { class: `money-total c-${currency}${total >= 200 ? " safe" : ""}` },
       `${currency} ${total}${total >= 200 ? " ✓" : " / 200"}`)));
 }
@@ -83,7 +83,7 @@ function exchangeOrder(view, t) {
     return h("span", { class: `order-step${view.current === s ? " now" : ""}` }, `${i + 1}. ${seatLabel(s)} (${revealed[s] ?? "—"}${serial})`);
   });
   const anyTie = view.order.some(tied);
-  return h("div", { class: "exchange-order" }, h("strong", {}, `${t("order")}: `), steps.flatMap((step, i) => (i ? [" → ", step] : [step])),
+  return h("div", { class: "exchange-order" }, h("strong", {}, `${t("order")}${t("colon")}`), steps.flatMap((step, i) => (i ? [" → ", step] : [step])),
     anyTie ? h("div", { class: "muted" }, t("tieRule")) : null);
 }
 
@@ -107,9 +107,9 @@ export function render(payload, act, t, tr = { join: (items) => items.join(", ")
   const said = prompt(view, seat, table, can, t, tr);
   if (said) root.append(h("div", { class: "banner money-prompt", role: "status" }, said));
   root.append(h("div", { class: "status-line" },
-    `${t("round")} ${view.round}`, " · ", h("span", { title: t("deckHelp") }, `${t("deck")}: ${view.deck}`),
+    `${t("round")} ${view.round}`, " · ", h("span", { title: t("deckHelp") }, `${t("deck")}${t("colon")}${view.deck}`),
     view.final_round ? h("strong", { class: "warn" }, ` · ${t("finalRound")}`) : "",
-    view.removed_currencies.length ? ` · ${t("removed")}: ${tr.join(view.removed_currencies)}` : "",
+    view.removed_currencies.length ? ` · ${t("removed")}${t("colon")}${tr.join(view.removed_currencies)}` : "",
   ));
 
   if (view.phase === "over") root.append(finalScores(view, table, t));  // the end first, as in every game
@@ -138,9 +138,11 @@ export function render(payload, act, t, tr = { join: (items) => items.join(", ")
     seats.append(h("div", { class: `seat${s === seat ? " me" : ""}${current ? " current" : ""}`, "data-seat": s },
       h("div", { class: "seat-name" }, seatName(table, s), s === seat ? ` (${t("you")})` : ""),
       h("div", { class: "muted", title: t("cardsHelp") }, `${info.hand_size} ${t("cards")}`),
-      view.phase === "over" && finalHand(view, s) ? h("div", { class: "final-hand" }, `${t("handAtEnd")}: `, cards(sortHand(finalHand(view, s)), t))
-        : info.known.length ? h("div", { class: "known", title: t("knownHelp") }, `${t("knownCards")}: `, cards(info.known, t)) : null,
-      view.phase === "over" ? null : h("div", { class: "bid" }, `${t("bidLabel")}: `, bid),
+      // at the end every hand is shown, once: one's own below, under "Your hand" (it was drawn twice)
+      view.phase === "over" && finalHand(view, s) ? (s === seat && view.hand ? null
+        : h("div", { class: "final-hand" }, `${t("handAtEnd")}${t("colon")}`, cards(sortHand(finalHand(view, s)), t)))
+        : info.known.length ? h("div", { class: "known", title: t("knownHelp") }, `${t("knownCards")}${t("colon")}`, cards(info.known, t)) : null,
+      view.phase === "over" ? null : h("div", { class: "bid" }, `${t("bidLabel")}${t("colon")}`, bid),
       can.has(take) ? h("button", { class: "primary", onclick: () => act(take) }, t("takeBid", { seat: seatLabel(s) })) : null,
     ));
   }

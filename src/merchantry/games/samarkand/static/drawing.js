@@ -262,7 +262,7 @@ function offerPanel(view, moves, act, text, t, tr) {
     // sees how long is left before a bot answers for them, everyone else how long the table may wait
     h("div", { class: `sk-offer-deadline decision-countdown ${answering ? "for-you" : "for-table"}`, role: "timer" }),
     answering ? h("div", { class: "sk-actions" },
-      [...moves.sell].map((g) => h("button", { class: "primary", "data-move": `sell ${g}`, onclick: () => act(`sell ${g}`) }, `${t("sell")}: ${g} ${tr.term(MAP.goods[g - 1].name)}`)),
+      [...moves.sell].map((g) => h("button", { class: "primary", "data-move": `sell ${g}`, onclick: () => act(`sell ${g}`) }, `${t("sell")}${t("colon")}${g} ${tr.term(MAP.goods[g - 1].name)}`)),
       h("button", { "data-move": "keep", onclick: () => act("keep") }, t("keep"))) : null);
   // focus once per offer, never scrolling the page (it never scrolls by itself: the panel is in sight), and
   // taken only from the board or from nowhere: not from a guided first game's panel, nor from Keep
@@ -353,7 +353,7 @@ function finalTable(view, table, t) {
 // SK-E2: at the end every hand is laid face up, each card with what it scored, so the table can be checked
 function finalHands(view, table, t) {
   return h("div", { class: "sk-final-hands" }, view.seats.filter((row) => row.hand).map((row) => h("div", { class: "sk-final-hand", "data-seat": row.seat },
-    h("strong", {}, `${seatName(table, row.seat)}: `),
+    h("strong", {}, `${seatName(table, row.seat)}${t("colon")}`),
     row.hand.length ? row.hand.map((card, i) => h("span", { class: "sk-hand-card", "data-good": card.good }, i ? ", " : "", `${card.good} ${term(card.name)} (${t("cardScored", { points: card.points })})`))
       : h("span", { class: "muted" }, "—"))));
 }
@@ -392,8 +392,8 @@ export function render(payload, send, t, tr = { term: (w) => w, join: (items) =>
     finalTable(view, table, t),
     handPanel(view, moves, act, t, tr),
     mapFrame(view, targets || new Set(), onSpace, t, tr),
-    h("div", { class: "status-line" }, `${t("deck")}: ${view.deck_size} · ${t("discardPile")}: ${view.discard_size}`
-      + (view.players === 2 ? ` · ${t("bag")}: ${view.bag_size}` : "")),
+    h("div", { class: "status-line" }, `${t("deck")}${t("colon")}${view.deck_size} · ${t("discardPile")}${t("colon")}${view.discard_size}`
+      + (view.players === 2 ? ` · ${t("bag")}${t("colon")}${view.bag_size}` : "")),
     familiesTable(view, moves, act, t, tr, table),
     playersTable(view, seat, table, t, tr));
   revealTargets(root);

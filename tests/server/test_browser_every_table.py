@@ -1,0 +1,239 @@
+"""Issue 32, "every table a pleasure": the rough edges a newcomer met at the tables, in chromium. A sale
+offer's time says what happens when it runs out, a refused analysis says why, a game's subtitle and the
+French colon are in the reader's language, Grand Bazaar's price figure and German gem letters read plainly,
+a Money hand is shown once at the end, and the desktop lobby's form fills its width."""
+
+# ruff: noqa: F811  (the fixtures imported from test_browser are parameters here)
+from __future__ import annotations
+
+import json
+import re
+
+import httpx
+
+from tests.server.live_tables import finished_bot_table
+from tests.server.test_browser import browser, create_table, live_server, shot  # noqa: F401
+from tests.server.test_browser import pytestmark as browser_needed
+from tests.server.test_browser_newcomer import finished_table_with_a_person, with_a_deadline
+
+pytestmark = browser_needed
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+def in_language(page, language: str) -> None:
+    """The page now shown, again in `language` (`?lang=` chooses it, and later pages keep it)."""
+    page.goto(page.url.split("?")[0] + f"?lang={language}")
+
+
+def rewriting(change):
+    """A WebSocket route that passes every server update through `change(data)` (a state's JSON)."""
+
+    def route(ws):
+        server = ws.connect_to_server()
+
+        def onward(message):
+            data = json.loads(message)
+            if data.get("type") == "state":
+                change(data)
+            ws.send(json.dumps(data))
+
+        server.on_message(onward)
+        ws.on_message(lambda message: server.send(message))
+
+    return route
+
+
+def test_a_sale_offers_time_in_the_banner_says_what_happens_when_it_runs_out(live_server, browser):
+    """The banner read "Your answer · 25 s left": left to do what, and then? At the timeout the server has a
+    bot answer for whoever has not (tables.answer_for_the_absent), and the banner says so."""
+    page = browser.new_page(viewport=PHONE)
+
+    def offering(ws):  # an offer for the first card of the hand, 20 s before the server answers for one
+        server = ws.connect_to_server()
+
+        def onward(message):
+            data = json.loads(with_a_deadline(message))
+            if data.get("type") == "state" and (data.get("view") or {}).get("offer"):
+                data["table"]["clock"] = {str(data["seat"]): 20.0}  # as the server sends it in such a step
+            ws.send(json.dumps(data))
+
+        server.on_message(onward)
+        ws.on_message(lambda message: server.send(message))
+
+    page.route_web_socket(re.compile(r"/ws/tables/"), offering)
+    create_table(page, live_server, "Ann", ["human", "bot:greedy", "bot:greedy"], game="samarkand")
+    page.locator(".samarkand .sk-offer.answering").wait_for()
+    banner = page.locator(".table-head .banner")
+    page.wait_for_function(
+        "document.querySelector('.table-head .banner').textContent.includes('left to answer')"
+    )
+    said = banner.inner_text()
+    assert re.search(r"\d+ s left to answer; then a bot answers for you$", said), said
+    shot(page, "every-table-offer-banner-390")
+    page.close()
+
+
+def test_an_analysis_the_server_refuses_says_why_in_the_readers_language(live_server, browser):
+    """A 429 (the client's analysis still running, or the server's queue full) showed nothing lasting: the
+    panel now says it, translated, with the queue's length when the server gives it."""
+    table_id = finished_bot_table(live_server, "grand_bazaar", ["random", "random"])
+    page = browser.new_page(viewport=DESKTOP)
+    refusals = iter(
+        [
+            {"key": "queue_full", "params": {"waiting": 4}, "clauses": []},
+            {"key": "own_job_waiting", "params": {}, "clauses": []},
+        ]
+    )
+
+    def refuse(route):
+        if route.request.method != "POST":
+            return route.continue_()
+        why = next(refusals)
+        body = {"error": "the server has 4 analyses waiting already: try again in a moment", "why": why}
+        return route.fulfill(status=429, content_type="application/json", body=json.dumps(body))
+
+    page.route(re.compile(r"/api/tables/[\w-]+/analysis$"), refuse)
+    page.goto(f"{live_server}/replay/{table_id}?lang=de")
+    page.click("#analyse")
+    busy = page.locator("#analysis #analysis-busy")
+    busy.wait_for()
+    assert busy.inner_text() == "Zu viele Analysen laufen: 4 warten schon. Versuch es in einer Minute wieder."
+    assert busy.get_attribute("role") == "alert"
+    assert page.locator("#analyse").is_visible(), "it can be asked for again"
+    shot(page, "every-table-analysis-refused-1280")
+    page.click("#analyse")
+    page.wait_for_selector("#analysis-busy:has-text('Deine vorige Analyse wartet noch')")
+    page.unroute(re.compile(r"/api/tables/[\w-]+/analysis$"))
+    page.click("#analyse")  # accepted now: the refusal is gone
+    page.wait_for_selector("#analysis h2")
+    assert page.locator("#analysis-busy").count() == 0
+    page.close()
+
+
+def test_samarkands_subtitle_is_in_the_readers_language(live_server, browser):
+    games = httpx.get(live_server + "/api/games").json()
+    titles = next(g["titles"] for g in games if g["name"] == "samarkand")
+    assert titles == {
+        "en": "Samarkand: Routes to Riches",
+        "pt": "Samarkand: Rotas da Riqueza",
+        "fr": "Samarkand : Les Routes de la richesse",
+        "de": "Samarkand: Wege zum Reichtum",
+    }
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(live_server + "/?lang=pt")
+    page.wait_for_selector("#game")
+    assert page.locator("#game option[value=samarkand]").inner_text() == titles["pt"]
+    assert titles["pt"] in page.inner_text(".learn-buttons")
+    assert "Routes to Riches" not in page.inner_text("main")
+    create_table(page, live_server, "Ann", ["human", "bot:greedy"], game="samarkand")
+    page.wait_for_selector(".samarkand")
+    assert page.inner_text(".table-head h1") == titles["pt"]
+    assert titles["pt"] in page.title()
+    rules = httpx.get(live_server + "/rules/samarkand?lang=fr").text
+    assert f"<title>{titles['fr']}" in rules.replace("&#x27;", "'")
+    page.close()
+
+
+def test_french_text_has_a_space_before_its_colons_in_the_game_drawings(live_server, browser):
+    """French typography wants "à venir : 3 5"; Byzanz's drawing wrote ": " itself ("à venir: 3 5"). The
+    separator comes from the catalogue: " : " in French, ": " elsewhere."""
+    page = browser.new_page(viewport=DESKTOP)
+    create_table(page, live_server, "Ann", ["human", "bot:greedy", "bot:greedy"], game="byzanz")
+    page.wait_for_selector(".byzanz .status-line")
+    in_language(page, "fr")
+    page.wait_for_selector(".byzanz .status-line:has-text('à venir')")
+    line = page.inner_text(".byzanz .status-line")
+    assert re.search(r"à venir : \d", line) and not re.search(r"\S: ", line), line
+    words = page.inner_text(".byzanz")
+    assert not re.search(r"[^\s\d]: ", words), f"a colon without its space: {words!r}"
+    shot(page, "every-table-byzanz-fr-1280")
+    in_language(page, "en")
+    page.wait_for_selector(".byzanz .status-line:has-text('to come: ')")
+    page.close()
+
+
+def price_heads(page) -> list[str]:
+    return page.locator(".grand-bazaar .gb-gem-head").all_inner_texts()
+
+
+def test_grand_bazaars_price_says_how_the_last_card_moved_it_and_german_gem_letters_are_unique(
+    live_server, browser
+):
+    """A price read "price 10 (= 0)": now "(last card: unchanged)", "(last card: ▲ +1)"; German named the
+    emerald (Smaragd) "E", and S would be the sapphire's (Saphir) too: Sa, R, Sm."""
+    page = browser.new_page(viewport=PHONE)
+
+    def unchanged(data):  # the last card left the first gem where it was
+        history = (data.get("view") or {}).get("price_history")
+        if history and len(history) > 1:
+            history[-2][0] = data["view"]["prices"][0]
+
+    page.route_web_socket(re.compile(r"/ws/tables/"), rewriting(unchanged))
+    create_table(page, live_server, "Ann", ["human", "bot:greedy"], game="grand_bazaar")
+    page.wait_for_selector(".grand-bazaar .gb-gem-head")
+    heads = price_heads(page)
+    assert "= 0" not in " ".join(heads)
+    assert "(last card: unchanged)" in heads[0], heads
+    for head in heads:
+        assert re.search(r"price \d+ \(last card: (unchanged|▲ \+\d|▼ −\d)\)", head), head
+    in_language(page, "de")
+    page.wait_for_selector(".grand-bazaar .gb-gem-head:has-text('Smaragd')")
+    heads = price_heads(page)
+    assert [h.split(" · ")[0] for h in heads] == ["Sa", "R", "Sm"], heads
+    assert "(letzte Karte: unverändert)" in heads[0], heads
+    markers = page.locator(".grand-bazaar .gb-marker").all_inner_texts()
+    assert [re.sub(r"\d+$", "", m) for m in markers] == ["Sa", "R", "Sm"], markers
+    shot(page, "every-table-grand-bazaar-de-390")
+    page.close()
+
+
+def test_a_money_hand_is_shown_once_at_the_end(live_server, browser):
+    """At the end one's own hand showed twice: in one's seat ("Hand at the end") and under "Your hand"."""
+    table_id, token = finished_table_with_a_person(live_server)
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(f"{live_server}/")
+    page.evaluate(
+        "([id, token]) => localStorage.setItem(`merchantry:table:${id}`, JSON.stringify({ token, seat: 0 }))",
+        [table_id, token],
+    )
+    page.goto(f"{live_server}/table/{table_id}")
+    page.wait_for_selector(".money table.scores")
+    view = httpx.get(f"{live_server}/api/tables/{table_id}", headers={"X-Seat-Token": token}).json()["view"]
+    hand = view["results"][-1]["hands"][0]["hand"]
+    mine = page.locator(".money .mine .hand [data-card]").evaluate_all("ns => ns.map((n) => n.dataset.card)")
+    assert sorted(mine) == sorted(hand), "one's hand under 'Your hand'"
+    assert page.locator(".money .seat[data-seat='0'] .final-hand").count() == 0, "and not again in the seat"
+    for seat in range(1, len(view["seats"])):  # the others' hands, each once, in their seats
+        assert page.locator(f".money .seat[data-seat='{seat}'] .final-hand").count() == 1
+    shown = page.locator(".money [data-card]").evaluate_all("ns => ns.map((n) => n.dataset.card)")
+    everyone = [card for h in view["results"][-1]["hands"] for card in h["hand"]]
+    assert sorted(shown) == sorted(everyone), "every card of every hand, once"
+    shot(page, "every-table-money-end-1280")
+    page.close()
+
+
+def test_the_desktop_lobbys_new_table_form_fills_its_width(live_server, browser):
+    """At 1280 px the form was a narrow column with half the page empty beside it: who plays and how now
+    stand side by side; on a phone one below the other, never wider than the screen."""
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(live_server + "/")
+    page.wait_for_selector("#create .create-how")
+    form = page.locator("#create").bounding_box()
+    main = page.evaluate(
+        "(() => { const r = document.querySelector('main').getBoundingClientRect(); "
+        "const s = getComputedStyle(document.querySelector('main')); "
+        "return r.width - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight); })()"
+    )
+    assert form["width"] >= 0.95 * main, (form, main)
+    who, how = (page.locator(f"#create .create-{part}").bounding_box() for part in ("who", "how"))
+    assert who["x"] + who["width"] <= how["x"] and abs(who["y"] - how["y"]) < 2, (who, how)
+    assert how["width"] >= 0.4 * form["width"] and who["width"] >= 0.4 * form["width"]
+    shot(page, "every-table-lobby-1280")
+    page.set_viewport_size(PHONE)
+    who, how = (page.locator(f"#create .create-{part}").bounding_box() for part in ("who", "how"))
+    assert how["y"] >= who["y"] + who["height"], "one below the other on a phone"
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shot(page, "every-table-lobby-390")
+    page.close()
