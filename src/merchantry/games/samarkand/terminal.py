@@ -184,7 +184,7 @@ def draw_own(view: dict[str, Any], console: Console, tr: Translator) -> None:
     if hand is not None:
         # each card kept whole on its line ("16 honey (4 pts now)", never "16" / "honey ...")
         listed = [
-            t("card", good=c["good"], name=tr.term(c["name"]), points=c["points"]).replace(" ", NBSP)
+            t("card", good=c["good"], name=tr.term(c["name"]), count=c["points"]).replace(" ", NBSP)
             for c in hand
         ]
         console.print(t("yourHand", limit=view["hand_limit"], cards=", ".join(listed) or t("none")))
