@@ -182,7 +182,7 @@ def draw_own(view: dict[str, Any], console: Console, tr: Translator) -> None:
     t = tr.terminal
     hand = view["hand"]
     if hand is not None:
-        # each card kept whole on its line ("16 honey (4 pts now)", never "16" / "honey ...")
+        # each card kept whole on its line ("16 honey (4 points now)", never "16" / "honey ...")
         listed = [
             t("card", good=c["good"], name=tr.term(c["name"]), count=c["points"]).replace(" ", NBSP)
             for c in hand
