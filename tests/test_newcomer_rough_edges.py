@@ -61,3 +61,61 @@ def test_the_samarkand_page_and_terminal_give_the_points_as_the_plural_count():
     draw_own(view, Console(file=out, width=200, color_system=None), Translator("samarkand", "en"))
     text = out.getvalue().replace("\u00a0", " ")
     assert "(1 point now)" in text and "(4 points now)" in text
+
+
+def _grand_bazaar_after(turns: int, players: int = 3, seed: int = 4):
+    import random
+
+    import merchantry.bots
+
+    state = games.get("grand_bazaar").new_game(players=players, seed=seed)
+    rng = random.Random(seed)
+    greedy = merchantry.bots.get("greedy", "grand_bazaar")
+    for _ in range(turns):
+        if state.is_over():
+            break
+        seat = state.to_act()[0]
+        state.apply(seat, merchantry.bots.play_turn(state, seat, greedy, rng))
+    return state
+
+
+def _terminal_worth(view, language="en") -> tuple[str, list[int]]:
+    from merchantry.games.grand_bazaar.terminal import holdings_table
+
+    console = Console(file=io.StringIO(), width=250, record=True, color_system=None)
+    console.print(holdings_table(view, Translator("grand_bazaar", language)))
+    text = console.export_text()
+    rows = [line.split("│") for line in text.splitlines() if line.startswith("│")]
+    return text, [int(cells[-2]) for cells in rows]
+
+
+@pytest.mark.parametrize("turns", [25, 10_000])
+def test_grand_bazaars_worth_is_one_figure_for_the_page_and_the_terminal(turns):
+    """The page summed the gems at today's prices, the terminal at the cash-out's 10 a gem: now the engine
+    says the figure (what the seat would have if the game ended now) and both show it."""
+    state = _grand_bazaar_after(turns)
+    view = state.view(0)
+    worth = [row["worth"] for row in view["holdings"]]
+    if state.is_over():
+        assert worth == [int(s) for s in state.scores()]  # the gems are in the cash: not counted twice
+    else:
+        assert worth == list(state.worth_at_end()) and any(sum(g) for g in state.gems)
+        assert worth != [
+            row["cash"] + sum(n * p for n, p in zip(row["gems"], view["prices"], strict=True))
+            for row in view["holdings"]
+        ]  # the position tells the two old figures apart
+    assert _terminal_worth(view)[1] == worth
+    script = (Path(games.package("grand_bazaar").folder) / "static" / "drawing.js").read_text(
+        encoding="utf-8"
+    )
+    body = re.search(r"function worth\(view, row\) \{(.*?)\n\}", script, re.S).group(1)
+    assert body.strip() == "return row.worth;"  # the page shows the engine's figure, as the terminal does
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_grand_bazaars_worth_is_worded_alike_on_the_page_and_in_the_terminal(language):
+    tr = Translator("grand_bazaar", language)
+    said = tr.ui("worthHelp", value=10)
+    assert "10" in said and said in tr.terminal("playersTitle", value=10)
+    text, _ = _terminal_worth(_grand_bazaar_after(5).view(0), language)
+    assert " ".join(said.split()) in " ".join(text.split())

@@ -398,7 +398,7 @@ def near_the_end(game: str, players: int, left: int = 12) -> records.Session:
 
 
 TITLES_AT_80 = {
-    "grand_bazaar": ("Final ranking (gems cashed out at 10)", "Players (worth: cash + 10 per gem"),
+    "grand_bazaar": ("Final ranking (gems cashed out at 10)", "Players (worth: grands + 10 per gem"),
     "byzanz": ("Final scores (ties: most cards in hand)",),
     "money": ("Final scores",),
     "samarkand": ("Final scores",),
