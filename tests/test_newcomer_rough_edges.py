@@ -119,3 +119,55 @@ def test_grand_bazaars_worth_is_worded_alike_on_the_page_and_in_the_terminal(lan
     assert "10" in said and said in tr.terminal("playersTitle", value=10)
     text, _ = _terminal_worth(_grand_bazaar_after(5).view(0), language)
     assert " ".join(said.split()) in " ".join(text.split())
+
+
+def _marked(move: int, seat: int, loss: float, chances: list[float] | None = None):
+    from merchantry.bots.analysis import Decision
+
+    chances = chances or [0.5, 0.5]
+    return Decision(
+        move=move, moves=[move], seat=seat, played=f"move{move}", preferred=f"better{move}",
+        before=0.5, after=0.5 - loss, best=0.5, mark="mistake" if loss >= 0.1 else None,
+        after_interval=(0.4 - loss, 0.6 - loss), best_interval=(0.4, 0.6),
+        loss_interval=(loss - 0.02, loss + 0.02),
+        chances=chances, round=move // 2, chance_intervals=[(c - 0.01, c + 0.01) for c in chances],
+    )  # fmt: skip
+
+
+def test_key_moments_are_the_costliest_three_listed_in_game_order():
+    from merchantry.bots.analysis import key_moments
+
+    losses = {3: 0.12, 5: 0.40, 9: 0.15, 11: 0.30, 15: 0.11}  # the costliest (5, 11, 9) out of order
+    decisions = [_marked(move, 0, loss) for move, loss in losses.items()] + [_marked(7, 1, 0.2)]
+    mine, theirs = key_moments(decisions, 2)
+    assert [m["move"] for m in mine] == [5, 9, 11]  # round 2, then 4, then 5: not by the points lost
+    assert [m["points"] for m in mine] == [40, 15, 30]
+    assert [m["round"] for m in mine] == sorted(m["round"] for m in mine)
+    assert [m["move"] for m in theirs] == [7]
+
+
+def test_analyze_game_lists_a_seats_moments_and_turning_point_in_game_order(monkeypatch, tmp_path, capsys):
+    """The command prints each seat's key moments and where its chance fell in the order of the game."""
+    from merchantry import cli
+    from merchantry.bots import analysis
+
+    decisions = [
+        _marked(3, 0, 0.0, [0.6, 0.4]),
+        _marked(4, 1, 0.0, [0.2, 0.8]),  # P1's chance falls 40 points at P2's move 4
+        _marked(9, 0, 0.12),
+        _marked(5, 0, 0.40),
+    ]
+    assert analysis.key_moments(decisions, 2)[0] and analysis.turning_points(decisions, 2)[0]
+    monkeypatch.setattr(
+        analysis, "analyze", lambda *args, **kwargs: decisions
+    )  # the judging is not tested here
+    from merchantry import records, simulate
+
+    path = tmp_path / "game.json"
+    records.save(simulate.play_one("grand_bazaar", ["greedy", "random"], run_seed=4, index=0).record, path)
+    code = cli.main(["analyze-game", str(path), "--iterations", "4", "--workers", "1"])
+    text = capsys.readouterr().out
+    assert code == 0, text
+    lines = [line for line in text.splitlines() if line.startswith("P1, round")]
+    moves = [int(re.search(r"move(\d+)", line).group(1)) for line in lines]
+    assert moves == [4, 5, 9], lines

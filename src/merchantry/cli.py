@@ -465,19 +465,26 @@ def cmd_analyze_game(args: argparse.Namespace, console: Console) -> int:
             ),
         )
     console.print(totals)
+    falls_of = turning_points(decisions, record["players"])
     for seat, moments in enumerate(key_moments(decisions, record["players"])):
-        for moment in moments:
-            console.print(
+        said = [
+            (
+                moment["move"],
                 f"{seat_label(seat)}, round {moment['round']}: {moment['played']} instead of "
-                f"{moment['preferred']} cost about {moment['points']} points of winning chance"
+                f"{moment['preferred']} cost about {moment['points']} points of winning chance",
             )
-    for seat, falls in enumerate(turning_points(decisions, record["players"])):
-        for fall in falls:
-            console.print(
+            for moment in moments
+        ] + [
+            (
+                fall["move"],
                 f"{seat_label(seat)}, round {fall['round']}: after {seat_label(fall['by'])} played "
                 f"{fall['played']}, {seat_label(seat)}'s chance of winning fell from {fall['from']}% "
-                f"to {fall['to']}%"
+                f"to {fall['to']}%",
             )
+            for fall in falls_of[seat]
+        ]
+        for _, line in sorted(said, key=lambda item: item[0]):  # a seat's moments in the game's order
+            console.print(line)
     if args.json:
         Path(args.json).write_text(
             json.dumps([asdict(d) for d in decisions], indent=1) + "\n", encoding="utf-8"

@@ -287,6 +287,11 @@ def the_analysis_in_words(server: str, chromium) -> tuple[Any, int]:
         assert move.inner_text() == ", ".join(english.move(step) for step in notation.split(", "))
     for moment in page.locator("#analysis .key-moment, #analysis .turning-point").all():
         assert english.move(moment.get_attribute("data-notation").split(", ")[0]) in moment.inner_text()
+    for listed in page.locator("#analysis .seat-moments").all():  # a seat's moments in the game's order
+        said = [
+            int(n) for n in listed.locator("button").evaluate_all("bs => bs.map(b => b.dataset.moveNumber)")
+        ]
+        assert said == sorted(said), said
     for fall in page.locator("#analysis .turning-point").all():  # whose chance fell, said in the line
         assert re.search(r"P\d[^,]*'s chance of winning fell from \d+% to \d+%", fall.inner_text())
     shot(page, "42-analysis-words")

@@ -542,11 +542,13 @@ KEY_MOMENTS = 3  # per seat
 
 
 def key_moments(decisions: list[Decision], players: int) -> list[list[dict[str, Any]]]:
-    """Per seat, its (at most) three costliest moves, biggest first: the marked ones, which lost clearly
-    more than their uncertainty; what was played, what was preferred, the round and the points lost."""
+    """Per seat, its (at most) three costliest moves, listed in the order they were played (a newcomer
+    reads a game from its start: round 2 before round 7, whichever cost more): the marked ones, which lost
+    clearly more than their uncertainty; what was played, what was preferred, the round, the points lost."""
     moments = []
     for seat in range(players):
-        mine = sorted((d for d in decisions if d.seat == seat and d.mark), key=lambda d: -d.loss)
+        costliest = sorted((d for d in decisions if d.seat == seat and d.mark), key=lambda d: -d.loss)
+        mine = sorted(costliest[:KEY_MOMENTS], key=lambda d: d.moves[0])
         moments.append(
             [
                 {
@@ -557,7 +559,7 @@ def key_moments(decisions: list[Decision], players: int) -> list[list[dict[str, 
                     "points": round(d.loss * 100),
                     "mark": d.mark,
                 }
-                for d in mine[:KEY_MOMENTS]
+                for d in mine
             ]
         )
     return moments
