@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import random
+import re
 import sys
 import time
 from dataclasses import asdict, replace
@@ -493,16 +494,29 @@ def cmd_analyze_game(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+CLAUSE_ID = re.compile(r"\b[A-Z]{2}-[A-Z][0-9]+\b")
+
+
+def without_clause_ids(text: str) -> str:
+    """An option's description as a newcomer reads it: the rules spec's clause ids ("variant of XX-A1: ...",
+    "XX-A1: ...", "(XX-A1)") left out, which mean nothing without the spec at hand."""
+    text = re.sub(r"\bvariant of " + CLAUSE_ID.pattern + r":\s*", "variant: ", text)
+    text = re.sub(r"^" + CLAUSE_ID.pattern + r":\s*", "", text)
+    text = re.sub(r"\s*\((?:" + CLAUSE_ID.pattern + r"(?:,\s*)?)+\)", "", text)
+    return CLAUSE_ID.sub("", text).strip()
+
+
 def cmd_games(args: argparse.Namespace, console: Console) -> int:
     bots.enable_plugins()  # installed plug-in bots are listed by name
     table = Table(title="Games")
     for column in ("name", "title", "players", "options", "bots"):
         table.add_column(column)
+    said = (lambda text: text) if args.verbose else without_clause_ids  # --verbose: the clause ids as well
     for name in games.names():
         game = games.get(name)
         allowed = game.option_values()
         options = "\n".join(
-            f"{o}={d!r}: {text}" + (f"; {allowed[o].text}" if o in allowed else "")
+            f"{o}={d!r}: {said(text)}" + (f"; {allowed[o].text}" if o in allowed else "")
             for o, (d, text) in game.options().items()
         )
         table.add_row(
@@ -675,6 +689,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.set_defaults(run=cmd_serve)
 
     lst = sub.add_parser("games", help="list the games, their options and bots")
+    lst.add_argument(
+        "--verbose",
+        "-v",
+        action="store_true",
+        help="name each option's rules clause too (which rule a variant changes)",
+    )
     lst.set_defaults(run=cmd_games)
     return parser
 
