@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import importlib
 import io
 import re
 from pathlib import Path
 
 import pytest
 from rich.console import Console
+from rich.text import Text
 
 from merchantry import games
 from merchantry.i18n import Translator
@@ -171,3 +173,70 @@ def test_analyze_game_lists_a_seats_moments_and_turning_point_in_game_order(monk
     lines = [line for line in text.splitlines() if line.startswith("P1, round")]
     moves = [int(re.search(r"move(\d+)", line).group(1)) for line in lines]
     assert moves == [4, 5, 9], lines
+
+
+def _played_to_the_end(name: str, players: int, seed: int):
+    import random
+
+    import merchantry.bots
+
+    state = games.get(name).new_game(players=players, seed=seed)
+    rng = random.Random(seed)
+    greedy = merchantry.bots.get("greedy", name)
+    while not state.is_over():
+        seat = state.to_act()[0]
+        state.apply(seat, merchantry.bots.play_turn(state, seat, greedy, rng))
+    return state
+
+
+def _final_text(name: str, view, language: str = "en") -> str:
+    renderer = importlib.import_module(f"merchantry.games.{name}.terminal")
+    out = io.StringIO()
+    renderer.draw_final(view, Console(file=out, width=200, color_system=None), Translator(name, language))
+    return out.getvalue().replace("\u00a0", " ")
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_samarkands_terminal_end_shows_every_hand_and_its_points_add_up_to_the_scores(seed):
+    """The page lays every hand face up at the end, each card with what it scored; the terminal showed only
+    the totals. Each seat's line lists its cards with their points, adding up to its goods cards, and the
+    table's totals are the engine's scores()."""
+    state = _played_to_the_end("samarkand", 3, seed)
+    view = state.view(0)
+    text = _final_text("samarkand", view)
+    assert "Every hand at the end" in text
+    scores = state.scores()
+    lines = {int(m.group(1)) - 1: m.group(2) for m in re.finditer(r"^P(\d)(?: \(you\))?: (.*)$", text, re.M)}
+    assert set(lines) == set(range(3))
+    for row in view["seats"]:
+        seat, part = row["seat"], view["breakdown"][row["seat"]]
+        said, total = lines[seat].rsplit(" = ", 1)
+        cards = re.findall(r"(\d+) [A-Za-z ]+? \((\d+)\)", said)
+        assert [(int(g), int(p)) for g, p in cards] == [(c["good"], c["points"]) for c in row["hand"]]
+        assert int(total) == sum(int(p) for _, p in cards) == part["goods_cards"]
+        assert (
+            part["goods_cards"] + part["goods_markers"] + part["relation_markers"] + part["money"]
+            == part["total"]
+            == scores[seat]
+        )
+        row_in_table = [line for line in text.splitlines() if re.match(rf"│ +P{seat + 1}\b", line)]
+        assert len(row_in_table) == 1 and int(row_in_table[0].split("│")[-2]) == scores[seat]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_byzanzs_terminal_end_shows_every_hand_as_the_page_does(language):
+    state = _played_to_the_end("byzanz", 3, 5)
+    view = state.view(None)
+    text = _final_text("byzanz", view, language)
+    tr = Translator("byzanz", language)
+    from merchantry.games.byzanz.terminal import cards
+
+    for seat in view["seats"]:
+        assert seat["hand"] is not None and len(seat["hand"]) == seat["hand_size"] == state.hand_size(
+            seat["seat"]
+        )
+        said = tr.terminal(
+            "finalHand", seat=f"P{seat['seat'] + 1}", count=seat["hand_size"], cards=cards(seat["hand"], tr)
+        )
+        assert Text.from_markup(said).plain.replace("\u00a0", " ") in text
+        assert seat["score"] == state.scores()[seat["seat"]]

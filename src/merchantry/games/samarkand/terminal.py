@@ -221,3 +221,18 @@ def draw_final(view: dict[str, Any], console: Console, tr: Translator | None = N
             *(str(part[k]) for k in ("goods_cards", "goods_markers", "relation_markers", "money", "total")),
         )
     console.print(table)
+    final_hands(view, console, tr or Translator("samarkand"))
+
+
+def final_hands(view: dict[str, Any], console: Console, tr: Translator) -> None:
+    """SK-E2: every hand laid face up at the end, each card with what it scored, as the page shows them, so
+    the goods cards' column can be checked: a hand's points add up to it."""
+    t = tr.terminal
+    console.print(t("finalHandsTitle"))
+    for row in view["seats"]:
+        if row["hand"] is None:
+            continue
+        who = seat_label(row["seat"]) + (f" ({t('you')})" if row["seat"] == view["seat"] else "")
+        listed = [f"{c['good']} {tr.term(c['name'])} ({c['points']})".replace(" ", NBSP) for c in row["hand"]]
+        points = sum(card["points"] for card in row["hand"])
+        console.print(t("finalHand", seat=who, cards=", ".join(listed) or t("none"), points=points))
