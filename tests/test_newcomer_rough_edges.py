@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib
 import io
+import math
+import random
 import re
 from pathlib import Path
 
@@ -240,3 +242,62 @@ def test_byzanzs_terminal_end_shows_every_hand_as_the_page_does(language):
         )
         assert Text.from_markup(said).plain.replace("\u00a0", " ") in text
         assert seat["score"] == state.scores()[seat["seat"]]
+
+
+def _position_in_range(point: float, low: float, high: float) -> float:
+    assert low <= point <= high and high > low, (low, point, high)
+    return (point - low) / (high - low)
+
+
+@pytest.mark.parametrize(
+    ("game", "players"), [("samarkand", 3), ("money", 4), ("grand_bazaar", 3), ("byzanz", 4)]
+)
+@pytest.mark.parametrize("band", [(0.02, 0.3), (0.3, 0.7), (0.7, 0.98)])
+def test_a_chance_shown_sits_inside_its_range_and_not_at_one_end(game, players, band):
+    """A hint read "9% (likely between 8% and 16%)": play-outs cut short and judged by their standing (or
+    shared ties) vary less than won-or-lost ones, and Wilson's pull towards one half was the pull of n
+    won-or-lost play-outs while its width was their variance's: every low chance sat at the low end of its
+    range, every high one at the top. Now the range is Wilson's on the effective number of play-outs, the
+    chance and both ends mapped by the same calibration: over chances low, middling and high, the chance
+    shown lies inside its range, on average near its middle, and seldom at an end."""
+    from merchantry.bots.analysis import Estimate, calibration
+
+    calibrate, rng, n = calibration(game, players), random.Random(7), 48
+    raw_positions, shown_positions = [], []
+    for i in range(60):
+        mean = band[0] + (band[1] - band[0]) * i / 59
+        shares = [min(1.0, max(0.0, rng.gauss(mean, 0.05))) for _ in range(n)]
+        raw = Estimate.of_chance(shares)
+        raw_positions.append(_position_in_range(raw.value, raw.low, raw.high))
+        shown_positions.append(_position_in_range(calibrate(raw.value), *calibrate.interval(raw, n)))
+    assert all(0.3 < p < 0.7 for p in raw_positions), (min(raw_positions), max(raw_positions))
+    average = sum(shown_positions) / len(shown_positions)
+    at_an_end = sum(p < 0.1 or p > 0.9 for p in shown_positions) / len(shown_positions)
+    assert 0.35 < average < 0.65 and at_an_end <= 0.25, (average, at_an_end)
+
+
+def test_won_or_lost_play_outs_keep_wilsons_interval_and_agreeing_ones_are_no_point():
+    from merchantry.bots.analysis import Estimate
+
+    mixed = Estimate.of_chance([1.0] * 30 + [0.0] * 18)  # Wilson's own, for 30 of 48
+    z2n = 1.96**2 / 48
+    centre, half = (30 / 48 + z2n / 2) / (1 + z2n), 1.96 * math.sqrt(30 * 18 / 48**3 + z2n / 192) / (1 + z2n)
+    assert (mixed.low, mixed.high) == (pytest.approx(centre - half), pytest.approx(centre + half))
+    shared = Estimate.of_chance([0.25] * 48)  # every play-out the same share: narrow, not a point
+    assert 0.18 < shared.low < 0.25 < shared.high < 0.32
+    assert _position_in_range(shared.value, shared.low, shared.high) > 0.35
+
+
+def test_a_samarkand_hints_chance_lies_inside_its_range_and_not_at_its_low_end():
+    """The newcomer's case: Samarkand's play-outs are cut short and judged by their standing."""
+    from merchantry.bots.analysis import hint
+    from merchantry.bots.ismcts import SearchConfig
+
+    positions = []
+    for seed in (1, 2, 3):
+        state = games.get("samarkand").new_game(players=3, seed=seed)
+        advice = hint(
+            state, state.to_act()[0], "samarkand", config=SearchConfig(iterations=12, rollout_depth=8)
+        )
+        positions.append(_position_in_range(advice.chance, advice.low, advice.high))
+    assert 0.2 < sum(positions) / len(positions) < 0.8, positions

@@ -99,12 +99,25 @@ class Estimate:
         return cls(mean, *wilson(mean, variance, n))
 
 
+DISPERSION_FLOOR = 0.1  # play-outs all agreeing on a share strictly between 0 and 1 count as 10 times as many
+
+
 def wilson(mean: float, variance: float, n: int) -> tuple[float, float]:
     """Wilson's 95% score interval of a chance `mean` measured on `n` play-outs whose win shares vary by
-    `variance` (p(1 - p) for won-or-lost ones), widened to hold the mean."""
-    z2n = Z95 * Z95 / n
+    `variance` (p(1 - p) for won-or-lost ones), widened to hold the mean.
+    Shares that vary less than won-or-lost play-outs of the same mean (ties shared, or a play-out cut short
+    and judged by its standing) are as informative as more won-or-lost ones: Wilson's interval is taken on
+    that effective number, n * p(1 - p) / variance (the binomial's own n when the variance is p(1 - p)).
+    Its pull towards one half (z² / 2n) and its width then shrink together: with the pull of n play-outs
+    and the width of the variance, a chance of 9% read "likely between 8% and 16%", the chance always at
+    the low end of its own range (issue 32). All won or all lost is read as won-or-lost (0 of 48 is not a
+    certainty); every play-out agreeing on a share in between, as `DISPERSION_FLOOR` says."""
+    binomial = mean * (1 - mean)
+    dispersion = variance / binomial if binomial > 1e-12 else 1.0
+    n_effective = n / min(1.0, max(DISPERSION_FLOOR, dispersion))
+    z2n = Z95 * Z95 / n_effective
     centre = (mean + z2n / 2) / (1 + z2n)
-    half = Z95 * math.sqrt(variance / n + z2n / (4 * n)) / (1 + z2n)
+    half = Z95 * math.sqrt(binomial / n_effective + z2n / (4 * n_effective)) / (1 + z2n)
     return max(0.0, min(mean, centre - half)), min(1.0, max(mean, centre + half))
 
 
