@@ -301,3 +301,51 @@ def test_a_samarkand_hints_chance_lies_inside_its_range_and_not_at_its_low_end()
         )
         positions.append(_position_in_range(advice.chance, advice.low, advice.high))
     assert 0.2 < sum(positions) / len(positions) < 0.8, positions
+
+
+def _terminal_lines(game: str, language: str, inputs: list[str], players: int = 3) -> tuple[str, object]:
+    from merchantry import records
+    from merchantry.terminal import TerminalTable
+
+    feed = iter(inputs)
+
+    def read(prompt: str) -> str:
+        line = next(feed, None)
+        if line is None:
+            raise EOFError
+        return line
+
+    out = io.StringIO()
+    session = records.Session(game, players, seed=2)
+    table = TerminalTable(
+        session,
+        0,
+        ["you"] + ["greedy"] * (players - 1),
+        Console(file=out, width=200, color_system=None),
+        read,
+        random.Random(2),
+        language=language,
+        save_on_quit=False,
+    )
+    table.run()
+    return out.getvalue(), session
+
+
+@pytest.mark.parametrize("game", ["grand_bazaar", "samarkand", "money", "byzanz"])
+@pytest.mark.parametrize("language", ["de", "fr", "pt"])
+def test_the_terminals_moves_are_listed_with_their_words_in_the_players_language(game, language):
+    """A German terminal listed 'buy ruby', 'add cloth2': the notation, what one types, stays, and the move
+    in words in the player's language stands beside it."""
+    text, session = _terminal_lines(game, language, ["quit"], players=2 if game == "grand_bazaar" else 3)
+    tr = Translator(game, language)
+    listed = [str(a) for a in session.state.legal_actions(0)]
+    assert listed
+    flat = " ".join(text.split())
+    for move in listed:
+        said = tr.move(move)
+        assert said != move and f"{move} ({' '.join(said.split())})" in flat, (move, said)
+
+
+def test_the_english_terminal_lists_only_the_notation():
+    text, session = _terminal_lines("grand_bazaar", "en", ["quit"], players=2)
+    assert "buy ruby" in text and "(buy one ruby)" not in text

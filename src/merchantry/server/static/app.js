@@ -456,9 +456,14 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   const moveInput = h("input", { id: "move", placeholder: t("typeMove"), maxlength: 200, "aria-label": t("typeMove") });
   const moveForm = h("form", { class: "move-form", onsubmit: (e) => { e.preventDefault(); typingAt = tableId; sendTyped(moveInput.value, sendMove); } },
     moveInput, h("button", { type: "submit" }, t("send")));
-  // each as it is typed; a drawing may add what it names (`label`: "discard 10 (cinnamon)")
+  // each as it is typed; a drawing may add what it names (`label`: "discard 10 (cinnamon)"); on a page in
+  // another language than the notation's English, the move in words beside it ("buy ruby · einen Rubin kaufen")
+  const inWords = (move) => {
+    const said = tr.move(move);
+    return language() !== "en" && said !== move ? h("small", { class: "move-words" }, ` · ${said}`) : null;
+  };
   const buttons = h("div", { class: "legal" }, legal.map((move, i) => h("button", { "data-move": move, onclick: () => sendMove(move), title: `${i + 1}` },
-    renderer.label ? renderer.label(move, tr) : move)));
+    renderer.label ? renderer.label(move, tr) : move, inWords(move))));
 
   // turns the clock took away are said in the log too (a bot played them)
   const timeouts = (table.timeouts || []).map((out) => h("li", { class: "notice" }, t("timedOut", { seat: seatName(table, out.seat) })));
