@@ -398,7 +398,7 @@ def near_the_end(game: str, players: int, left: int = 12) -> records.Session:
 
 
 TITLES_AT_80 = {
-    "grand_bazaar": ("Final ranking (gems cashed out at 10)", "Players (worth: cash + 10 per gem"),
+    "grand_bazaar": ("Final ranking (gems cashed out at 10)", "Players (worth: grands + 10 per gem"),
     "byzanz": ("Final scores (ties: most cards in hand)",),
     "money": ("Final scores",),
     "samarkand": ("Final scores",),
@@ -442,7 +442,7 @@ def test_at_80_columns_every_title_is_one_line_and_the_end_table_is_what_stays_o
 
 def test_a_card_name_is_never_cut_at_the_end_of_a_line_at_80_columns():
     """rich breaks a line at any whitespace, the no-break space that joins a card's name too: at 80 columns
-    Money's hand read "... CAD" / "20#66" and Samarkand's "16" / "honey (4 pts now)". Each card's name
+    Money's hand read "... CAD" / "20#66" and Samarkand's "16" / "honey (4 points now)". Each card's name
     (with its serial, or its worth now) now stays whole on one line, in a printed line as in a table, and a
     currency's total beside its last note."""
     from rich.table import Table
@@ -474,7 +474,7 @@ def test_a_card_name_is_never_cut_at_the_end_of_a_line_at_80_columns():
         draw_own(view, Console(file=out, width=80, color_system=None), tr)
         lines = out.getvalue().splitlines()
         for held in view["hand"]:
-            item = tr.terminal("card", good=held["good"], name=tr.term(held["name"]), points=held["points"])
+            item = tr.terminal("card", good=held["good"], name=tr.term(held["name"]), count=held["points"])
             assert any(item in line.replace("\u00a0", " ") for line in lines), (item, lines)
 
 

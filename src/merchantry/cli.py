@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import random
+import re
 import sys
 import time
 from dataclasses import asdict, replace
@@ -465,19 +466,26 @@ def cmd_analyze_game(args: argparse.Namespace, console: Console) -> int:
             ),
         )
     console.print(totals)
+    falls_of = turning_points(decisions, record["players"])
     for seat, moments in enumerate(key_moments(decisions, record["players"])):
-        for moment in moments:
-            console.print(
+        said = [
+            (
+                moment["move"],
                 f"{seat_label(seat)}, round {moment['round']}: {moment['played']} instead of "
-                f"{moment['preferred']} cost about {moment['points']} points of winning chance"
+                f"{moment['preferred']} cost about {moment['points']} points of winning chance",
             )
-    for seat, falls in enumerate(turning_points(decisions, record["players"])):
-        for fall in falls:
-            console.print(
+            for moment in moments
+        ] + [
+            (
+                fall["move"],
                 f"{seat_label(seat)}, round {fall['round']}: after {seat_label(fall['by'])} played "
                 f"{fall['played']}, {seat_label(seat)}'s chance of winning fell from {fall['from']}% "
-                f"to {fall['to']}%"
+                f"to {fall['to']}%",
             )
+            for fall in falls_of[seat]
+        ]
+        for _, line in sorted(said, key=lambda item: item[0]):  # a seat's moments in the game's order
+            console.print(line)
     if args.json:
         Path(args.json).write_text(
             json.dumps([asdict(d) for d in decisions], indent=1) + "\n", encoding="utf-8"
@@ -486,16 +494,29 @@ def cmd_analyze_game(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+CLAUSE_ID = re.compile(r"\b[A-Z]{2}-[A-Z][0-9]+\b")
+
+
+def without_clause_ids(text: str) -> str:
+    """An option's description as a newcomer reads it: the rules spec's clause ids ("variant of XX-A1: ...",
+    "XX-A1: ...", "(XX-A1)") left out, which mean nothing without the spec at hand."""
+    text = re.sub(r"\bvariant of " + CLAUSE_ID.pattern + r":\s*", "variant: ", text)
+    text = re.sub(r"^" + CLAUSE_ID.pattern + r":\s*", "", text)
+    text = re.sub(r"\s*\((?:" + CLAUSE_ID.pattern + r"(?:,\s*)?)+\)", "", text)
+    return CLAUSE_ID.sub("", text).strip()
+
+
 def cmd_games(args: argparse.Namespace, console: Console) -> int:
     bots.enable_plugins()  # installed plug-in bots are listed by name
     table = Table(title="Games")
     for column in ("name", "title", "players", "options", "bots"):
         table.add_column(column)
+    said = (lambda text: text) if args.verbose else without_clause_ids  # --verbose: the clause ids as well
     for name in games.names():
         game = games.get(name)
         allowed = game.option_values()
         options = "\n".join(
-            f"{o}={d!r}: {text}" + (f"; {allowed[o].text}" if o in allowed else "")
+            f"{o}={d!r}: {said(text)}" + (f"; {allowed[o].text}" if o in allowed else "")
             for o, (d, text) in game.options().items()
         )
         table.add_row(
@@ -668,6 +689,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.set_defaults(run=cmd_serve)
 
     lst = sub.add_parser("games", help="list the games, their options and bots")
+    lst.add_argument(
+        "--verbose",
+        "-v",
+        action="store_true",
+        help="name each option's rules clause too (which rule a variant changes)",
+    )
     lst.set_defaults(run=cmd_games)
     return parser
 

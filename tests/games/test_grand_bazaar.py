@@ -310,7 +310,8 @@ def test_gb_i1_everything_is_public_but_the_order_of_the_price_deck():
     play_turn(state, "buy ruby", "done")
     spectator = state.view(None)
     assert spectator == {**state.view(1), "seat": None}
-    assert spectator["holdings"][0] == {"seat": 0, "gems": [0, 1, 0], "cash": 30 - state.prices[RUBY]}
+    cash = 30 - state.prices[RUBY]
+    assert spectator["holdings"][0] == {"seat": 0, "gems": [0, 1, 0], "cash": cash, "worth": cash + 10}
     assert sorted(map(tuple, spectator["remaining_cards"])) == sorted(PRICE_CARDS[c] for c in state.deck)
     assert "deck" not in spectator
     worlds = [state.sample_hidden(0, random.Random(k)) for k in range(5)]

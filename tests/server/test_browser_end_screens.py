@@ -183,6 +183,11 @@ def test_samarkand_end_table_is_the_engines_scores_and_every_hand_is_shown(live_
             shown = page.locator(f".sk-final-hand[data-seat='{info['seat']}'] [data-good]")
             goods = shown.evaluate_all("nodes => nodes.map(n => Number(n.dataset.good))")
             assert Counter(goods) == Counter(card["good"] for card in info["hand"]), "the whole hand is shown"
+            # each card with what it scored, "1 point" or "4 points" (it read "(1 pts)", issue 32)
+            said = dict(zip(goods, shown.all_text_contents(), strict=True))
+            for card in info["hand"]:
+                unit = "point" if card["points"] == 1 else "points"
+                assert said[card["good"]].endswith(f"({card['points']} {unit})"), said[card["good"]]
         fits(page, width)
         # every column in view, Dirhams too, without scrolling the table sideways: the sums can be checked
         hidden = page.locator("table.sk-final").evaluate("t => t.scrollWidth - t.parentElement.clientWidth")

@@ -287,6 +287,11 @@ def the_analysis_in_words(server: str, chromium) -> tuple[Any, int]:
         assert move.inner_text() == ", ".join(english.move(step) for step in notation.split(", "))
     for moment in page.locator("#analysis .key-moment, #analysis .turning-point").all():
         assert english.move(moment.get_attribute("data-notation").split(", ")[0]) in moment.inner_text()
+    for listed in page.locator("#analysis .seat-moments").all():  # a seat's moments in the game's order
+        said = [
+            int(n) for n in listed.locator("button").evaluate_all("bs => bs.map(b => b.dataset.moveNumber)")
+        ]
+        assert said == sorted(said), said
     for fall in page.locator("#analysis .turning-point").all():  # whose chance fell, said in the line
         assert re.search(r"P\d[^,]*'s chance of winning fell from \d+% to \d+%", fall.inner_text())
     shot(page, "42-analysis-words")
@@ -554,3 +559,27 @@ def test_gb_r3_a_refused_move_is_said_in_german_with_its_clause_id(server, chrom
         page.wait_for_selector(f"#toasts .toast:has-text({json.dumps(said)})")
     shot(page, "46-a-refused-move-in-german")
     page.context.close()
+
+
+def test_the_moves_panel_says_each_move_in_words_beside_its_notation_on_a_german_page(server, chromium):
+    """Issue 32: a German page listed 'buy ruby', 'done': the notation (what one types) stays, and the move
+    in the page's language stands beside it; an English page keeps the notation alone."""
+    created = create(server, "grand_bazaar", [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}])
+    for language in ("de", "en"):
+        page = page_in(chromium, server, language)
+        seat_at(page, server, created)
+        page.wait_for_selector(".legal button[data-move]", state="attached")  # in the folded moves panel
+        tr = Translator("grand_bazaar", language)
+        buttons = page.locator(".legal button[data-move]").all()
+        assert len(buttons) >= 2 and page.locator(".legal .move-words").count() == (
+            len(buttons) if language == "de" else 0
+        )
+        for button in buttons:
+            move = button.get_attribute("data-move")
+            said = tr.move(move)
+            words = button.locator(".move-words")
+            if language == "de" and said != move:
+                assert button.text_content().startswith(move) and words.text_content().strip() == f"· {said}"
+            else:
+                assert words.count() == 0
+        page.context.close()

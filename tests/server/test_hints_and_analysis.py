@@ -119,13 +119,15 @@ def test_a_finished_game_is_analysed_in_the_background(client):
         assert decision["mark"] in (None, "inaccuracy", "mistake", "blunder")
         low, high = decision["after_interval"]
         assert low <= decision["after"] <= high and abs(sum(decision["chances"]) - 1) < 1e-6
-    # each seat's costliest marked moves, biggest first, at most three
+    # each seat's costliest marked moves, at most three, in the order they were played (issue 32)
     assert len(done["key_moments"]) == 2
     for seat, moments in enumerate(done["key_moments"]):
         mine = [d for d in done["decisions"] if d["seat"] == seat and d["mark"]]
         marked = sorted((round(d["loss"] * 100) for d in mine), reverse=True)
         assert len(moments) == len(marked[:3])
-        assert all(abs(m["points"] - points) <= 1 for m, points in zip(moments, marked, strict=False))
+        biggest = sorted((m["points"] for m in moments), reverse=True)
+        assert all(abs(points - best) <= 1 for points, best in zip(biggest, marked, strict=False))
+        assert [m["move"] for m in moments] == sorted(m["move"] for m in moments)
     # and where its chance fell most at another seat's move (issue 32: why a seat that played well lost)
     assert len(done["turning_points"]) == 2
     for seat, falls in enumerate(done["turning_points"]):

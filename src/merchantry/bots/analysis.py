@@ -99,12 +99,25 @@ class Estimate:
         return cls(mean, *wilson(mean, variance, n))
 
 
+DISPERSION_FLOOR = 0.1  # play-outs all agreeing on a share strictly between 0 and 1 count as 10 times as many
+
+
 def wilson(mean: float, variance: float, n: int) -> tuple[float, float]:
     """Wilson's 95% score interval of a chance `mean` measured on `n` play-outs whose win shares vary by
-    `variance` (p(1 - p) for won-or-lost ones), widened to hold the mean."""
-    z2n = Z95 * Z95 / n
+    `variance` (p(1 - p) for won-or-lost ones), widened to hold the mean.
+    Shares that vary less than won-or-lost play-outs of the same mean (ties shared, or a play-out cut short
+    and judged by its standing) are as informative as more won-or-lost ones: Wilson's interval is taken on
+    that effective number, n * p(1 - p) / variance (the binomial's own n when the variance is p(1 - p)).
+    Its pull towards one half (z² / 2n) and its width then shrink together: with the pull of n play-outs
+    and the width of the variance, a chance of 9% read "likely between 8% and 16%", the chance always at
+    the low end of its own range (issue 32). All won or all lost is read as won-or-lost (0 of 48 is not a
+    certainty); every play-out agreeing on a share in between, as `DISPERSION_FLOOR` says."""
+    binomial = mean * (1 - mean)
+    dispersion = variance / binomial if binomial > 1e-12 else 1.0
+    n_effective = n / min(1.0, max(DISPERSION_FLOOR, dispersion))
+    z2n = Z95 * Z95 / n_effective
     centre = (mean + z2n / 2) / (1 + z2n)
-    half = Z95 * math.sqrt(variance / n + z2n / (4 * n)) / (1 + z2n)
+    half = Z95 * math.sqrt(binomial / n_effective + z2n / (4 * n_effective)) / (1 + z2n)
     return max(0.0, min(mean, centre - half)), min(1.0, max(mean, centre + half))
 
 
@@ -542,11 +555,13 @@ KEY_MOMENTS = 3  # per seat
 
 
 def key_moments(decisions: list[Decision], players: int) -> list[list[dict[str, Any]]]:
-    """Per seat, its (at most) three costliest moves, biggest first: the marked ones, which lost clearly
-    more than their uncertainty; what was played, what was preferred, the round and the points lost."""
+    """Per seat, its (at most) three costliest moves, listed in the order they were played (a newcomer
+    reads a game from its start: round 2 before round 7, whichever cost more): the marked ones, which lost
+    clearly more than their uncertainty; what was played, what was preferred, the round, the points lost."""
     moments = []
     for seat in range(players):
-        mine = sorted((d for d in decisions if d.seat == seat and d.mark), key=lambda d: -d.loss)
+        costliest = sorted((d for d in decisions if d.seat == seat and d.mark), key=lambda d: -d.loss)
+        mine = sorted(costliest[:KEY_MOMENTS], key=lambda d: d.moves[0])
         moments.append(
             [
                 {
@@ -557,7 +572,7 @@ def key_moments(decisions: list[Decision], players: int) -> list[list[dict[str, 
                     "points": round(d.loss * 100),
                     "mark": d.mark,
                 }
-                for d in mine[:KEY_MOMENTS]
+                for d in mine
             ]
         )
     return moments

@@ -285,12 +285,22 @@ class TerminalTable:
         self.last_mover = self.human
 
     def numbered(self, legal: list[Any]) -> Table:
+        """The moves by number, each in its notation (what one types); in another language than English the
+        move in words beside it ("buy ruby (einen Rubin kaufen)"), as the page's moves panel has it."""
         table = Table(show_header=False, box=None, padding=(0, 2))
-        cells = [f"[cyan]{i}[/] {action}" for i, action in enumerate(legal, 1)]
+        cells = [
+            f"[cyan]{i}[/] {escape(str(action))}{self.in_words(action)}" for i, action in enumerate(legal, 1)
+        ]
         columns = 4
         for start in range(0, len(cells), columns):
             table.add_row(*cells[start : start + columns])
         return table
+
+    def in_words(self, action: Any) -> str:
+        if self.translator.language == "en":
+            return ""
+        said = self.translator.move(str(action))
+        return f" [dim]({escape(said)})[/]" if said != str(action) else ""
 
     def draw(self, view: dict[str, Any]) -> None:
         if self.renderer is not None:

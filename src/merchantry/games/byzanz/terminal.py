@@ -170,3 +170,8 @@ def draw_final(view: dict[str, Any], console: Console, tr: Translator | None = N
         who = seat_label(seat["seat"]) + (f" ({t('you')})" if seat["seat"] == view["seat"] else "")
         table.add_row(who, cards(seat["profits"], tr), f"{seat['score']:g}", str(seat["hand_size"]))
     console.print(table)
+    # BZ-E3: every hand shown at the end, as the page shows them, so the tie-break can be checked
+    for seat in view["seats"]:
+        if seat.get("hand") is not None:
+            who = seat_label(seat["seat"]) + (f" ({t('you')})" if seat["seat"] == view["seat"] else "")
+            console.print(t("finalHand", seat=who, count=len(seat["hand"]), cards=cards(seat["hand"], tr)))

@@ -283,6 +283,7 @@ class BazaarState(State):
         if player is not None:
             self.check_seat(player)
         remaining = sorted(PRICE_CARDS[c] for c in self.deck)
+        worth = list(self.cash) if self.over else list(self.worth_at_end())
         view: dict[str, JSON] = {
             "game": "grand_bazaar",
             "seat": player,
@@ -298,8 +299,11 @@ class BazaarState(State):
             "revealed": [list(PRICE_CARDS[c]) for c in self.revealed],
             "remaining_cards": [list(card) for card in remaining],
             "stock": list(self.stock),
+            # worth: what each seat would have if the game ended now (GB-E1's cash-out, 10 a gem), the one
+            # figure the page and the terminal both show; once over, the gems are cashed out into cash
             "holdings": [
-                {"seat": p, "gems": list(self.gems[p]), "cash": self.cash[p]} for p in range(self.num_players)
+                {"seat": p, "gems": list(self.gems[p]), "cash": self.cash[p], "worth": worth[p]}
+                for p in range(self.num_players)
             ],
             "turn": {
                 "bought": [GEMS[g] for g in GEM_RANGE if self.bought[g]],

@@ -92,8 +92,8 @@ def holdings_table(view: dict[str, Any], tr: Translator | None = None) -> Table:
         who = seat_label(row["seat"]) + (f" ({t('you')})" if row["seat"] == view["seat"] else "")
         if view["current"] == row["seat"]:
             who = f"[bold]▶ {who}[/]"
-        worth = row["cash"] + FINAL_GEM_VALUE * sum(row["gems"])
-        table.add_row(who, *(str(n) for n in row["gems"]), str(row["cash"]), str(worth))
+        # the engine's figure, the one the page shows too (once over, the gems are in the cash)
+        table.add_row(who, *(str(n) for n in row["gems"]), str(row["cash"]), str(row["worth"]))
     return table
 
 

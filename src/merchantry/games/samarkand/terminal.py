@@ -182,9 +182,9 @@ def draw_own(view: dict[str, Any], console: Console, tr: Translator) -> None:
     t = tr.terminal
     hand = view["hand"]
     if hand is not None:
-        # each card kept whole on its line ("16 honey (4 pts now)", never "16" / "honey ...")
+        # each card kept whole on its line ("16 honey (4 points now)", never "16" / "honey ...")
         listed = [
-            t("card", good=c["good"], name=tr.term(c["name"]), points=c["points"]).replace(" ", NBSP)
+            t("card", good=c["good"], name=tr.term(c["name"]), count=c["points"]).replace(" ", NBSP)
             for c in hand
         ]
         console.print(t("yourHand", limit=view["hand_limit"], cards=", ".join(listed) or t("none")))
@@ -221,3 +221,18 @@ def draw_final(view: dict[str, Any], console: Console, tr: Translator | None = N
             *(str(part[k]) for k in ("goods_cards", "goods_markers", "relation_markers", "money", "total")),
         )
     console.print(table)
+    final_hands(view, console, tr or Translator("samarkand"))
+
+
+def final_hands(view: dict[str, Any], console: Console, tr: Translator) -> None:
+    """SK-E2: every hand laid face up at the end, each card with what it scored, as the page shows them, so
+    the goods cards' column can be checked: a hand's points add up to it."""
+    t = tr.terminal
+    console.print(t("finalHandsTitle"))
+    for row in view["seats"]:
+        if row["hand"] is None:
+            continue
+        who = seat_label(row["seat"]) + (f" ({t('you')})" if row["seat"] == view["seat"] else "")
+        listed = [f"{c['good']} {tr.term(c['name'])} ({c['points']})".replace(" ", NBSP) for c in row["hand"]]
+        points = sum(card["points"] for card in row["hand"])
+        console.print(t("finalHand", seat=who, cards=", ".join(listed) or t("none"), points=points))

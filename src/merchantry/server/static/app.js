@@ -461,9 +461,14 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   const moveInput = h("input", { id: "move", placeholder: t("typeMove"), maxlength: 200, "aria-label": t("typeMove") });
   const moveForm = h("form", { class: "move-form", onsubmit: (e) => { e.preventDefault(); typingAt = tableId; sendTyped(moveInput.value, sendMove); } },
     moveInput, h("button", { type: "submit" }, t("send")));
-  // each as it is typed; a drawing may add what it names (`label`: "discard 10 (cinnamon)")
+  // each as it is typed; a drawing may add what it names (`label`: "discard 10 (cinnamon)"); on a page in
+  // another language than the notation's English, the move in words beside it ("buy ruby · einen Rubin kaufen")
+  const inWords = (move) => {
+    const said = tr.move(move);
+    return language() !== "en" && said !== move ? h("small", { class: "move-words" }, ` · ${said}`) : null;
+  };
   const buttons = h("div", { class: "legal" }, legal.map((move, i) => h("button", { "data-move": move, onclick: () => sendMove(move), title: `${i + 1}` },
-    renderer.label ? renderer.label(move, tr) : move)));
+    renderer.label ? renderer.label(move, tr) : move, inWords(move))));
 
   // turns the clock took away are said in the log too (a bot played them)
   const timeouts = (table.timeouts || []).map((out) => h("li", { class: "notice" }, t("timedOut", { seat: seatName(table, out.seat) })));
@@ -930,13 +935,15 @@ function analysisPanel(analysis, table, start, show, tr, rounds = [], busy = nul
   const falls = analysis.turning_points || [];
   const moments = (analysis.key_moments || []).flatMap((mine, seat) => mine.length || (falls[seat] || []).length
     // a seat's moments one under another: run on with "; ", a long one left the separator alone on a line
-    ? [h("li", {}, h("strong", {}, `${seatName(table, seat)}: `), h("ul", { class: "seat-moments" }, mine.map((m) => h("li", {},
+    // its moments in the order of the game (round 2 before round 7), a turning point among them
+    ? [h("li", {}, h("strong", {}, `${seatName(table, seat)}: `), h("ul", { class: "seat-moments" }, [...mine.map((m) => [m.move, h("li", {},
       h("button", { class: "link key-moment", onclick: () => show(m.move), "data-move-number": String(m.move), title: `${t("showPosition")} (${m.played} · ${m.preferred})`, "data-notation": m.played },
-        t("keyMoment", { round: m.round, played: t("quoted", { text: moveInWords(m.played, tr) }), preferred: t("quoted", { text: moveInWords(m.preferred, tr) }), points: m.points })))),
+        t("keyMoment", { round: m.round, played: t("quoted", { text: moveInWords(m.played, tr) }), preferred: t("quoted", { text: moveInWords(m.preferred, tr) }), points: m.points })))]),
       // where its chance fell most at another seat's move: why a seat that played well lost all the same
-      (falls[seat] || []).map((f) => h("li", {},
+      ...(falls[seat] || []).map((f) => [f.move, h("li", {},
         h("button", { class: "link turning-point", onclick: () => show(f.move), "data-move-number": String(f.move), title: `${t("showPosition")} (${f.played})`, "data-notation": f.played },
-          t("turningPoint", { round: f.round, seat: seatName(table, f.by, f.move), whose: seatName(table, seat, f.move), played: t("quoted", { text: moveInWords(f.played, tr) }), from: f.from, to: f.to }))))))]
+          t("turningPoint", { round: f.round, seat: seatName(table, f.by, f.move), whose: seatName(table, seat, f.move), played: t("quoted", { text: moveInWords(f.played, tr) }), from: f.from, to: f.to })))])]
+      .sort((a, b) => a[0] - b[0]).map(([, item]) => item)))]
     : []);
   return h("section", { id: "analysis" },
     h("h2", {}, t("analysisTitle")),

@@ -9,18 +9,18 @@ const LIMIT = 4; // gems a player may hold (GB-R4)
 // each gem's letter, from the catalogue (colour is never the only sign: colour-blind safe): the initial of its
 // name in the reader's language, two letters where initials clash (German Saphir and Smaragd: Sa, Sm)
 const letter = (gem, t) => t(`letter_${gem}`);
+const CASH_OUT = 10; // grands a gem still held brings at the end (GB-E1)
 
-// what a seat's gems and grands are worth at today's prices; once over, the gems were cashed out (GB-E1): the
-// grands are all (the gems still show, already counted in them)
+// what a seat would have if the game ended now: its grands and 10 for each gem (GB-E1's cash-out), the
+// engine's figure, the same the terminal shows; once over, the gems were cashed out into the grands
 function worth(view, row) {
-  if (view.over) return row.cash;
-  return row.cash + row.gems.reduce((sum, n, g) => sum + n * view.prices[g], 0);
+  return row.worth;
 }
 
 // the grands a seat held before its gems were cashed out: the players' table says what the final table
 // says (its Grands read 49 under a final table's 9, the 40 of the gems counted in)
 function grandsShown(view, row) {
-  return view.over ? row.cash - 10 * row.gems.reduce((a, b) => a + b, 0) : row.cash;
+  return view.over ? row.cash - CASH_OUT * row.gems.reduce((a, b) => a + b, 0) : row.cash;
 }
 
 // Why a buy or a sale is closed to the player now, in words; null when it is open.
@@ -126,7 +126,7 @@ function players(view, seat, table, t, tr) {
   return h("div", { class: "gb-scroll" }, h("table", { class: "scores" },
     h("caption", {}, t("players"), view.over ? h("small", { class: "muted" }, ` · ${t("cashedOut")}`) : null),
     h("thead", {}, h("tr", {}, h("th", {}, t("seat")), view.gems.map((g) => h("th", { title: tr.term(g) }, letter(g, t), h("span", { class: "gb-gem-word" }, ` ${tr.term(g)}`))),
-      h("th", { title: t("cashHelp") }, t("cash")), h("th", { title: t("worthHelp") }, t("worth")))),
+      h("th", { title: t("cashHelp") }, t("cash")), h("th", { title: t("worthHelp", { value: CASH_OUT }) }, t("worth")))),
     h("tbody", {}, view.holdings.map((row) => h("tr", { class: `${row.seat === view.current ? "current-row" : ""}${row.seat === seat ? " me" : ""}` },
       h("td", {}, seatName(table, row.seat), row.seat === seat ? ` (${t("you")})` : "", row.seat === view.opener && !view.over ? h("small", { class: "muted", title: t("openerHelp") }, ` · ${t("opener")}`) : null),
       row.gems.map((n) => h("td", { class: "num", title: view.over ? t("cashedOut") : null }, view.over && n ? `${n} → ${n * 10}` : String(n))),

@@ -257,7 +257,7 @@ function offerPanel(view, moves, act, text, t, tr) {
   const panel = h("div", { class: `sk-offer${answering ? " answering" : ""}`, role: answering ? "alert" : "status" },
     h("strong", { class: "sk-offer-title" }, t(answering ? "offerTitle" : "offerWaitTitle")),
     h("div", { class: "sk-prompt" }, text),
-    card ? h("div", { class: "sk-offer-worth" }, t("offerWorth", { points: card.points })) : null,
+    card ? h("div", { class: "sk-offer-worth" }, t("offerWorth", { count: card.points })) : null,
     // the offer's deadline, counted down by the platform (table.decision_deadline): a holder who looks away
     // sees how long is left before a bot answers for them, everyone else how long the table may wait
     h("div", { class: `sk-offer-deadline decision-countdown ${answering ? "for-you" : "for-table"}`, role: "timer" }),
@@ -326,7 +326,7 @@ function handPanel(view, moves, act, t, tr) {
     h("div", { class: "cards" }, view.hand.map((card) => {
       const canDiscard = moves.discard.has(card.good);
       const body = [h("span", { class: "card-value" }, String(card.good)), h("span", { class: "card-kind" }, tr.term(card.name)),
-        h("span", { class: "sk-points" }, t("pointsNow", { points: card.points }))];
+        h("span", { class: "sk-points" }, t("pointsNow", { count: card.points }))];
       return canDiscard
         ? h("button", { class: "card sk-card", "data-move": `discard ${card.good}`, title: `${t("discard")} ${card.good}`, onclick: () => act(`discard ${card.good}`) }, body)
         : h("div", { class: "card sk-card", title: t("cardWorth") }, body);
@@ -354,7 +354,7 @@ function finalTable(view, table, t) {
 function finalHands(view, table, t) {
   return h("div", { class: "sk-final-hands" }, view.seats.filter((row) => row.hand).map((row) => h("div", { class: "sk-final-hand", "data-seat": row.seat },
     h("strong", {}, `${seatName(table, row.seat)}${t("colon")}`),
-    row.hand.length ? row.hand.map((card, i) => h("span", { class: "sk-hand-card", "data-good": card.good }, i ? ", " : "", `${card.good} ${term(card.name)} (${t("cardScored", { points: card.points })})`))
+    row.hand.length ? row.hand.map((card, i) => h("span", { class: "sk-hand-card", "data-good": card.good }, i ? ", " : "", `${card.good} ${term(card.name)} (${t("cardScored", { count: card.points })})`))
       : h("span", { class: "muted" }, "—"))));
 }
 
