@@ -92,12 +92,13 @@ class BazaarState(State):
     def legal_actions(self, player: Any) -> list[BazaarAction]:
         if type(player) is not int or not 0 <= player < self.num_players:
             self.check_seat(player)
-        if self.over or player != self.current:
+        seat: int = player  # typed: compiled, comparing and indexing by it is then native, not generic
+        if self.over or seat != self.current:
             return []
         # _can_buy, _must_buy and _may_sell for every gem at once: random playouts spend their time here
         hand, cash, prices, stock, bought, sold = (
-            self.gems[player],
-            self.cash[player],
+            self.gems[seat],
+            self.cash[seat],
             self.prices,
             self.stock,
             self.bought,
