@@ -72,14 +72,19 @@ _CARDS_OF_CODE: Final[dict[str, frozenset[int]]] = {
 _NO_CARDS: Final[frozenset[int]] = frozenset()
 
 
-def _holds(cards: tuple[int, ...], code: str) -> bool:
-    return not _CARDS_OF_CODE.get(code, _NO_CARDS).isdisjoint(cards)
-
-
 # A code's display rank, and the card ids of each rank: a bidding move looks its code up once, then works on
 # ints (the card ids to choose from, the rank's place in the kept lists).
 _RANK_OF_CODE: Final[dict[str, int]] = {code: rank for rank, code in enumerate(ALL_CODES)}
 _CARDS_OF_RANK: Final[tuple[frozenset[int], ...]] = tuple(_CARDS_OF_CODE[code] for code in ALL_CODES)
+
+
+def _holds(cards: tuple[int, ...], listed: tuple[tuple[int, ...], tuple[int, ...], Any], code: str) -> bool:
+    """Whether `cards` hold a card of `code`: read off the ranks kept for these very cards when they are
+    (`legal_actions` has just listed them, in most calls), else asked of the cards."""
+    if listed[0] is cards:
+        return _RANK_OF_CODE.get(code, -1) in listed[1]
+    return not _CARDS_OF_CODE.get(code, _NO_CARDS).isdisjoint(cards)
+
 
 # The kept `add` and `remove` lists (MoneyState.listed_adds) carry their display ranks beside the actions: a
 # list is updated at the place of a rank, found among plain ints (bisect, tuple.index), rather than by
@@ -271,11 +276,11 @@ class MoneyState(State):
             if verb == "add":
                 if code == BLUFF:
                     return not self.bluff_bid[player]
-                return _holds(self.hands[player], code)
+                return _holds(self.hands[player], self.listed_adds[player], code)
             if verb == "remove":
                 if code == BLUFF:
                     return self.bluff_bid[player]
-                return _holds(self.bids[player], code)
+                return _holds(self.bids[player], self.listed_removes[player], code)
             return action == SEAL
         if self.phase != EXCHANGE or player != self.current:
             return False
