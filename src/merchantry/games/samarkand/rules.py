@@ -50,7 +50,9 @@ from merchantry.games.samarkand.components import (
 )
 
 FORMAT_VERSION: Final = 1
-FAMILIES: Final = range(len(MAP.families))
+# A tuple of ints, not a range: compiled, a loop over a tuple[int, ...] is native, over a range object it is
+# CPython's generic iteration (legal_actions, the marriages and the scoring loop over the families)
+FAMILIES: Final[tuple[int, ...]] = tuple(range(len(MAP.families)))
 FAMILY_COST: Final = tuple(family.cost for family in MAP.families)  # SK-T1
 SPACES: Final = range(len(MAP.spaces))
 PHASES: Final = ("act", "discard", "offer", "second", "over")
