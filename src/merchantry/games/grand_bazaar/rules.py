@@ -27,6 +27,10 @@ from merchantry.games.grand_bazaar.components import (
 )
 
 GEM_RANGE: Final = range(len(GEMS))
+# The gems as a tuple of ints, for legal_actions' loops: compiled, iterating a tuple[int, ...] is a native
+# loop, where iterating the range object GEM_RANGE is CPython's generic iteration (an iterator, a call per
+# gem); in pure Python both cost the same, where range(n) in the loop would build a range on every call.
+GEM_INDICES: Final[tuple[int, ...]] = tuple(GEM_RANGE)
 NO_FLAGS: Final[tuple[bool, ...]] = (False,) * len(GEMS)
 UNKNOWN: Final = -1  # BazaarState.buy_targets before it is worked out
 GEM_BITS: Final = tuple(1 << g for g in GEM_RANGE)
@@ -92,23 +96,24 @@ class BazaarState(State):
     def legal_actions(self, player: Any) -> list[BazaarAction]:
         if type(player) is not int or not 0 <= player < self.num_players:
             self.check_seat(player)
-        if self.over or player != self.current:
+        seat: int = player  # typed: compiled, comparing and indexing by it is then native, not generic
+        if self.over or seat != self.current:
             return []
         # _can_buy, _must_buy and _may_sell for every gem at once: random playouts spend their time here
         hand, cash, prices, stock, bought, sold = (
-            self.gems[player],
-            self.cash[player],
+            self.gems[seat],
+            self.cash[seat],
             self.prices,
             self.stock,
             self.bought,
             self.sold,
         )
         if sum(hand) < GEM_LIMIT:
-            actions = [BUY[g] for g in GEM_RANGE if stock[g] > 0 and cash >= prices[g] and not sold[g]]
+            actions = [BUY[g] for g in GEM_INDICES if stock[g] > 0 and cash >= prices[g] and not sold[g]]
         else:
             actions = []
         must_buy = not self.bought_any and self._targets() != 0
-        for g in GEM_RANGE:
+        for g in GEM_INDICES:
             if hand[g] == 0 or bought[g]:
                 continue
             if not must_buy or self.buy_targets & ~GEM_BITS[g]:  # GB-R7: some buy is left after this sale

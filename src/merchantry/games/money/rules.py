@@ -8,7 +8,7 @@ until every bid is sealed. In the exchange step (MO-R4..MO-R7) one player acts a
 from __future__ import annotations
 
 import random
-from bisect import bisect_right
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable
 from typing import Any, Final
@@ -50,6 +50,8 @@ PHASE_NAMES: Final = ("bidding", "exchange", "over")
 HAND_SIZE: Final = 6  # MO-S2: valued cards dealt to each player, besides the bluff card
 GROUP_SIZE: Final = 4  # MO-S3 / MO-R8
 FORMAT_VERSION: Final = 2  # 2: the game's seed is no longer part of the state
+ADD_BLUFF: Final = ADD[BLUFF]
+REMOVE_BLUFF: Final = REMOVE[BLUFF]
 
 
 def codes(cards: Iterable[int]) -> list[str]:
@@ -70,23 +72,42 @@ _CARDS_OF_CODE: Final[dict[str, frozenset[int]]] = {
 _NO_CARDS: Final[frozenset[int]] = frozenset()
 
 
-def _holds(cards: tuple[int, ...], code: str) -> bool:
+# A code's display rank, and the card ids of each rank: a bidding move looks its code up once, then works on
+# ints (the card ids to choose from, the rank's place in the kept lists).
+_RANK_OF_CODE: Final[dict[str, int]] = {code: rank for rank, code in enumerate(ALL_CODES)}
+_CARDS_OF_RANK: Final[tuple[frozenset[int], ...]] = tuple(_CARDS_OF_CODE[code] for code in ALL_CODES)
+
+
+def _holds(cards: tuple[int, ...], listed: tuple[tuple[int, ...], tuple[int, ...], Any], code: str) -> bool:
+    """Whether `cards` hold a card of `code`: read off the ranks kept for these very cards when they are
+    (`legal_actions` has just listed them, in most calls), else asked of the cards."""
+    if listed[0] is cards:
+        return _RANK_OF_CODE.get(code, -1) in listed[1]
     return not _CARDS_OF_CODE.get(code, _NO_CARDS).isdisjoint(cards)
 
 
-# The display rank of each `add` and `remove` action of a valued card: lists kept in display order stay so.
-_ACTION_RANK: Final[dict[MoneyAction, int]] = {
-    **{action: rank for rank, action in enumerate(ADD_BY_RANK)},
-    **{action: rank for rank, action in enumerate(REMOVE_BY_RANK)},
-}
+# The kept `add` and `remove` lists (MoneyState.listed_adds) carry their display ranks beside the actions: a
+# list is updated at the place of a rank, found among plain ints (bisect, tuple.index), rather than by
+# comparing actions (named tuples of strings) with a key function called for each (compiled, those calls
+# into CPython cost as much as in pure Python, and were a third of a bidding move's instructions).
 
 
-def _with_action(actions: tuple[MoneyAction, ...], action: MoneyAction) -> tuple[MoneyAction, ...]:
-    """`actions` (in display order) with `action` in its place, unless it is there already."""
-    if action in actions:
-        return actions
-    place = bisect_right(actions, _ACTION_RANK[action], key=_ACTION_RANK.__getitem__)
-    return (*actions[:place], action, *actions[place:])
+def _listed_with(
+    ranks: tuple[int, ...], actions: tuple[MoneyAction, ...], rank: int, by_rank: tuple[MoneyAction, ...]
+) -> tuple[tuple[int, ...], tuple[MoneyAction, ...]]:
+    """A kept list (in display order) with the action of `rank` in its place, unless it is there already."""
+    place = bisect_left(ranks, rank)
+    if place < len(ranks) and ranks[place] == rank:
+        return ranks, actions
+    return ranks[:place] + (rank,) + ranks[place:], actions[:place] + (by_rank[rank],) + actions[place:]
+
+
+def _listed_without(
+    ranks: tuple[int, ...], actions: tuple[MoneyAction, ...], rank: int
+) -> tuple[tuple[int, ...], tuple[MoneyAction, ...]]:
+    """A kept list without the action of `rank` (which it holds)."""
+    place = ranks.index(rank)
+    return ranks[:place] + ranks[place + 1 :], actions[:place] + actions[place + 1 :]
 
 
 def removed_currency_count(players: int) -> int:
@@ -149,11 +170,12 @@ class MoneyState(State):
     initial_deck: int  # deck size after the deal, for progress estimates
     final_round: bool  # MO-E1: the deck ran out at the last refill
     log: EventLog  # public events only
-    # Per seat: a hand (a bid) and its `add` (`remove`) actions in display order, as last listed. A changed
-    # hand is a new tuple, so `is` tells whether they still hold: never out of date, however the hand was
-    # changed. Bidding moves update them rather than sort the hand again on every `legal_actions`.
-    listed_adds: list[tuple[tuple[int, ...], tuple[MoneyAction, ...]]]
-    listed_removes: list[tuple[tuple[int, ...], tuple[MoneyAction, ...]]]
+    # Per seat: a hand (a bid), the display ranks of its codes and its `add` (`remove`) actions, both in
+    # display order, as last listed. A changed hand is a new tuple, so `is` tells whether they still hold:
+    # never out of date, however the hand was changed. Bidding moves update them rather than sort the hand
+    # again on every `legal_actions`.
+    listed_adds: list[tuple[tuple[int, ...], tuple[int, ...], tuple[MoneyAction, ...]]]
+    listed_removes: list[tuple[tuple[int, ...], tuple[int, ...], tuple[MoneyAction, ...]]]
 
     # --- the contract -----------------------------------------------------------------------------
 
@@ -203,25 +225,27 @@ class MoneyState(State):
     def legal_actions(self, player: Any) -> list[MoneyAction]:
         if type(player) is not int or not 0 <= player < self.num_players:
             self.check_seat(player)
+        seat: int = player  # typed: compiled, indexing by it is then native, not a generic call
         if self.phase == BIDDING:
-            if self.committed[player]:
+            if self.committed[seat]:
                 return []
-            hand, bid = self.hands[player], self.bids[player]
-            listed = self.listed_adds[player]
-            actions = list(listed[1] if listed[0] is hand else self._list_adds(player, hand))
-            if not self.bluff_bid[player]:
-                actions.append(ADD[BLUFF])
+            hand, bid = self.hands[seat], self.bids[seat]
+            listed = self.listed_adds[seat]
+            actions = list(listed[2] if listed[0] is hand else self._list_adds(seat, hand))
+            bluff_in_bid = self.bluff_bid[seat]
+            if not bluff_in_bid:
+                actions.append(ADD_BLUFF)
             # MO-R1: a bid is the player's until sealed
-            listed = self.listed_removes[player]
-            actions += listed[1] if listed[0] is bid else self._list_removes(player, bid)
-            if self.bluff_bid[player]:
-                actions.append(REMOVE[BLUFF])
+            listed = self.listed_removes[seat]
+            actions += listed[2] if listed[0] is bid else self._list_removes(seat, bid)
+            if bluff_in_bid:
+                actions.append(REMOVE_BLUFF)
             actions.append(SEAL)
             return actions
-        if self.phase == EXCHANGE and player == self.current:
+        if self.phase == EXCHANGE and seat == self.current:
             # MO-R6: a market group, another bid still on the table, or one's own bid back.
             actions = [TAKE_GROUP[g] for g in (RIGHT, LEFT) if self.market[g]]
-            actions += [TAKE_BID[q] for q in self.order if q != player and not self.acted[q]]
+            actions += [TAKE_BID[q] for q in self.order if q != seat and not self.acted[q]]
             actions.append(KEEP)
             return actions
         return []
@@ -229,14 +253,16 @@ class MoneyState(State):
     def _list_adds(self, player: int, hand: tuple[int, ...]) -> tuple[MoneyAction, ...]:
         """The `add` actions of `hand`, kept for the seat: one per code, in display order (each card's
         display rank, deduplicated, sorted as plain ints)."""
-        adds = tuple([ADD_BY_RANK[rank] for rank in sorted({CARD_RANK[c] for c in hand})])
-        self.listed_adds[player] = (hand, adds)
+        ranks = tuple(sorted({CARD_RANK[c] for c in hand}))
+        adds = tuple([ADD_BY_RANK[rank] for rank in ranks])
+        self.listed_adds[player] = (hand, ranks, adds)
         return adds
 
     def _list_removes(self, player: int, bid: tuple[int, ...]) -> tuple[MoneyAction, ...]:
         """The `remove` actions of `bid`, kept for the seat, as `_list_adds`."""
-        removes = tuple([REMOVE_BY_RANK[rank] for rank in sorted({CARD_RANK[c] for c in bid})])
-        self.listed_removes[player] = (bid, removes)
+        ranks = tuple(sorted({CARD_RANK[c] for c in bid}))
+        removes = tuple([REMOVE_BY_RANK[rank] for rank in ranks])
+        self.listed_removes[player] = (bid, ranks, removes)
         return removes
 
     def _is_legal(self, player: int, action: object) -> bool:
@@ -250,11 +276,11 @@ class MoneyState(State):
             if verb == "add":
                 if code == BLUFF:
                     return not self.bluff_bid[player]
-                return _holds(self.hands[player], code)
+                return _holds(self.hands[player], self.listed_adds[player], code)
             if verb == "remove":
                 if code == BLUFF:
                     return self.bluff_bid[player]
-                return _holds(self.bids[player], code)
+                return _holds(self.bids[player], self.listed_removes[player], code)
             return action == SEAL
         if self.phase != EXCHANGE or player != self.current:
             return False
@@ -331,19 +357,23 @@ class MoneyState(State):
             self.bluff_bid[player] = True
             return
         hand, bid = self.hands[player], self.bids[player]
-        in_hand = _CARDS_OF_CODE[code].intersection(hand)
+        rank = _RANK_OF_CODE[code]
+        in_hand = _CARDS_OF_RANK[rank].intersection(hand)
         # Of several identical notes, the one with the lowest serial goes in (docs/money.md, decisions).
         card = min(in_hand)
         new_hand, new_bid = without(hand, card), bid + (card,)
         self.hands[player], self.bids[player] = new_hand, new_bid
         # the kept lists follow, where they were listed for this hand and bid: the code may leave the
         # hand's list (its last card went) and join the bid's
-        listed_hand, adds = self.listed_adds[player]
+        listed_hand, ranks, adds = self.listed_adds[player]
         if listed_hand is hand:
-            self.listed_adds[player] = (new_hand, without(adds, ADD[code]) if len(in_hand) == 1 else adds)
-        listed_bid, removes = self.listed_removes[player]
+            if len(in_hand) == 1:
+                ranks, adds = _listed_without(ranks, adds, rank)
+            self.listed_adds[player] = (new_hand, ranks, adds)
+        listed_bid, ranks, removes = self.listed_removes[player]
         if listed_bid is bid:
-            self.listed_removes[player] = (new_bid, _with_action(removes, REMOVE[code]))
+            ranks, removes = _listed_with(ranks, removes, rank, REMOVE_BY_RANK)
+            self.listed_removes[player] = (new_bid, ranks, removes)
 
     def _take_out_of_bid(self, player: int, code: str) -> None:
         """Undo an `add` before sealing: of several identical notes the one added last (the highest serial,
@@ -352,19 +382,20 @@ class MoneyState(State):
             self.bluff_bid[player] = False
             return
         hand, bid = self.hands[player], self.bids[player]
-        in_bid = _CARDS_OF_CODE[code].intersection(bid)
+        rank = _RANK_OF_CODE[code]
+        in_bid = _CARDS_OF_RANK[rank].intersection(bid)
         card = max(in_bid)
         new_hand, new_bid = hand + (card,), without(bid, card)
         self.hands[player], self.bids[player] = new_hand, new_bid
-        listed_bid, removes = self.listed_removes[player]
+        listed_bid, ranks, removes = self.listed_removes[player]
         if listed_bid is bid:
-            self.listed_removes[player] = (
-                new_bid,
-                without(removes, REMOVE[code]) if len(in_bid) == 1 else removes,
-            )
-        listed_hand, adds = self.listed_adds[player]
+            if len(in_bid) == 1:
+                ranks, removes = _listed_without(ranks, removes, rank)
+            self.listed_removes[player] = (new_bid, ranks, removes)
+        listed_hand, ranks, adds = self.listed_adds[player]
         if listed_hand is hand:
-            self.listed_adds[player] = (new_hand, _with_action(adds, ADD[code]))
+            ranks, adds = _listed_with(ranks, adds, rank, ADD_BY_RANK)
+            self.listed_adds[player] = (new_hand, ranks, adds)
 
     def _reveal(self) -> None:
         """MO-R1/MO-R2: all bids turn face up at once; bluff cards go home; empty bids sit out."""
@@ -475,8 +506,8 @@ class MoneyState(State):
         """The fields kept for speed, derived from the others (a new or a rebuilt state): the unsealed seats,
         and the `add` and `remove` lists, listed for no hand yet."""
         self.waiting = tuple(p for p in range(self.num_players) if not self.committed[p])
-        self.listed_adds = [((), ())] * self.num_players  # an empty hand's list is empty: already right
-        self.listed_removes = [((), ())] * self.num_players
+        self.listed_adds = [((), (), ())] * self.num_players  # an empty hand's list is empty: already right
+        self.listed_removes = [((), (), ())] * self.num_players
 
     def _start_bidding(self) -> None:
         n = self.num_players

@@ -50,7 +50,9 @@ from merchantry.games.samarkand.components import (
 )
 
 FORMAT_VERSION: Final = 1
-FAMILIES: Final = range(len(MAP.families))
+# A tuple of ints, not a range: compiled, a loop over a tuple[int, ...] is native, over a range object it is
+# CPython's generic iteration (legal_actions, the marriages and the scoring loop over the families)
+FAMILIES: Final[tuple[int, ...]] = tuple(range(len(MAP.families)))
 FAMILY_COST: Final = tuple(family.cost for family in MAP.families)  # SK-T1
 SPACES: Final = range(len(MAP.spaces))
 PHASES: Final = ("act", "discard", "offer", "second", "over")
@@ -175,22 +177,23 @@ class SamarkandState(State):
     def legal_actions(self, player: Any) -> list[SamarkandAction]:
         if type(player) is not int or not 0 <= player < self.num_players:
             self.check_seat(player)
+        seat: int = player  # typed: compiled, comparing and indexing by it is then native, not generic
         if self.over:
             return []
         if self.phase == "offer":
-            if not self.offer_waiting[player]:
+            if not self.offer_waiting[seat]:
                 return []
-            selling = [SELL[self.offer_good]] if self.offer_good in self.hands[player] else []
+            selling = [SELL[self.offer_good]] if self.offer_good in self.hands[seat] else []
             return [*selling, KEEP]
-        if player != self.current:
+        if seat != self.current:
             return []
         if self.phase == "discard":
-            discards = [DISCARD[g] for g in self.hands[player]] if self.discarded < MAX_DISCARDS else []
-            return [*discards, DONE] if self.within_limit(player) else discards
+            discards = [DISCARD[g] for g in self.hands[seat]] if self.discarded < MAX_DISCARDS else []
+            return [*discards, DONE] if self.within_limit(seat) else discards
         if self.phase == "second":
             return [*_moves_to(CAMEL, self.frontiers[self.family]), DONE]
-        actions = self._marriages(player)
-        held, camels_left, frontiers = self.tiles_held[player], self.camels_left, self.frontiers
+        actions = self._marriages(seat)
+        held, camels_left, frontiers = self.tiles_held[seat], self.camels_left, self.frontiers
         for f in FAMILIES:
             if held[f] and camels_left[f]:
                 actions += _moves_to(EXPAND[f], frontiers[f])
@@ -370,7 +373,8 @@ class SamarkandState(State):
         if isinstance(others, dict):  # what the seats outside the audience read: the same turn and round
             rounds = {k: v for k, v in arguments.items() if k == "new_round"}
             arguments["others"] = {**others, "turn": turn, **rounds}
-        return self.log.add(event_type, turn=turn, **arguments)
+        # the same keys in the same order as add(event_type, turn=turn, **arguments), without its generic call
+        return self.log.add_fields(event_type, {"turn": turn, **arguments})
 
     def _marry(self, player: int, family: int) -> None:
         """SK-T1, SK-T2."""
