@@ -45,7 +45,7 @@ UNCOVERED = """n => {
     return there !== null && (n === there || n.contains(there));
   });
 }"""
-WAIT_MS = 60_000  # bots move every 0.05 s in the test server; a step waits for them at most this long
+WAIT_MS = 120_000  # bots move every 0.05 s in the test server; a step waits for them at most this long
 TAKEN_MS = 10_000  # a click's effect on a loaded machine (two lessons at once beside other work)
 # a control the person presses: a step that asks for a move rings that, not the area around it
 CONTROL = "n => n instanceof SVGElement || n.matches('button, a[href], [role=button]')"
