@@ -129,7 +129,7 @@ function players(view, seat, table, t, tr) {
       h("th", { title: t("cashHelp") }, t("cash")), h("th", { title: t("worthHelp", { value: CASH_OUT }) }, t("worth")))),
     h("tbody", {}, view.holdings.map((row) => h("tr", { class: `${row.seat === view.current ? "current-row" : ""}${row.seat === seat ? " me" : ""}` },
       h("td", {}, seatName(table, row.seat), row.seat === seat ? ` (${t("you")})` : "", row.seat === view.opener && !view.over ? h("small", { class: "muted", title: t("openerHelp") }, ` · ${t("opener")}`) : null),
-      row.gems.map((n) => h("td", { class: "num", title: view.over ? t("cashedOut") : null }, view.over && n ? `${n} → ${n * 10}` : String(n))),
+      row.gems.map((n) => h("td", { class: "num", title: view.over ? t("cashedOut") : null }, view.over && n ? `${n} → ${n * CASH_OUT}` : String(n))),
       h("td", { class: "num" }, String(grandsShown(view, row))),
       h("td", { class: "num" }, String(worth(view, row))))))));
 }
