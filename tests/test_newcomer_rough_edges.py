@@ -152,12 +152,14 @@ def test_key_moments_are_the_costliest_three_listed_in_game_order():
 
 def test_analyze_game_lists_a_seats_moments_and_turning_point_in_game_order(monkeypatch, tmp_path, capsys):
     """The command prints each seat's key moments and where its chance fell in the order of the game."""
+    from dataclasses import replace
+
     from merchantry import cli
     from merchantry.bots import analysis
 
     decisions = [
-        _marked(3, 0, 0.0, [0.6, 0.4]),
-        _marked(4, 1, 0.0, [0.2, 0.8]),  # P1's chance falls 40 points at P2's move 4
+        replace(_marked(3, 0, 0.0, [0.9, 0.1]), after=0.9, after_interval=(0.85, 0.95)),
+        _marked(4, 1, 0.0, [0.2, 0.8]),  # P1's chance falls 40 points (90 -> 50) while P2 plays move 4
         _marked(9, 0, 0.12),
         _marked(5, 0, 0.40),
     ]

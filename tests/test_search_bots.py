@@ -923,22 +923,42 @@ def judged_decision(move: int, seat: int, chances: list[float], spread: float = 
 
 
 def test_a_seat_that_played_well_and_lost_is_told_where_its_chance_fell_at_anothers_move():
-    """Issue 32: a newcomer followed every hint, lost, and the analysis said nothing. Each seat is told the
-    moment its chance fell most at another seat's move, when the fall is clear of its uncertainty."""
+    """Issue 32: a newcomer followed every hint, lost, and the analysis said nothing. Each seat is told
+    where its chance fell most between two of its own decisions while others played, when the fall is
+    clear of its uncertainty. Issue 28: both chances are the seat's own; one worked out at another seat's
+    decision (from that seat's knowledge) is never compared with it."""
     decisions = [
         judged_decision(1, 0, [0.50, 0.50]),
-        judged_decision(2, 1, [0.45, 0.55]),  # P1 falls 5 points: within FALL, not told
-        judged_decision(3, 0, [0.60, 0.40]),  # P2 falls 15 points at P1's move
-        judged_decision(4, 1, [0.25, 0.75]),  # P1 falls 35 points at P2's move: its biggest
-        judged_decision(5, 1, [0.10, 0.90]),  # 15 more, smaller
+        judged_decision(2, 1, [0.45, 0.55]),
+        judged_decision(3, 0, [0.46, 0.54]),  # P1: 50 after its move, 46 before its next: within FALL
+        judged_decision(4, 1, [0.05, 0.95]),  # P1 at 5 from P2's knowledge: not P1's own chance
+        judged_decision(5, 1, [0.25, 0.75]),
+        judged_decision(6, 0, [0.30, 0.70]),  # P1: 46 -> 30 while P2 played moves 4 and 5
+        judged_decision(7, 1, [0.40, 0.60]),  # P2, at its own moves 2, 4, 5, 7: 55, 95, 75, 60
     ]
     p1, p2 = turning_points(decisions, 2)
-    assert p1 == [{"move": 4, "round": 2, "by": 1, "played": "move4", "from": 60, "to": 25}]
-    assert p2 == [{"move": 3, "round": 1, "by": 0, "played": "move3", "from": 55, "to": 40}]
-    # a seat's own moves are judged by the marks, never here; a fall inside the noise is no turning point
-    assert turning_points(decisions[:2], 2) == [[], []]
-    noisy = [judged_decision(1, 0, [0.5, 0.5], spread=0.1), judged_decision(2, 1, [0.38, 0.62], spread=0.1)]
+    assert p1 == [
+        {
+            "move": 4,
+            "round": 2,
+            "by": [1],
+            "moves": [{"seat": 1, "played": "move4"}, {"seat": 1, "played": "move5"}],
+            "from": 46,
+            "to": 30,
+        }
+    ]
+    # P2's fall of 20 from move 4 to 5 came with nobody else's move: not a turning point; 75 -> 60 is
+    assert p2 == [
+        {"move": 6, "round": 3, "by": [0], "moves": [{"seat": 0, "played": "move6"}], "from": 75, "to": 60}
+    ]
+    # a fall inside the noise is no turning point
+    noisy = (
+        [judged_decision(1, 0, [0.5, 0.5], spread=0.1)]
+        + decisions[1:2]
+        + [judged_decision(3, 0, [0.38, 0.62], spread=0.1)]
+    )
     assert turning_points(noisy, 2) == [[], []]
+    assert turning_points(noisy[:1] + noisy[2:], 2) == [[], []]  # nobody played in between
 
 
 def test_a_byzanz_sale_out_of_turn_is_not_judged_and_the_analysis_of_its_game_ends():

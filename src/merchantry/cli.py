@@ -478,9 +478,10 @@ def cmd_analyze_game(args: argparse.Namespace, console: Console) -> int:
         ] + [
             (
                 fall["move"],
-                f"{seat_label(seat)}, round {fall['round']}: after {seat_label(fall['by'])} played "
-                f"{fall['played']}, {seat_label(seat)}'s chance of winning fell from {fall['from']}% "
-                f"to {fall['to']}%",
+                f"{seat_label(seat)}, round {fall['round']}: while "
+                + "; ".join(f"{seat_label(m['seat'])} played {m['played']}" for m in fall["moves"])
+                + f", {seat_label(seat)}'s chance of winning fell from {fall['from']}% to {fall['to']}%"
+                " (between two of its moves)",
             )
             for fall in falls_of[seat]
         ]

@@ -102,20 +102,28 @@ def test_the_page_says_every_move_in_words_as_the_terminal_does_in_every_languag
 
 
 def a_hint_that_comes_after_the_move_is_not_shown(page) -> None:
-    """A hint asked for, then a move made before it comes: the hint, for a decision no longer faced, is
-    not shown (it once read "keep the card" over the next turn's prompt), and Hint stays busy meanwhile."""
+    """A hint worked out, then a move made before it reaches the page: the hint, for a position gone (the
+    one it names), is not shown (it once read "keep the card" over the next turn's prompt), Hint stays busy
+    meanwhile, and the page says to ask again."""
     held = []
-    page.route("**/api/tables/*/hint", lambda route: held.append(route))  # it waits until the move is made
+    # the server's answer, for the position before the move, reaches the page only after it
+    page.route("**/api/tables/*/hint", lambda route: held.append((route, route.fetch())))
     page.click("#hint")
+    for _ in range(600):
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "the hint was not asked for"
     buy = page.locator(".grand-bazaar .gb-gem button[data-move^='buy ']:not([disabled])").first
     buy.click()
     page.wait_for_selector(".hint-box", state="detached")  # redrawn for the new position
     assert page.locator("#hint[disabled]").count() == 1, "Hint offered again while one is being worked out"
-    assert held, "the hint was not asked for"
-    with page.expect_response("**/api/tables/*/hint"):
-        held[0].continue_()
+    route, answer = held[0]
+    route.fulfill(response=answer)
     page.wait_for_selector("#hint:not([disabled])")
+    page.wait_for_selector("#toasts .toast.info", timeout=10_000)
     assert page.locator(".hint-box").count() == 0, "a hint for the position before the move"
+    assert Translator("grand_bazaar", "de").ui("hintStale") in page.inner_text("#toasts")
     page.unroute("**/api/tables/*/hint")
 
 

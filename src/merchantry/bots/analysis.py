@@ -248,11 +248,22 @@ def analysis_recipe(game_name: str, share: float = SEARCH_SHARE) -> SearchConfig
     )
 
 
+def position_key(state: State, seat: int) -> str:
+    """What `seat` knows here (its view), as a digest: two positions with one key are one decision to the
+    seat, and a position whose key changed (another seat sealed its bid) is a new one, even where no log
+    line or legal move changed. Nothing in it comes from what the seat cannot see."""
+    return view_key(state.view(seat))
+
+
+def view_key(view: dict[str, Any]) -> str:
+    """`position_key` of the position a seat's `view` shows."""
+    return hashlib.sha256(json.dumps(view, sort_keys=True, default=str).encode()).hexdigest()
+
+
 def position_stream(state: State, seat: int) -> random.Random:
-    """A random stream that is a function of what `seat` knows here (its view): the hint and the analysis of
-    one position search alike, and nothing in it comes from what the seat cannot see."""
-    text = json.dumps(state.view(seat), sort_keys=True, default=str)
-    return random.Random(hashlib.sha256(text.encode()).digest())
+    """A random stream that is a function of what `seat` knows here (`position_key`): the hint and the
+    analysis of one position search alike."""
+    return random.Random(bytes.fromhex(position_key(state, seat)))
 
 
 def whole_move(
@@ -478,6 +489,7 @@ class Hint:
     options: list[
         dict[str, Any]
     ]  # each first step tried: action, visits, chance after it; most visited first
+    position: str = ""  # the `position_key` of the position it was worked out for
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -525,6 +537,7 @@ def hint(
             {"action": str(a.action), "visits": a.visits, "chance": round(calibrate(a.value), 3)}
             for a in (first.actions if first else [])
         ],
+        position=position_key(state, seat),
     )
 
 
@@ -578,43 +591,50 @@ def key_moments(decisions: list[Decision], players: int) -> list[list[dict[str, 
     return moments
 
 
-FALL = 0.10  # a seat's chance falling at least this much at another seat's move is a turning point for it
+FALL = 0.10  # a seat's chance falling at least this much between its moves is a turning point for it
 
 
 def turning_points(decisions: list[Decision], players: int) -> list[list[dict[str, Any]]]:
-    """Per seat, the moment its chance fell most at another seat's move (with whatever the deal brought
-    since the moment before), when the fall is at least `FALL` and clearly more than its uncertainty (the
-    95% intervals of the two moments do not meet). It tells a seat that played every move well why it lost
-    all the same: its own marked moves (`key_moments`) are then none."""
-    biggest: list[tuple[float, Decision, Decision] | None] = [None] * players
-    for earlier, later in zip(decisions, decisions[1:], strict=False):
-        for seat in range(players):
-            fall = earlier.chances[seat] - later.chances[seat]
+    """Per seat, where its chance fell most between two of its own decisions while other seats played
+    (with whatever the deal brought meanwhile), when the fall is at least `FALL` and clearly more than its
+    uncertainty (the 95% intervals of the two do not meet). It tells a seat that played every move well
+    why it lost all the same: its own marked moves (`key_moments`) are then none.
+    Both chances are the seat's own, each from what it knew at its decision (after its move, then before
+    its next): a chance from another seat's decision is worked out from that seat's knowledge (its own
+    hand), and a fall between the two would be their difference of knowledge, not anything played."""
+    biggest: list[tuple[float, dict[str, Any]] | None] = [None] * players
+    for seat in range(players):
+        mine = [n for n, d in enumerate(decisions) if d.seat == seat]
+        for earlier, later in zip(mine, mine[1:], strict=False):
+            between = decisions[earlier + 1 : later]
+            fall = decisions[earlier].after - decisions[later].before
             kept = biggest[seat]
-            if later.seat != seat and clear_fall(earlier, later, seat) and (kept is None or fall > kept[0]):
-                biggest[seat] = (fall, earlier, later)
-    return [[] if kept is None else [turning_point(seat, *kept[1:])] for seat, kept in enumerate(biggest)]
+            if (
+                between
+                and clear_fall(decisions[earlier], decisions[later])
+                and (kept is None or fall > kept[0])
+            ):
+                biggest[seat] = (fall, turning_point(decisions[earlier], decisions[later], between))
+    return [[] if kept is None else [kept[1]] for kept in biggest]
 
 
-def turning_point(seat: int, earlier: Decision, later: Decision) -> dict[str, Any]:
+def turning_point(earlier: Decision, later: Decision, between: list[Decision]) -> dict[str, Any]:
+    """The fall of `earlier.seat`'s chance from after its move `earlier` to before its move `later`, and
+    the other seats' moves in between (those that had a choice), the first of them where it is shown."""
     return {
-        "move": later.moves[0],
-        "round": later.round,
-        "by": later.seat,
-        "played": later.played,
-        "from": round(earlier.chances[seat] * 100),
-        "to": round(later.chances[seat] * 100),
+        "move": between[0].moves[0],
+        "round": between[0].round,
+        "by": sorted({d.seat for d in between}),
+        "moves": [{"seat": d.seat, "played": d.played} for d in between],
+        "from": round(earlier.after * 100),
+        "to": round(later.before * 100),
     }
 
 
-def clear_fall(earlier: Decision, later: Decision, seat: int) -> bool:
-    """Whether `seat`'s chance fell by `FALL` or more from `earlier` to `later`, beyond both intervals (an
-    analysis stored before the seats' intervals were kept: by `FALL` alone)."""
-    if earlier.chances[seat] - later.chances[seat] < FALL:
-        return False
-    if not (earlier.chance_intervals and later.chance_intervals):
-        return True
-    return earlier.chance_intervals[seat][0] > later.chance_intervals[seat][1]
+def clear_fall(earlier: Decision, later: Decision) -> bool:
+    """Whether a seat's chance fell by `FALL` or more from after its move `earlier` to before its move
+    `later`, beyond both intervals."""
+    return earlier.after - later.before >= FALL and earlier.after_interval[0] > later.best_interval[1]
 
 
 def round_of(state: State) -> int:

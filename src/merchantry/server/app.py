@@ -47,6 +47,7 @@ from merchantry.bots.analysis import (
     analyze,
     hint,
     key_moments,
+    position_key,
     summary,
     turning_points,
 )
@@ -88,6 +89,9 @@ WEBSOCKET_SETTINGS: dict[str, Any] = {"ws_max_size": 64 * 1024, "ws_per_message_
 OUTBOX = 64  # messages waiting for one connection before it counts as not reading
 SEND_TIMEOUT = 10.0  # seconds one message may take to be sent before the connection counts as not reading
 CLOCK_TICK = 0.5  # seconds between looks at the turn clock
+# a hint is worked out again where the seat's position changed meanwhile, at most this many times in all
+# (bots bidding one after another); the last is sent, and the page says when it is for a position gone
+HINT_ATTEMPTS = 3
 DEFAULT_LIMITS = Limits()
 UNAVAILABLE = "the database is not answering: nothing was changed; please try again in a moment"
 Result = TypeVar("Result")
@@ -1177,25 +1181,39 @@ def create_app(
         request: Request, table_id: str, x_seat_token: Annotated[str, Header()]
     ) -> dict[str, Any]:
         """What the hard bot would play for the asking seat, from that seat's sampled worlds only; worked
-        out in the hints' threads, in turn with other clients' (429 over the client's share or the queue)."""
-        async with await lock_for(table_id):
-            seat = await db(service.seat_for_token, table_id, x_seat_token)
-            if seat is None:
-                raise Refused(403, "spectators get no hints")
-            position = await db(service.hint_position, table_id, seat)
-            taught = await db(service.lesson_asks, table_id, seat)
+        out in the hints' threads, in turn with other clients' (429 over the client's share or the queue).
+        The hint is for the position as the seat knows it when the answer is sent: where another seat acted
+        meanwhile (a sealed bid changes no log line, yet what the seat knows), it is worked out again, so
+        that a person following it plays the move the analysis judges from that position."""
+        seat, position, taught = await hint_position_of(table_id, x_seat_token)
         if table_id in hinting:
             raise Refused(429, "a hint is already being worked out at this table: wait for it")
         hinting.add(table_id)
         try:
             game = (await db(service.table, table_id)).game
             config = hint_search or analysis_recipe(game)
-            rng = random.Random()
             client = client_key(client_of(request))
-            advice = await hints.run(client, hint, position, seat, game, rng, config, WORLDS, taught)
+            for _ in range(HINT_ATTEMPTS):
+                advice = await hints.run(
+                    client, hint, position, seat, game, random.Random(), config, WORLDS, taught
+                )
+                seat, position, taught = await hint_position_of(table_id, x_seat_token)
+                if position_key(position, seat) == advice.position:
+                    break
         finally:
             hinting.discard(table_id)
         return dict(advice.to_dict())
+
+    async def hint_position_of(table_id: str, token: str) -> tuple[int, Any, list[str] | None]:
+        """The asking seat, a copy of its position and the moves a lesson's step asks of it there (409 once
+        it is no longer to act)."""
+        async with await lock_for(table_id):
+            seat = await db(service.seat_for_token, table_id, token)
+            if seat is None:
+                raise Refused(403, "spectators get no hints")
+            position = await db(service.hint_position, table_id, seat)
+            taught = await db(service.lesson_asks, table_id, seat)
+        return seat, position, taught
 
     async def analysis_of(table_id: str, client: str) -> Analysis:
         """The game's analysis: in memory, or stored, or else queued now (429 over the limits)."""

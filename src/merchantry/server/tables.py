@@ -27,6 +27,7 @@ from sqlalchemy.orm import Session as DbSession
 from sqlalchemy.orm import selectinload, sessionmaker
 
 from merchantry import bots, games, records
+from merchantry.bots.analysis import view_key
 from merchantry.engine import seat_label
 from merchantry.errors import IllegalAction
 from merchantry.server import tutorials
@@ -981,6 +982,7 @@ class TableService:
         counter: it would tick with the sealed moves of others (a bid built card by card)."""
         table = self.table(table_id)
         state = table.state
+        view = state.view(seat)
         legal = []
         if seat is not None and table.status == PLAYING:
             legal = [str(a) for a in state.legal_actions(seat)]
@@ -1010,7 +1012,9 @@ class TableService:
                 "defaults": {k: d for k, (d, _) in table.session.game.options().items()},
             },
             "seat": seat,
-            "view": state.view(seat),
+            "view": view,
+            # what the seat knows, as a digest: a hint holds while it is the same (no move counter above)
+            "position": view_key(view) if seat is not None else None,
             "legal": legal,
             # the move that wrote each line of the log, numbered as the replay and the analysis number moves
             # (the lines past the list's end are unnumbered: see `log_numbers`)

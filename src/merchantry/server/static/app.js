@@ -489,7 +489,8 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   if (table.status === "waiting") board.querySelectorAll("[role=status]").forEach((node) => node.remove());
   // invite links and seat changes belong to a game still to be played with others: not a guided first game's
   const host = mine.host && !table.tutorial && ["waiting", "playing"].includes(table.status) ? hostPanel(tableId, table, mine) : null;
-  const position = `${tableId}:${(view.log || []).length}:${legal.join("|")}`;  // a hint holds until the position changes
+  // a hint holds while what the seat knows is the same (a sealed bid of another seat changes it, not the log)
+  const position = `${tableId}:${payload.position}`;
   shownPosition = position;
   area.replaceChildren(...[
     h("div", { class: "table-head" }, h("h1", {}, gameTitle(table.game, table.title)), h("div", { class: "banner", role: "status" }, banner),
@@ -678,12 +679,17 @@ async function askHint(tableId, token, position, area, tr) {
   if (button) { button.disabled = true; button.textContent = t("hintThinking"); }
   try {
     const advice = await api(`/api/tables/${tableId}/hint`, { method: "POST", headers: { "X-Seat-Token": token } });
-    lastHint = { ...advice, position };
-    // a hint that comes after the position moved on is for a decision no longer faced: it is not shown
-    if (position === shownPosition) {
+    // the server works a hint out again where the position changed meanwhile: it is for the position it names
+    lastHint = { ...advice, position: `${tableId}:${advice.position}` };
+    // a hint for a position gone is for a decision no longer faced: it is not shown (one the page has not
+    // drawn yet is shown when it is)
+    if (lastHint.position === shownPosition) {
       const head = area.querySelector(".table-head");
       area.querySelector(".hint-box")?.remove();
       if (head) head.after(hintBox(lastHint, tr));
+    } else {  // unless the page draws that position in a moment, the person is told to ask again
+      const awaited = lastHint;
+      setTimeout(() => { if (lastHint === awaited && awaited.position !== shownPosition) toast(t("hintStale"), "info"); }, 1500);
     }
   } catch (error) { toast(error.message); }
   hintAsked = null;
@@ -939,10 +945,13 @@ function analysisPanel(analysis, table, start, show, tr, rounds = [], busy = nul
     ? [h("li", {}, h("strong", {}, `${seatName(table, seat)}: `), h("ul", { class: "seat-moments" }, [...mine.map((m) => [m.move, h("li", {},
       h("button", { class: "link key-moment", onclick: () => show(m.move), "data-move-number": String(m.move), title: `${t("showPosition")} (${m.played} · ${m.preferred})`, "data-notation": m.played },
         t("keyMoment", { round: m.round, played: t("quoted", { text: moveInWords(m.played, tr) }), preferred: t("quoted", { text: moveInWords(m.preferred, tr) }), points: m.points })))]),
-      // where its chance fell most at another seat's move: why a seat that played well lost all the same
+      // where its chance fell most between its own moves as others played: why a seat that played well lost
       ...(falls[seat] || []).map((f) => [f.move, h("li", {},
-        h("button", { class: "link turning-point", onclick: () => show(f.move), "data-move-number": String(f.move), title: `${t("showPosition")} (${f.played})`, "data-notation": f.played },
-          t("turningPoint", { round: f.round, seat: seatName(table, f.by, f.move), whose: seatName(table, seat, f.move), played: t("quoted", { text: moveInWords(f.played, tr) }), from: f.from, to: f.to })))])]
+        h("button", { class: "link turning-point", onclick: () => show(f.move), "data-move-number": String(f.move), title: `${t("showPosition")} (${f.moves.map((m) => m.played).join(" · ")})`, "data-notation": f.moves[0].played },
+          t("turningPoint", { round: f.round, whose: seatName(table, seat, f.move), from: f.from, to: f.to,
+            // each move of the others in between, in words, after its seat: "P2 (“take left”) and P3 (…)"
+            seats: new Intl.ListFormat(language(), { type: "conjunction" }).format(f.moves.map((m) =>
+              `${seatName(table, m.seat, f.move)} (${t("quoted", { text: moveInWords(m.played, tr) })})`)) })))])]
       .sort((a, b) => a[0] - b[0]).map(([, item]) => item)))]
     : []);
   return h("section", { id: "analysis" },
