@@ -405,15 +405,28 @@ MARK_RULE = (
 )
 
 
+def moment_in_words(moment: dict[str, Any], seat: int) -> str:
+    """A key moment or a turning point of `seat` (analysis.moments) as the terminal says it."""
+    if moment["kind"] == "key":
+        return (
+            f"{moment['played']} instead of {moment['preferred']} cost about {moment['points']} points of"
+            " winning chance"
+        )
+    others = "; ".join(f"{seat_label(m['seat'])} played {m['played']}" for m in moment["moves"])
+    return (
+        f"while {others}, {seat_label(seat)}'s chance of winning fell from {moment['from']}% to"
+        f" {moment['to']}% (between two of its moves)"
+    )
+
+
 def cmd_analyze_game(args: argparse.Namespace, console: Console) -> int:
     """Every decision of a recorded game judged by the hard bot, from the deciding seat's knowledge only."""
     from merchantry.bots.analysis import (
         WORLDS,
         analysis_recipe,
         analyze,
-        key_moments,
+        moments,
         summary,
-        turning_points,
     )
 
     worlds = WORLDS if args.worlds is None else args.worlds
@@ -466,27 +479,9 @@ def cmd_analyze_game(args: argparse.Namespace, console: Console) -> int:
             ),
         )
     console.print(totals)
-    falls_of = turning_points(decisions, record["players"])
-    for seat, moments in enumerate(key_moments(decisions, record["players"])):
-        said = [
-            (
-                moment["move"],
-                f"{seat_label(seat)}, round {moment['round']}: {moment['played']} instead of "
-                f"{moment['preferred']} cost about {moment['points']} points of winning chance",
-            )
-            for moment in moments
-        ] + [
-            (
-                fall["move"],
-                f"{seat_label(seat)}, round {fall['round']}: while "
-                + "; ".join(f"{seat_label(m['seat'])} played {m['played']}" for m in fall["moves"])
-                + f", {seat_label(seat)}'s chance of winning fell from {fall['from']}% to {fall['to']}%"
-                " (between two of its moves)",
-            )
-            for fall in falls_of[seat]
-        ]
-        for _, line in sorted(said, key=lambda item: item[0]):  # a seat's moments in the game's order
-            console.print(line)
+    for seat, mine in enumerate(moments(decisions, record["players"])):
+        for moment in mine:
+            console.print(f"{seat_label(seat)}, round {moment['round']}: {moment_in_words(moment, seat)}")
     if args.json:
         Path(args.json).write_text(
             json.dumps([asdict(d) for d in decisions], indent=1) + "\n", encoding="utf-8"

@@ -119,19 +119,20 @@ def test_a_finished_game_is_analysed_in_the_background(client):
         assert decision["mark"] in (None, "inaccuracy", "mistake", "blunder")
         low, high = decision["after_interval"]
         assert low <= decision["after"] <= high and abs(sum(decision["chances"]) - 1) < 1e-6
-    # each seat's costliest marked moves, at most three, in the order they were played (issue 32)
-    assert len(done["key_moments"]) == 2
-    for seat, moments in enumerate(done["key_moments"]):
+    # each seat's costliest marked moves, at most three, and where its chance fell between two of its own
+    # moves as others played: in the order they were played (issue 32)
+    assert len(done["moments"]) == 2
+    for seat, said in enumerate(done["moments"]):
+        assert [m["move"] for m in said] == sorted(m["move"] for m in said)
+        keys = [m for m in said if m["kind"] == "key"]
         mine = [d for d in done["decisions"] if d["seat"] == seat and d["mark"]]
         marked = sorted((round(d["loss"] * 100) for d in mine), reverse=True)
-        assert len(moments) == len(marked[:3])
-        biggest = sorted((m["points"] for m in moments), reverse=True)
+        assert len(keys) == len(marked[:3])
+        biggest = sorted((m["points"] for m in keys), reverse=True)
         assert all(abs(points - best) <= 1 for points, best in zip(biggest, marked, strict=False))
-        assert [m["move"] for m in moments] == sorted(m["move"] for m in moments)
-    # and where its chance fell most at another seat's move (issue 32: why a seat that played well lost)
-    assert len(done["turning_points"]) == 2
-    for seat, falls in enumerate(done["turning_points"]):
-        assert len(falls) <= 1 and all(seat not in f["by"] and f["from"] - f["to"] >= 10 for f in falls)
+        falls = [m for m in said if m["kind"] == "turning"]
+        assert len(falls) + len(keys) == len(said) and len(falls) <= 1
+        assert all(seat not in f["by"] and f["from"] - f["to"] >= 10 for f in falls)
 
 
 def finished_bot_game(client, game="grand_bazaar"):

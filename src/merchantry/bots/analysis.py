@@ -591,6 +591,20 @@ def key_moments(decisions: list[Decision], players: int) -> list[list[dict[str, 
     return moments
 
 
+def moments(decisions: list[Decision], players: int) -> list[list[dict[str, Any]]]:
+    """Per seat, what the page and the terminal say above the move list, in the order of the game (a
+    newcomer reads a game from its start): its `key_moments` ("kind": "key") and its turning point
+    ("kind": "turning")."""
+    keys, falls = key_moments(decisions, players), turning_points(decisions, players)
+    return [
+        sorted(
+            [{"kind": "key", **m} for m in keys[seat]] + [{"kind": "turning", **f} for f in falls[seat]],
+            key=lambda moment: moment["move"],
+        )
+        for seat in range(players)
+    ]
+
+
 FALL = 0.10  # a seat's chance falling at least this much between its moves is a turning point for it
 
 

@@ -46,10 +46,9 @@ from merchantry.bots.analysis import (
     analysis_recipe,
     analyze,
     hint,
-    key_moments,
+    moments,
     position_key,
     summary,
-    turning_points,
 )
 from merchantry.bots.ismcts import SearchConfig
 from merchantry.engine import seat_label
@@ -500,8 +499,7 @@ class Analysis:
         if self.status == "done":
             judged = self.judged()
             body["summary"] = summary(judged, players)
-            body["key_moments"] = key_moments(judged, players)
-            body["turning_points"] = turning_points(judged, players)
+            body["moments"] = moments(judged, players)
             body["marks"] = {name: threshold for threshold, name in MARKS}
         return body
 

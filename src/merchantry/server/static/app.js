@@ -938,21 +938,10 @@ function analysisPanel(analysis, table, start, show, tr, rounds = [], busy = nul
   const totals = analysis.summary.map((r) => h("tr", {}, h("td", {}, noted(table, r.seat)), h("td", { class: "num" }, String(r.decisions)),
     h("td", { class: "num" }, String(r.inaccuracy)), h("td", { class: "num" }, String(r.mistake)), h("td", { class: "num" }, String(r.blunder)),
     h("td", { class: "num mean-loss" }, meanLoss(r))));
-  const falls = analysis.turning_points || [];
-  const moments = (analysis.key_moments || []).flatMap((mine, seat) => mine.length || (falls[seat] || []).length
-    // a seat's moments one under another: run on with "; ", a long one left the separator alone on a line
-    // its moments in the order of the game (round 2 before round 7), a turning point among them
-    ? [h("li", {}, h("strong", {}, `${seatName(table, seat)}: `), h("ul", { class: "seat-moments" }, [...mine.map((m) => [m.move, h("li", {},
-      h("button", { class: "link key-moment", onclick: () => show(m.move), "data-move-number": String(m.move), title: `${t("showPosition")} (${m.played} · ${m.preferred})`, "data-notation": m.played },
-        t("keyMoment", { round: m.round, played: t("quoted", { text: moveInWords(m.played, tr) }), preferred: t("quoted", { text: moveInWords(m.preferred, tr) }), points: m.points })))]),
-      // where its chance fell most between its own moves as others played: why a seat that played well lost
-      ...(falls[seat] || []).map((f) => [f.move, h("li", {},
-        h("button", { class: "link turning-point", onclick: () => show(f.move), "data-move-number": String(f.move), title: `${t("showPosition")} (${f.moves.map((m) => m.played).join(" · ")})`, "data-notation": f.moves[0].played },
-          t("turningPoint", { round: f.round, whose: seatName(table, seat, f.move), from: f.from, to: f.to,
-            // each move of the others in between, in words, after its seat: "P2 (“take left”) and P3 (…)"
-            seats: new Intl.ListFormat(language(), { type: "conjunction" }).format(f.moves.map((m) =>
-              `${seatName(table, m.seat, f.move)} (${t("quoted", { text: moveInWords(m.played, tr) })})`)) })))])]
-      .sort((a, b) => a[0] - b[0]).map(([, item]) => item)))]
+  // per seat, its moments one under another (run on with "; ", a long one left the separator alone on a
+  // line), in the order of the game as the server lists them (round 2 before round 7)
+  const moments = (analysis.moments || []).flatMap((mine, seat) => mine.length
+    ? [h("li", {}, h("strong", {}, `${seatName(table, seat)}: `), h("ul", { class: "seat-moments" }, mine.map((m) => h("li", {}, momentButton(m, seat, table, tr, show)))))]
     : []);
   return h("section", { id: "analysis" },
     h("h2", {}, t("analysisTitle")),
@@ -991,6 +980,20 @@ function meanLoss(row) {
 // steps (the terminal's analysis says them alike); its link shows the replay at its first step
 function moveNumbers(moves) {
   return moves.length > 1 ? `${moves[0]}-${moves[moves.length - 1]}` : String(moves[0]);
+}
+
+// a key moment (a seat's costly move) or its turning point (where its chance fell between two of its own
+// moves as others played: why a seat that played well lost all the same), in words; a click shows it
+function momentButton(m, seat, table, tr, show) {
+  if (m.kind === "key") {
+    return h("button", { class: "link key-moment", onclick: () => show(m.move), "data-move-number": String(m.move), title: `${t("showPosition")} (${m.played} · ${m.preferred})`, "data-notation": m.played },
+      t("keyMoment", { round: m.round, played: t("quoted", { text: moveInWords(m.played, tr) }), preferred: t("quoted", { text: moveInWords(m.preferred, tr) }), points: m.points }));
+  }
+  // each move of the others in between, in words, after its seat: "P2 (“take left”) and P3 (…)"
+  const seats = new Intl.ListFormat(language(), { type: "conjunction" }).format(m.moves.map((other) =>
+    `${seatName(table, other.seat, m.move)} (${t("quoted", { text: moveInWords(other.played, tr) })})`));
+  return h("button", { class: "link turning-point", onclick: () => show(m.move), "data-move-number": String(m.move), title: `${t("showPosition")} (${m.moves.map((other) => other.played).join(" · ")})`, "data-notation": m.moves[0].played },
+    t("turningPoint", { round: m.round, whose: seatName(table, seat, m.move), from: m.from, to: m.to, seats }));
 }
 
 // a whole move in words, its steps each kept on one line (a long sealed bid wraps between its cards); its
