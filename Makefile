@@ -45,7 +45,7 @@ play: setup
 ## suite (on 50 of its 200 seeds), golden playthroughs, course fingerprints and the RL observers and
 ## OpenSpiel checks again on the compiled build (where it can be built).
 test: setup extras lint typecheck
-	MERCHANTRY_PURE=1 $(BIN)/pytest -n 2
+	MERCHANTRY_PURE=1 $(BIN)/pytest -n 2 --durations=15
 	MERCHANTRY_EXPECT_COMPILED=1 MERCHANTRY_CONFORMANCE_SEEDS=50 $(BIN)/pytest -n 2 $(COURSE_TESTS)
 
 extras: setup
