@@ -5,6 +5,7 @@ and what the lobby's options mean, and the log's note on lines without a number 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -31,7 +32,7 @@ MONEY_RULES_WORDS = {  # what a bid is worth: the sum of its values, whatever th
     "en": ("sum", "whatever their currencies", "coin counts 10"),
     "de": ("Summe", "gleich welcher Währung", "Münze zählt 10"),
     "fr": ("somme", "quelles que soient leurs devises", "pièce compte 10"),
-    "pt": ("soma", "seja qual for a moeda", "conta 10"),
+    "pt": ("soma", "seja qual for a divisa", "conta 10"),
 }
 
 
@@ -157,8 +158,8 @@ def test_money_names_a_note_as_its_card_reads_and_the_coin_in_the_language(langu
             assert tr.term(f"{code}{value}") == f"{code} {value}"
     assert tr.term("COIN").lower().startswith(COIN_NAMES[language])
     assert tr.ui("coinLabel").lower() == COIN_NAMES[language] and tr.ui("bluffLabel")
-    if language == "pt":  # "moeda" is a currency too ("As tuas moedas"): a coin is a "moeda chinesa", as the
-        # rules page has it, wherever words name it (the round card's face is a coin to see)
+    if language == "pt":  # a coin is a "moeda chinesa", as the Portuguese rulebook has it, wherever words name
+        # it (the round card's face is a coin to see); a currency is a "divisa" (test_money_pt_...)
         assert tr.term("COIN") == "moeda chinesa 10" and "moedas chinesas" in tr.ui("coins")
         assert tr.ui("coinTitle").startswith("moeda chinesa")
     path = games.package("money").folder / "locales" / f"{language}.json"
@@ -166,3 +167,45 @@ def test_money_names_a_note_as_its_card_reads_and_the_coin_in_the_language(langu
     assert "GBP" in hand and "USD" in hand, hand
     drawing = (games.package("money").folder / "static" / "drawing.js").read_text(encoding="utf-8")
     assert 't("coinLabel")' in drawing and 't("bluffLabel")' in drawing
+
+
+def _strings(node, path=""):
+    """Every string of a catalogue with its dotted key."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from _strings(value, f"{path}.{key}" if path else key)
+    elif isinstance(node, str):
+        yield path, node
+
+
+def test_money_pt_says_divisa_for_a_currency_and_moeda_only_for_the_coin():
+    """Portuguese Money said "moeda" for a currency ("As tuas moedas", "Moedas fora do jogo", the rules page's
+    "fica de fora uma moeda") and for the coin card (MOEDA, "moeda chinesa"), while its log said "divisa":
+    as the Portuguese rulebook does, a currency is a "divisa" everywhere (interface, log, lesson, terminal,
+    options, rules page, the rules picture's labels) and "moeda" names the coin only ("moeda chinesa", the
+    coin card's face MOEDA)."""
+    import json
+
+    from merchantry import games
+
+    folder = games.package("money").folder
+    english = dict(_strings(json.loads((folder / "locales" / "en.json").read_text(encoding="utf-8"))))
+    texts = dict(_strings(json.loads((folder / "locales" / "pt.json").read_text(encoding="utf-8"))))
+    texts["rules page"] = (folder / "rules" / "pt.html").read_text(encoding="utf-8")
+    labels = json.loads((folder / "images" / "labels.json").read_text(encoding="utf-8"))
+    texts.update((f"picture label {key}", text) for key, text in _strings(labels) if key.endswith(".pt"))
+    platform = Path(games.__file__).parent.parent / "locales" / "pt.json"
+    texts.update(_strings(json.loads(platform.read_text(encoding="utf-8")), "platform"))
+    for key, text in texts.items():
+        if key == "ui.coinLabel":  # the coin card's face
+            assert text == "MOEDA"
+            continue
+        for found in re.finditer(r"\bmoedas?\b(?!\s+chinesas?\b)", text, re.I):
+            raise AssertionError(f"{key}: {text[max(0, found.start() - 40) : found.end() + 40]!r}")
+    for key, text in english.items():  # where English says currency, Portuguese says divisa
+        if re.search(r"\bcurrenc", text, re.I) and "{{currency}}" not in text:
+            assert re.search(r"\bdivisas?\b", texts[key], re.I), f"{key}: {texts[key]!r}"
+    tr = Translator("money", "pt")
+    assert tr.rules("currency") == "Divisa" and tr.ui("removed") == "Divisas fora do jogo"
+    assert "moeda chinesa" in tr.rules("coins").lower() or tr.rules("coins") == "Moedas chinesas"
+    assert "divisa" in tr.event({"type": "deal", "removed": ["EUR"], "count": 1})
