@@ -209,3 +209,34 @@ def test_money_pt_says_divisa_for_a_currency_and_moeda_only_for_the_coin():
     assert tr.rules("currency") == "Divisa" and tr.ui("removed") == "Divisas fora do jogo"
     assert "moeda chinesa" in tr.rules("coins").lower() or tr.rules("coins") == "Moedas chinesas"
     assert "divisa" in tr.event({"type": "deal", "removed": ["EUR"], "count": 1})
+
+
+def test_french_analysis_says_the_played_move_and_each_game_its_own_word_for_a_bid():
+    """The French analysis headed its column of played moves "Jouées" (the profile's games played: the two
+    shared a key) and said a Byzanz bid "l'offre" ("mettre olive2 dans l'offre", "confirmer l'offre") where
+    the Byzanz page calls a bid a "mise" (Miser, "Votre mise") and "l'offre" is the offer card: the column
+    says "Coup joué" beside "Coup préféré", and each game's moves, terminal and page use one word for its
+    bid: a "mise" in Byzanz, an "offre" in Money (its page's "Sceller l'offre")."""
+    fr = Translator(None, "fr")
+    assert fr.ui("playedMove") == "Coup joué" and fr.ui("preferred") == "Coup préféré"
+    assert fr.ui("played") == "Jouées"  # the profile's and the leaderboard's games played
+    for language in LANGUAGES:
+        assert Translator(None, language).ui("playedMove")
+    app = (Path(__file__).parents[2] / "src" / "merchantry" / "server" / "static" / "app.js").read_text()
+    assert '["move", "seat", "playedMove", "preferred", "chance", "mark"]' in app
+
+    import json
+
+    from merchantry import games
+
+    byzanz = Translator("byzanz", "fr")
+    assert "mise" in byzanz.move("add wine3") and "mise" in byzanz.move("bid") and byzanz.ui("bid") == "mise"
+    folder = games.package("byzanz").folder
+    english = dict(_strings(json.loads((folder / "locales" / "en.json").read_text(encoding="utf-8"))))
+    french = dict(_strings(json.loads((folder / "locales" / "fr.json").read_text(encoding="utf-8"))))
+    for key, text in english.items():  # where English says bid, French never says offre (the offer card's)
+        if re.search(r"\bbid", text, re.I):
+            said = re.sub(r"cartes? d'offre|l'offre \{\{offer\}\}", "", french[key])
+            assert not re.search(r"\boffr", said, re.I), f"{key}: {french[key]!r}"
+    money = Translator("money", "fr")
+    assert "l'offre" in money.move("bid") and "l'offre" in money.ui("seal")

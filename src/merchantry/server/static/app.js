@@ -953,7 +953,7 @@ function analysisPanel(analysis, table, start, show, tr, rounds = [], busy = nul
     // six columns do not fit a phone either: the summary stacks like the marks (the last column was cut)
     h("div", { class: "table-scroll" }, stackable(h("table", { class: "scores analysis-summary" }, h("thead", {}, h("tr", {}, ["seat", "decisions", "inaccuracies", "mistakes", "blunders", "meanLoss"].map((k) => h("th", {}, t(k))))), h("tbody", {}, totals)))),
     marked.length ? h("div", { class: "table-scroll" }, stackable(h("table", { class: "scores analysis-marks" },
-      h("thead", {}, h("tr", {}, ["move", "seat", "played", "preferred", "chance", "mark"].map((k) => h("th", {}, t(k))))), h("tbody", {}, rows))))
+      h("thead", {}, h("tr", {}, ["move", "seat", "playedMove", "preferred", "chance", "mark"].map((k) => h("th", {}, t(k))))), h("tbody", {}, rows))))
       : h("p", {}, t("noMarks")));
 }
 
