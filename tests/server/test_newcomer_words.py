@@ -240,3 +240,31 @@ def test_french_analysis_says_the_played_move_and_each_game_its_own_word_for_a_b
             assert not re.search(r"\boffr", said, re.I), f"{key}: {french[key]!r}"
     money = Translator("money", "fr")
     assert "l'offre" in money.move("bid") and "l'offre" in money.ui("seal")
+
+
+BID_WORDS = {"en": r"\bbid", "fr": r"\b(offre(?! de vente)|mise|enchère)", "pt": r"\blicita", "de": r"\bGebot"}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("game", ["money", "byzanz", "grand_bazaar", "samarkand"])
+def test_the_analysis_intro_says_what_a_decision_is_in_its_own_game(game, language):
+    """The analysis' intro said "a whole move: a bid of several cards, a turn of several steps" for every
+    game, a bid in Grand Bazaar and Samarkand, which have none: each game says what one of its decisions
+    is (analysisDecision in its own catalogue, in every language), the intro names it, and the page asks
+    the game's catalogue for it (the platform's own words, for any game, name no game's moves)."""
+    import json
+
+    from merchantry import games
+
+    own = json.loads((games.package(game).folder / "locales" / f"{language}.json").read_text(encoding="utf-8"))
+    decision = own["ui"]["analysisDecision"]
+    tr = Translator(game, language)
+    intro = tr.ui("analysisHelp", decision=tr.ui("analysisDecision"))
+    assert f"({decision})" in intro and "{{" not in intro
+    bids = game in ("money", "byzanz")
+    assert bool(re.search(BID_WORDS[language], decision, re.I)) == bids, decision
+    assert bids or "cards" not in Translator(game, "en").ui("analysisDecision")
+    generic = Translator(None, language).ui("analysisDecision")
+    assert generic != decision and not re.search(BID_WORDS[language], generic, re.I)
+    app = (Path(__file__).parents[2] / "src" / "merchantry" / "server" / "static" / "app.js").read_text()
+    assert app.count("}, analysisHelp(tr)),") == 2 and 'ui("analysisHelp", { decision: ui("analysisDecision") })' in app
