@@ -382,8 +382,10 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     else:
         draw.draw(view, console, tr)
     if state.is_over():
-        scores = ", ".join(f"{seat_label(s)} {v:g}" for s, v in enumerate(state.scores()))
-        console.print(tr.terminal("finalScores", scores=scores))
+        if not (draw is not None and not args.json and hasattr(draw, "draw_final")):
+            # the game's final table has the scores already (it was followed by a second "Final scores")
+            scores = ", ".join(f"{seat_label(s)} {v:g}" for s, v in enumerate(state.scores()))
+            console.print(tr.terminal("scoresLine", scores=scores))
         console.print(tr.terminal("winners", seats=", ".join(seat_label(w) for w in state.winners())))
     else:
         console.print(tr.terminal("notOver", seats=", ".join(seat_label(s) for s in state.to_act())))
@@ -700,15 +702,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def output_console() -> Console:
-    """The terminal's width in a terminal; printed to a pipe or a file, wide enough that no table is cut
-    or wrapped (rich would take 80 columns)."""
+    """The terminal's width in a terminal; printed to a pipe or a file, $COLUMNS when it is set (rich reads
+    it), else PIPE_WIDTH: a width a person reads (it was 1000, and a table padded its lines to thousands of
+    characters), wider than rich's 80 so that the usual tables stay unwrapped."""
     console = Console()
-    if not console.is_terminal:
+    if not console.is_terminal and not os.environ.get("COLUMNS", "").strip().isdigit():
         console = Console(width=PIPE_WIDTH)
     return console
 
 
-PIPE_WIDTH = 1000
+PIPE_WIDTH = 100
 
 
 def main(argv: list[str] | None = None) -> int:
