@@ -348,13 +348,18 @@ def cmd_balance(args: argparse.Namespace, console: Console) -> int:
 
 
 def print_tables(parts: list[tuple[str, list[str], list[list[str]]]], console: Console) -> None:
+    """Report tables; at a pipe's width (output_console) a cell wraps between its words, and the first
+    column, naming each row, keeps its words whole (a variant such as "late_start_money=0", which was cut to
+    "late_start_mon…"); a table that cannot fit runs past the width rather than lose its last columns."""
     for caption, header, rows in parts:
         table = Table(title=caption)
-        for column in header:
-            table.add_column(column, justify="right")
+        for i, column in enumerate(header):
+            words = [w for text in [column, *(row[i] for row in rows if i < len(row))] for w in str(text).split()]
+            whole = min(max((len(w) for w in words), default=1), 30) if i == 0 else None
+            table.add_column(column, justify="right", overflow="fold", min_width=whole)
         for row in rows:
             table.add_row(*row)
-        console.print(table)
+        console.print(table, crop=False)  # a table its words cannot fit into the width runs past it, whole
 
 
 def cmd_replay(args: argparse.Namespace, console: Console) -> int:
