@@ -354,7 +354,9 @@ def print_tables(parts: list[tuple[str, list[str], list[list[str]]]], console: C
     for caption, header, rows in parts:
         table = Table(title=caption)
         for i, column in enumerate(header):
-            words = [w for text in [column, *(row[i] for row in rows if i < len(row))] for w in str(text).split()]
+            words = [
+                w for text in [column, *(row[i] for row in rows if i < len(row))] for w in str(text).split()
+            ]
             whole = min(max((len(w) for w in words), default=1), 30) if i == 0 else None
             table.add_column(column, justify="right", overflow="fold", min_width=whole)
         for row in rows:

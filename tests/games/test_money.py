@@ -726,10 +726,13 @@ def test_mo_r5_the_pages_order_line_keeps_every_tied_bids_deciding_serial_to_the
     script = f"""
         const {{ exchangeOrder }} = await import({json.dumps(module.as_uri())});
         const words = {json.dumps(words)};
-        const text = (n) => (n === null || n === undefined || n === false ? "" : typeof n === "object" ? n.children.map(text).join("") : String(n));
+        const text = (n) => (n === null || n === undefined || n === false ? ""
+          : typeof n === "object" ? n.children.map(text).join("") : String(n));
         for (const view of {json.dumps(views)}) console.log(text(exchangeOrder(view, (k) => words[k])));
     """
-    out = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        ["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True
+    )
     lines = out.stdout.splitlines()
     assert len(lines) == 3
     for line in lines:

@@ -158,7 +158,9 @@ def test_money_names_a_note_as_its_card_reads_and_the_coin_in_the_language(langu
             assert tr.term(f"{code}{value}") == f"{code} {value}"
     assert tr.term("COIN").lower().startswith(COIN_NAMES[language])
     assert tr.ui("coinLabel").lower() == COIN_NAMES[language] and tr.ui("bluffLabel")
-    if language == "pt":  # a coin is a "moeda chinesa", as the Portuguese rulebook has it, wherever words name
+    if (
+        language == "pt"
+    ):  # a coin is a "moeda chinesa", as the Portuguese rulebook has it, wherever words name
         # it (the round card's face is a coin to see); a currency is a "divisa" (test_money_pt_...)
         assert tr.term("COIN") == "moeda chinesa 10" and "moedas chinesas" in tr.ui("coins")
         assert tr.ui("coinTitle").startswith("moeda chinesa")
@@ -242,7 +244,12 @@ def test_french_analysis_says_the_played_move_and_each_game_its_own_word_for_a_b
     assert "l'offre" in money.move("bid") and "l'offre" in money.ui("seal")
 
 
-BID_WORDS = {"en": r"\bbid", "fr": r"\b(offre(?! de vente)|mise|enchère)", "pt": r"\blicita", "de": r"\bGebot"}
+BID_WORDS = {
+    "en": r"\bbid",
+    "fr": r"\b(offre(?! de vente)|mise|enchère)",
+    "pt": r"\blicita",
+    "de": r"\bGebot",
+}
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -256,7 +263,9 @@ def test_the_analysis_intro_says_what_a_decision_is_in_its_own_game(game, langua
 
     from merchantry import games
 
-    own = json.loads((games.package(game).folder / "locales" / f"{language}.json").read_text(encoding="utf-8"))
+    own = json.loads(
+        (games.package(game).folder / "locales" / f"{language}.json").read_text(encoding="utf-8")
+    )
     decision = own["ui"]["analysisDecision"]
     tr = Translator(game, language)
     intro = tr.ui("analysisHelp", decision=tr.ui("analysisDecision"))
@@ -267,4 +276,7 @@ def test_the_analysis_intro_says_what_a_decision_is_in_its_own_game(game, langua
     generic = Translator(None, language).ui("analysisDecision")
     assert generic != decision and not re.search(BID_WORDS[language], generic, re.I)
     app = (Path(__file__).parents[2] / "src" / "merchantry" / "server" / "static" / "app.js").read_text()
-    assert app.count("}, analysisHelp(tr)),") == 2 and 'ui("analysisHelp", { decision: ui("analysisDecision") })' in app
+    assert (
+        app.count("}, analysisHelp(tr)),") == 2
+        and 'ui("analysisHelp", { decision: ui("analysisDecision") })' in app
+    )
