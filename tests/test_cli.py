@@ -270,3 +270,32 @@ def test_replay_numbers_the_log_by_move_as_the_replay_and_the_analysis_do(tmp_pa
         wrote = log_lines(after.view(None))[len(before.view(None)["log"]) :]
         assert [text for number, text in printed if number == str(upto)] == wrote, (upto, printed)
         assert printed[-1][0] == str(upto)  # the newest lines are the move's the replay stopped after
+
+
+@pytest.mark.parametrize("game", ["money", "grand_bazaar", "samarkand", "byzanz"])
+def test_replay_to_a_pipe_fits_a_readable_width_and_says_the_final_scores_once(game, tmp_path):
+    """`merchantry replay rec.json | less` padded its tables to 1000 columns (Money's end table made lines of
+    hundreds of characters) and printed "Final scores" twice, the game's end table's title and, under it, the
+    platform's line, shadowed by the game's own key to a bare "Final scores": piped, a line is at most 100
+    characters (or $COLUMNS), and the scores are said once, in the end table."""
+    import os
+    import subprocess
+    import sys
+
+    results, _ = simulate.run(game, ["random"] * 3 if game != "byzanz" else ["random"] * 4, 1, seed=3)
+    path = tmp_path / "record.json"
+    records.save(results[0].record, path)
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    command = [sys.executable, "-m", "merchantry.cli", "replay", str(path)]
+    for columns, width in ((None, 100), ("120", 120)):
+        run_env = env if columns is None else {**env, "COLUMNS": columns}
+        out = subprocess.run(command, capture_output=True, text=True, env=run_env, check=True).stdout
+        lines = out.splitlines()
+        assert max(len(line) for line in lines) <= width, max(lines, key=len)
+        assert max(len(line) for line in lines) > 30  # the end table is there, not squeezed to nothing
+        assert len(re.findall(r"Final (scores|ranking)", out)) == 1, out
+        assert "Winners:" in out or "Winner:" in out
+    # without the game's end table (--json) the platform's line gives the scores, not a bare title
+    out = subprocess.run([*command, "--json"], capture_output=True, text=True, env=env, check=True).stdout
+    scores = results[0].record.get("scores") or records.replay(results[0].record).scores()
+    assert re.search(r"Final scores: P1 -?\d+", out) and str(int(scores[0])) in out.split("Final scores:")[-1]

@@ -348,13 +348,20 @@ def cmd_balance(args: argparse.Namespace, console: Console) -> int:
 
 
 def print_tables(parts: list[tuple[str, list[str], list[list[str]]]], console: Console) -> None:
+    """Report tables; at a pipe's width (output_console) a cell wraps between its words, and the first
+    column, naming each row, keeps its words whole (a variant such as "late_start_money=0", which was cut to
+    "late_start_mon…"); a table that cannot fit runs past the width rather than lose its last columns."""
     for caption, header, rows in parts:
         table = Table(title=caption)
-        for column in header:
-            table.add_column(column, justify="right")
+        for i, column in enumerate(header):
+            words = [
+                w for text in [column, *(row[i] for row in rows if i < len(row))] for w in str(text).split()
+            ]
+            whole = min(max((len(w) for w in words), default=1), 30) if i == 0 else None
+            table.add_column(column, justify="right", overflow="fold", min_width=whole)
         for row in rows:
             table.add_row(*row)
-        console.print(table)
+        console.print(table, crop=False)  # a table its words cannot fit into the width runs past it, whole
 
 
 def cmd_replay(args: argparse.Namespace, console: Console) -> int:
@@ -382,8 +389,10 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     else:
         draw.draw(view, console, tr)
     if state.is_over():
-        scores = ", ".join(f"{seat_label(s)} {v:g}" for s, v in enumerate(state.scores()))
-        console.print(tr.terminal("finalScores", scores=scores))
+        if not (draw is not None and not args.json and hasattr(draw, "draw_final")):
+            # the game's final table has the scores already (it was followed by a second "Final scores")
+            scores = ", ".join(f"{seat_label(s)} {v:g}" for s, v in enumerate(state.scores()))
+            console.print(tr.terminal("scoresLine", scores=scores))
         console.print(tr.terminal("winners", seats=", ".join(seat_label(w) for w in state.winners())))
     else:
         console.print(tr.terminal("notOver", seats=", ".join(seat_label(s) for s in state.to_act())))
@@ -696,15 +705,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def output_console() -> Console:
-    """The terminal's width in a terminal; printed to a pipe or a file, wide enough that no table is cut
-    or wrapped (rich would take 80 columns)."""
+    """The terminal's width in a terminal; printed to a pipe or a file, $COLUMNS when it is set (rich reads
+    it), else PIPE_WIDTH: a width a person reads (it was 1000, and a table padded its lines to thousands of
+    characters), wider than rich's 80 so that the usual tables stay unwrapped."""
     console = Console()
-    if not console.is_terminal:
+    if not console.is_terminal and not os.environ.get("COLUMNS", "").strip().isdigit():
         console = Console(width=PIPE_WIDTH)
     return console
 
 
-PIPE_WIDTH = 1000
+PIPE_WIDTH = 100
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
+import subprocess
 from collections import Counter
+from importlib import resources
 
 import pytest
 
@@ -19,7 +22,7 @@ from merchantry.games.money.components import (
     NUM_CARDS,
 )
 from merchantry.games.money.rules import MoneyState, codes
-from merchantry.i18n import log_lines
+from merchantry.i18n import Translator, log_lines
 from tests.games.money_helpers import arrange, bid_round, hand_codes, seal
 
 GAME = money.GAME
@@ -685,3 +688,54 @@ def test_mo_r1_the_analysis_labels_a_sealed_bid_with_the_round_it_is_made_in():
     bid_round(state, [[], [], []])
     assert not any(e.get("new_round") == 2 for e in state.view(None)["log"])  # the log has not opened it yet
     assert round_of(state) == 2
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node to run the page's module")
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_mo_r5_the_pages_order_line_keeps_every_tied_bids_deciding_serial_to_the_end_of_the_exchange(
+    language, tmp_path
+):
+    """The page's exchange order said each tied seat's serial only while that seat was still to exchange
+    ("1. P2 (20) → 2. P4 (20, Seriennr. 41)" once P2 had gone), and after a take the serial of the bid now
+    in front of a seat, not the one that decided: every tied seat's deciding serial stays on the line, the
+    module run as the page runs it, view after view."""
+    state = arrange(
+        hands=[["EUR20"], ["GBP20"], ["AUD20"], ["BRL20"]], right=["USD60", "CAD60"], left=["EUR60", "GBP60"]
+    )
+    bid_round(state, [["EUR20"], ["GBP20"], ["AUD20"], ["BRL20"]])
+    deciding = {p: min(state.bids[p]) + 1 for p in range(4)}  # MO-R5: the lowest serial in each bid
+    first, second = state.order[0], state.order[1]
+    views = [state.view(None)]
+    state.apply(first, f"take P{second + 1}")  # the first takes the second's bid: the second now holds its
+    views.append(state.view(None))
+    state.apply(second, "take right")
+    views.append(state.view(None))
+    tr = Translator("money", language)
+    words = {key: tr.ui(key) for key in ("serial", "order", "colon", "tieRule")}
+    source = (resources.files("merchantry.games.money") / "static" / "drawing.js").read_text(encoding="utf-8")
+    stub = (
+        "const h = (tag, attrs, ...children) => ({ children: children.flat(Infinity) });\n"
+        "const seatLabel = (s) => `P${s + 1}`; const seatName = seatLabel;\n"
+    )
+    module = tmp_path / "drawing.mjs"
+    module.write_text(
+        source.replace('import { h, seatLabel, seatName } from "/static/dom.js";', stub)
+        + "\nexport { exchangeOrder };\n",
+        encoding="utf-8",
+    )
+    script = f"""
+        const {{ exchangeOrder }} = await import({json.dumps(module.as_uri())});
+        const words = {json.dumps(words)};
+        const text = (n) => (n === null || n === undefined || n === false ? ""
+          : typeof n === "object" ? n.children.map(text).join("") : String(n));
+        for (const view of {json.dumps(views)}) console.log(text(exchangeOrder(view, (k) => words[k])));
+    """
+    out = subprocess.run(
+        ["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True
+    )
+    lines = out.stdout.splitlines()
+    assert len(lines) == 3
+    for line in lines:
+        for p in range(4):
+            assert f"P{p + 1} (20, {words['serial']} {deciding[p]})" in line, line
+    assert lines[-1].index(f"P{first + 1} ") < lines[-1].index(f"P{second + 1} ")

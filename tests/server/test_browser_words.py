@@ -284,6 +284,12 @@ def the_analysis_in_words(server: str, chromium) -> tuple[Any, int]:
     )
     page.click("#analyse")
     page.wait_for_selector("#analysis .analysis-summary", timeout=120_000)
+    # Issue 32: the intro says what a decision is in Money (a sealed bid or an exchange), from its catalogue
+    intro = english.ui("analysisHelp", decision=english.ui("analysisDecision"))
+    assert (
+        page.inner_text("#analysis-help") == intro
+        and "a sealed bid of several cards, or an exchange" in intro
+    )
     ticks = [int(t) for t in page.locator("#analysis .move-tick").all_text_contents()]
     assert ticks[0] == 0 and ticks == sorted(ticks) and len(ticks) >= 4 and ticks[-1] <= len(record["moves"])
     rounds = httpx.get(f"{server}/api/tables/{created['id']}/replay?upto=0").json()["rounds"]

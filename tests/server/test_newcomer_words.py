@@ -5,6 +5,7 @@ and what the lobby's options mean, and the log's note on lines without a number 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -31,7 +32,7 @@ MONEY_RULES_WORDS = {  # what a bid is worth: the sum of its values, whatever th
     "en": ("sum", "whatever their currencies", "coin counts 10"),
     "de": ("Summe", "gleich welcher Währung", "Münze zählt 10"),
     "fr": ("somme", "quelles que soient leurs devises", "pièce compte 10"),
-    "pt": ("soma", "seja qual for a moeda", "conta 10"),
+    "pt": ("soma", "seja qual for a divisa", "conta 10"),
 }
 
 
@@ -157,8 +158,10 @@ def test_money_names_a_note_as_its_card_reads_and_the_coin_in_the_language(langu
             assert tr.term(f"{code}{value}") == f"{code} {value}"
     assert tr.term("COIN").lower().startswith(COIN_NAMES[language])
     assert tr.ui("coinLabel").lower() == COIN_NAMES[language] and tr.ui("bluffLabel")
-    if language == "pt":  # "moeda" is a currency too ("As tuas moedas"): a coin is a "moeda chinesa", as the
-        # rules page has it, wherever words name it (the round card's face is a coin to see)
+    if (
+        language == "pt"
+    ):  # a coin is a "moeda chinesa", as the Portuguese rulebook has it, wherever words name
+        # it (the round card's face is a coin to see); a currency is a "divisa" (test_money_pt_...)
         assert tr.term("COIN") == "moeda chinesa 10" and "moedas chinesas" in tr.ui("coins")
         assert tr.ui("coinTitle").startswith("moeda chinesa")
     path = games.package("money").folder / "locales" / f"{language}.json"
@@ -166,3 +169,114 @@ def test_money_names_a_note_as_its_card_reads_and_the_coin_in_the_language(langu
     assert "GBP" in hand and "USD" in hand, hand
     drawing = (games.package("money").folder / "static" / "drawing.js").read_text(encoding="utf-8")
     assert 't("coinLabel")' in drawing and 't("bluffLabel")' in drawing
+
+
+def _strings(node, path=""):
+    """Every string of a catalogue with its dotted key."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from _strings(value, f"{path}.{key}" if path else key)
+    elif isinstance(node, str):
+        yield path, node
+
+
+def test_money_pt_says_divisa_for_a_currency_and_moeda_only_for_the_coin():
+    """Portuguese Money said "moeda" for a currency ("As tuas moedas", "Moedas fora do jogo", the rules page's
+    "fica de fora uma moeda") and for the coin card (MOEDA, "moeda chinesa"), while its log said "divisa":
+    as the Portuguese rulebook does, a currency is a "divisa" everywhere (interface, log, lesson, terminal,
+    options, rules page, the rules picture's labels) and "moeda" names the coin only ("moeda chinesa", the
+    coin card's face MOEDA)."""
+    import json
+
+    from merchantry import games
+
+    folder = games.package("money").folder
+    english = dict(_strings(json.loads((folder / "locales" / "en.json").read_text(encoding="utf-8"))))
+    texts = dict(_strings(json.loads((folder / "locales" / "pt.json").read_text(encoding="utf-8"))))
+    texts["rules page"] = (folder / "rules" / "pt.html").read_text(encoding="utf-8")
+    labels = json.loads((folder / "images" / "labels.json").read_text(encoding="utf-8"))
+    texts.update((f"picture label {key}", text) for key, text in _strings(labels) if key.endswith(".pt"))
+    platform = Path(games.__file__).parent.parent / "locales" / "pt.json"
+    texts.update(_strings(json.loads(platform.read_text(encoding="utf-8")), "platform"))
+    for key, text in texts.items():
+        if key == "ui.coinLabel":  # the coin card's face
+            assert text == "MOEDA"
+            continue
+        for found in re.finditer(r"\bmoedas?\b(?!\s+chinesas?\b)", text, re.I):
+            raise AssertionError(f"{key}: {text[max(0, found.start() - 40) : found.end() + 40]!r}")
+    for key, text in english.items():  # where English says currency, Portuguese says divisa
+        if re.search(r"\bcurrenc", text, re.I) and "{{currency}}" not in text:
+            assert re.search(r"\bdivisas?\b", texts[key], re.I), f"{key}: {texts[key]!r}"
+    tr = Translator("money", "pt")
+    assert tr.rules("currency") == "Divisa" and tr.ui("removed") == "Divisas fora do jogo"
+    assert "moeda chinesa" in tr.rules("coins").lower() or tr.rules("coins") == "Moedas chinesas"
+    assert "divisa" in tr.event({"type": "deal", "removed": ["EUR"], "count": 1})
+
+
+def test_french_analysis_says_the_played_move_and_each_game_its_own_word_for_a_bid():
+    """The French analysis headed its column of played moves "Jouées" (the profile's games played: the two
+    shared a key) and said a Byzanz bid "l'offre" ("mettre olive2 dans l'offre", "confirmer l'offre") where
+    the Byzanz page calls a bid a "mise" (Miser, "Votre mise") and "l'offre" is the offer card: the column
+    says "Coup joué" beside "Coup préféré", and each game's moves, terminal and page use one word for its
+    bid: a "mise" in Byzanz, an "offre" in Money (its page's "Sceller l'offre")."""
+    fr = Translator(None, "fr")
+    assert fr.ui("playedMove") == "Coup joué" and fr.ui("preferred") == "Coup préféré"
+    assert fr.ui("played") == "Jouées"  # the profile's and the leaderboard's games played
+    for language in LANGUAGES:
+        assert Translator(None, language).ui("playedMove")
+    app = (Path(__file__).parents[2] / "src" / "merchantry" / "server" / "static" / "app.js").read_text()
+    assert '["move", "seat", "playedMove", "preferred", "chance", "mark"]' in app
+
+    import json
+
+    from merchantry import games
+
+    byzanz = Translator("byzanz", "fr")
+    assert "mise" in byzanz.move("add wine3") and "mise" in byzanz.move("bid") and byzanz.ui("bid") == "mise"
+    folder = games.package("byzanz").folder
+    english = dict(_strings(json.loads((folder / "locales" / "en.json").read_text(encoding="utf-8"))))
+    french = dict(_strings(json.loads((folder / "locales" / "fr.json").read_text(encoding="utf-8"))))
+    for key, text in english.items():  # where English says bid, French never says offre (the offer card's)
+        if re.search(r"\bbid", text, re.I):
+            said = re.sub(r"cartes? d'offre|l'offre \{\{offer\}\}", "", french[key])
+            assert not re.search(r"\boffr", said, re.I), f"{key}: {french[key]!r}"
+    money = Translator("money", "fr")
+    assert "l'offre" in money.move("bid") and "l'offre" in money.ui("seal")
+
+
+BID_WORDS = {
+    "en": r"\bbid",
+    "fr": r"\b(offre(?! de vente)|mise|enchère)",
+    "pt": r"\blicita",
+    "de": r"\bGebot",
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("game", ["money", "byzanz", "grand_bazaar", "samarkand"])
+def test_the_analysis_intro_says_what_a_decision_is_in_its_own_game(game, language):
+    """The analysis' intro said "a whole move: a bid of several cards, a turn of several steps" for every
+    game, a bid in Grand Bazaar and Samarkand, which have none: each game says what one of its decisions
+    is (analysisDecision in its own catalogue, in every language), the intro names it, and the page asks
+    the game's catalogue for it (the platform's own words, for any game, name no game's moves)."""
+    import json
+
+    from merchantry import games
+
+    own = json.loads(
+        (games.package(game).folder / "locales" / f"{language}.json").read_text(encoding="utf-8")
+    )
+    decision = own["ui"]["analysisDecision"]
+    tr = Translator(game, language)
+    intro = tr.ui("analysisHelp", decision=tr.ui("analysisDecision"))
+    assert f"({decision})" in intro and "{{" not in intro
+    bids = game in ("money", "byzanz")
+    assert bool(re.search(BID_WORDS[language], decision, re.I)) == bids, decision
+    assert bids or "cards" not in Translator(game, "en").ui("analysisDecision")
+    generic = Translator(None, language).ui("analysisDecision")
+    assert generic != decision and not re.search(BID_WORDS[language], generic, re.I)
+    app = (Path(__file__).parents[2] / "src" / "merchantry" / "server" / "static" / "app.js").read_text()
+    assert (
+        app.count("}, analysisHelp(tr)),") == 2
+        and 'ui("analysisHelp", { decision: ui("analysisDecision") })' in app
+    )

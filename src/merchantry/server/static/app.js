@@ -927,7 +927,7 @@ function analysisPanel(analysis, table, start, show, tr, rounds = [], busy = nul
     return h("section", { id: "analysis" },
       h("h2", {}, t("analysisTitle")),
       h("p", { role: "status" }, h("progress", { max: analysis.total, value: starting ? null : analysis.done, "aria-label": t("analyse") }), " ", text),
-      h("p", { class: "muted" }, t("analysisHelp")),
+      h("p", { class: "muted", id: "analysis-help" }, analysisHelp(tr)),
       (analysis.decisions || []).length ? chanceChart(analysis, table, tr, rounds) : null);
   }
   const marked = analysis.decisions.filter((d) => d.mark);
@@ -945,14 +945,21 @@ function analysisPanel(analysis, table, start, show, tr, rounds = [], busy = nul
     : []);
   return h("section", { id: "analysis" },
     h("h2", {}, t("analysisTitle")),
-    h("p", { class: "muted" }, t("analysisHelp")),
+    h("p", { class: "muted", id: "analysis-help" }, analysisHelp(tr)),
     moments.length ? h("div", { class: "key-moments" }, h("h3", {}, t("keyMoments")), h("ul", {}, moments)) : null,
     chanceChart(analysis, table, tr, rounds),
     // six columns do not fit a phone either: the summary stacks like the marks (the last column was cut)
     h("div", { class: "table-scroll" }, stackable(h("table", { class: "scores analysis-summary" }, h("thead", {}, h("tr", {}, ["seat", "decisions", "inaccuracies", "mistakes", "blunders", "meanLoss"].map((k) => h("th", {}, t(k))))), h("tbody", {}, totals)))),
     marked.length ? h("div", { class: "table-scroll" }, stackable(h("table", { class: "scores analysis-marks" },
-      h("thead", {}, h("tr", {}, ["move", "seat", "played", "preferred", "chance", "mark"].map((k) => h("th", {}, t(k))))), h("tbody", {}, rows))))
+      h("thead", {}, h("tr", {}, ["move", "seat", "playedMove", "preferred", "chance", "mark"].map((k) => h("th", {}, t(k))))), h("tbody", {}, rows))))
       : h("p", {}, t("noMarks")));
+}
+
+// what a decision is, said by the game's own catalogue (its analysisDecision: a sealed bid or an exchange, a
+// whole turn of buys and sells...), else the platform's words for any game
+function analysisHelp(tr) {
+  const ui = tr ? tr.ui : t;
+  return ui("analysisHelp", { decision: ui("analysisDecision") });
 }
 
 // a decision's chance before and after it, the after with its 95% interval said in plain words: "40% → 30%

@@ -69,17 +69,36 @@ function currencyTotals(codes, t) {
       `${currency} ${total}${total >= 200 ? " ✓" : " / 200"}`)));
 }
 
+// The serial that decided each tied bid (MO-R5), as it was at the reveal: a seat's bid_serial is that of the
+// bid before it now, gone once it has exchanged and another's once its bid was taken, so the order line kept
+// only the serials of the seats still to exchange (one, once the first of two tied seats had gone, and the
+// wrong one after a take). Each seat's is kept, per reveal, from the first view where its bid is its own.
+const servedSerials = new Map();
+
+function decidingSerials(view, log, reveal, bySeat) {
+  const key = JSON.stringify([view.round, reveal, log.slice(reveal, reveal + view.seats.length + 2)]);
+  if (!servedSerials.has(key)) servedSerials.set(key, {});
+  const kept = servedSerials.get(key);
+  const swapped = new Set(log.slice(reveal + 1).filter((e) => e.type === "took_bid").flatMap((e) => [e.seat, e.target_seat]));
+  for (const s of view.order) {
+    const info = bySeat[s];
+    if (kept[s] === undefined && info && !info.acted && info.bid_serial && !swapped.has(s)) kept[s] = info.bid_serial;
+  }
+  return kept;
+}
+
 // MO-R4/MO-R5: who exchanges in which order, by the bids as they were revealed (from the log: bids taken
-// since then show elsewhere), and why equal bids went as they did
+// since then show elsewhere), and why equal bids went as they did: every tied seat's deciding serial, to
+// the end of the exchange
 function exchangeOrder(view, t) {
   const log = view.log || [];
   const reveal = log.map((e) => e.type).lastIndexOf("bids_revealed");
   const revealed = Object.fromEntries(log.slice(reveal + 1).filter((e) => e.type === "bid").map((e) => [e.seat, e.value]));
   const bySeat = Object.fromEntries(view.seats.map((info) => [info.seat, info]));
   const tied = (s) => view.order.some((o) => o !== s && revealed[o] !== undefined && revealed[o] === revealed[s]);
+  const serials = decidingSerials(view, log, reveal, bySeat);
   const steps = view.order.map((s, i) => {
-    const info = bySeat[s];
-    const serial = tied(s) && !info.acted && info.bid_serial ? `, ${t("serial")} ${info.bid_serial}` : "";
+    const serial = tied(s) && serials[s] ? `, ${t("serial")} ${serials[s]}` : "";
     return h("span", { class: `order-step${view.current === s ? " now" : ""}` }, `${i + 1}. ${seatLabel(s)} (${revealed[s] ?? "—"}${serial})`);
   });
   const anyTie = view.order.some(tied);
