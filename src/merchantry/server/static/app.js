@@ -1,6 +1,6 @@
 // Merchantry in the browser: the lobby, a table (live over a websocket) and replays.
 import { h, seatHolderNoted, seatLabel, seatName } from "./dom.js";
-import { LANGUAGES, addressLanguage, decimal, gameTitle, gameTranslator, knowTitles, language, listOf, loadLanguage, setLanguage, t } from "./i18n.js";
+import { LANGUAGES, addressLanguage, decimal, gameTitle, gameTranslator, knowTitles, language, listOf, loadLanguage, setLanguage, t, withoutClauses } from "./i18n.js";
 import * as generic from "./generic.js";
 import * as tutorial from "./tutorial.js";
 import { accountBar, accountPage, csrfHeader } from "./account.js";
@@ -80,7 +80,21 @@ function toast(text, kind = "error", { untilOver = false } = {}) {
   const node = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status", "data-until-over": untilOver ? "" : null }, text);
   list.append(node);
   while (list.children.length > TOASTS_SHOWN) list.firstElementChild.remove();
+  keepClearOfTheControl(list);
   setTimeout(() => node.remove(), 5000);
+}
+
+// The messages sit at the foot of the window unless they would cover the control the person just used (or
+// its form): on a phone a refused move's message hid the Send button it was typed beside. They then go to
+// the top of the window, as far from that control as the window allows
+function keepClearOfTheControl(list) {
+  list.classList.remove("at-top");
+  const used = document.activeElement;
+  if (!used || used === document.body || list.contains(used)) return;
+  const control = (used.closest("form") || used).getBoundingClientRect();
+  const shown = list.getBoundingClientRect();
+  const covers = shown.top < control.bottom && control.top < shown.bottom && shown.left < control.right && control.left < shown.right;
+  if (covers) list.classList.add("at-top");
 }
 
 // The reader's choice from the menu, kept for the next pages; an address that names a language is made to
@@ -385,7 +399,7 @@ function connect(tableId, token, area) {
   // a refused move's reason in the reader's language (the game's catalogue, as the table last drawn names
   // its seats); the server's English sentence until a table is drawn or for a reason the catalogue lacks
   let said = null;
-  const refusal = (message) => (said ? said.tr.reason(message.why, message.reason, (s) => seatName(said.table, s)) : message.reason);
+  const refusal = (message) => (said ? said.tr.reason(message.why, message.reason, (s) => seatName(said.table, s)) : withoutClauses(message.reason, message.why));
   mySocket.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "state") {
