@@ -305,3 +305,25 @@ def test_a_refusal_reads_without_clause_ids_in_every_game_and_language(live_serv
         if key == "no_such_key":
             assert text == "a sentence"  # the English sentence, in words
     page.close()
+
+
+def test_a_byzanz_replay_seen_by_a_seat_shows_no_empty_banner(live_server, browser):
+    """Replayed from the point of view of the seat to move (nothing for it to do in a replay), the prompt
+    had nothing to say and an empty yellow strip stood under the bar."""
+    table_id = finished_bot_table(live_server, "byzanz", ["greedy", "greedy", "greedy"])
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(f"{live_server}/replay/{table_id}")
+    page.wait_for_selector("#replay-seat")
+    page.select_option("#replay-seat", "0")
+    seen_by_the_mover = 0
+    for at in range(1, 41):
+        page.click("#replay-next")
+        page.wait_for_function(f"document.querySelector('#replay-at')?.textContent.includes(' {at} /')")
+        empty = page.evaluate(
+            "[...document.querySelectorAll('.banner')]"
+            ".filter((b) => !b.textContent.trim() && b.getBoundingClientRect().height > 0).length"
+        )
+        assert empty == 0, f"move {at}: an empty banner is shown"
+        seen_by_the_mover += page.locator(".byzanz .bz-prompt").count() == 0
+    assert seen_by_the_mover > 0, "no position was seen by the seat to move (the case of the empty strip)"
+    page.close()
