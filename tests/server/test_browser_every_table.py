@@ -327,3 +327,26 @@ def test_a_byzanz_replay_seen_by_a_seat_shows_no_empty_banner(live_server, brows
         seen_by_the_mover += page.locator(".byzanz .bz-prompt").count() == 0
     assert seen_by_the_mover > 0, "no position was seen by the seat to move (the case of the empty strip)"
     page.close()
+
+
+def test_the_analysis_chart_fills_the_desktop_panel_and_fits_a_phone(live_server, browser):
+    """The chart of the seats' chances was held to 40rem, half a desktop's panel: it fills the panel now,
+    drawn at the scale of its width so its words keep their size; on a phone it stays within the screen."""
+    table_id, _ = finished_table_with_a_person(live_server)
+    for size in (DESKTOP, PHONE):
+        page = browser.new_page(viewport=size)
+        page.goto(f"{live_server}/replay/{table_id}")
+        if size is DESKTOP:
+            page.click("#analyse")
+        page.wait_for_selector("#analysis .analysis-summary", timeout=120_000)
+        chart = page.locator("svg.chance-chart").bounding_box()
+        panel = page.locator("#analysis").bounding_box()
+        assert chart is not None and panel is not None
+        assert chart["width"] >= 0.95 * panel["width"], (chart, panel)
+        assert chart["x"] + chart["width"] <= size["width"]
+        tick = page.locator("svg.chance-chart text.move-tick").first.bounding_box()
+        assert tick is not None and 10 <= tick["height"] <= 20, tick  # legible, not blown up
+        if size is DESKTOP:
+            assert chart["height"] >= 250, chart  # taller as it widens
+        page.locator("#analysis").screenshot(path=str(ARTIFACTS / f"every-table-chart-{size['width']}.png"))
+        page.close()

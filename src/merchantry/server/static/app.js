@@ -1021,7 +1021,6 @@ function moveTicks(total) {
 }
 
 // each round's start (after how many moves it begins) as a faint line, labelled above the chart; at most
-// about a dozen labels, so a long game's rounds stay readable
 // about a dozen labels (`most`), so a long game's rounds stay readable. They sit in their own band at the
 // top, above the "100%" line and its label (on a phone "R1" covered "100%")
 function roundMarks(rounds, x, y, svg, most) {
@@ -1044,12 +1043,23 @@ function seatPoints(analysis, seat) {
   });
 }
 
+// A desktop's chart is drawn as many units wide as the page's column is wide (at least 600), and so fills the
+// panel at the scale of 1 and its words keep their size: it was drawn 600 wide and held to 40rem, half the panel
+function chartWidth() {
+  const column = document.querySelector("main");
+  if (!column) return 600;
+  const style = getComputedStyle(column);
+  const inner = column.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  return Math.round(Math.min(1100, Math.max(600, inner)));
+}
+
 // each seat's chance to win after each decision, over the game's moves
 function chanceChart(analysis, table, tr, rounds = []) {
   // a phone draws it narrower, so that its words scale less and stay legible; the chances' labels sit
   // right-aligned in the left margin, the rounds' in a band above the chart (top)
   const phone = window.matchMedia("(max-width: 600px)").matches;
-  const W = phone ? 400 : 600, H = phone ? 220 : 200, pad = 44, top = 30, bottom = 44;  // below: the move numbers
+  const W = phone ? 400 : chartWidth(), pad = 44, top = 30, bottom = 44;  // below: the move numbers
+  const H = phone ? 220 : Math.round(Math.min(300, Math.max(200, 0.27 * W)));  // taller as it widens, never a strip
   const x = (move) => pad + (W - 2 * pad) * (move / Math.max(1, analysis.total));
   const y = (chance) => H - bottom - (H - bottom - top) * chance;
   const svg = (tag, attrs, ...kids) => {
