@@ -6,7 +6,6 @@ import argparse
 import json
 import os
 import random
-import re
 import sys
 import time
 from dataclasses import asdict, replace
@@ -20,7 +19,7 @@ from rich.text import Text
 
 from merchantry import bots, games, records, simulate
 from merchantry.engine import seat_label
-from merchantry.i18n import Translator, log_lines
+from merchantry.i18n import Translator, log_lines, without_clause_ids
 from merchantry.package import LANGUAGES
 from merchantry.terminal import TerminalTable, print_log, renderer_for
 
@@ -497,18 +496,6 @@ def cmd_analyze_game(args: argparse.Namespace, console: Console) -> int:
         )
         console.print(f"Analysis written to {args.json}")
     return 0
-
-
-CLAUSE_ID = re.compile(r"\b[A-Z]{2}-[A-Z][0-9]+\b")
-
-
-def without_clause_ids(text: str) -> str:
-    """An option's description as a newcomer reads it: the rules spec's clause ids ("variant of XX-A1: ...",
-    "XX-A1: ...", "(XX-A1)") left out, which mean nothing without the spec at hand."""
-    text = re.sub(r"\bvariant of " + CLAUSE_ID.pattern + r":\s*", "variant: ", text)
-    text = re.sub(r"^" + CLAUSE_ID.pattern + r":\s*", "", text)
-    text = re.sub(r"\s*\((?:" + CLAUSE_ID.pattern + r"(?:,\s*)?)+\)", "", text)
-    return CLAUSE_ID.sub("", text).strip()
 
 
 def cmd_games(args: argparse.Namespace, console: Console) -> int:

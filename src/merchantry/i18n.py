@@ -30,6 +30,17 @@ from merchantry.package import LANGUAGES
 PLATFORM_LOCALES = Path(__file__).parent / "locales"
 PLACEHOLDER = re.compile(r"\{\{\s*(\w+)\s*\}\}")
 Catalogue = dict[str, Any]
+# a rules spec's clause id ("XX-A1"): a developer's reference, meaningless to a player without the spec
+CLAUSE_ID = re.compile(r"\b[A-Z]{2}-[A-Z][0-9]+\b")
+
+
+def without_clause_ids(text: str) -> str:
+    """A text as a player reads it: the rules spec's clause ids ("variant of XX-A1: ...", "XX-A1: ...",
+    "(XX-A1, XX-B2)") left out; the errors and the logs keep them for developers."""
+    text = re.sub(r"\bvariant of " + CLAUSE_ID.pattern + r":\s*", "variant: ", text)
+    text = re.sub(r"^" + CLAUSE_ID.pattern + r":\s*", "", text)
+    text = re.sub(r"\s*\((?:" + CLAUSE_ID.pattern + r"(?:,\s*)?)+\)", "", text)
+    return CLAUSE_ID.sub("", text).strip()
 
 
 @cache
@@ -135,19 +146,18 @@ class Translator:
         return interpolate(text, values)
 
     def refusal(self, error: Exception, seat_name: Callable[[int], str] = seat_label) -> str:
-        """Why a move was refused, in this language: a game's reason (errors.IllegalAction's `key`) from
-        section `reason`, its values read as an event's are, its clause ids after it in brackets ("du
-        musst zuerst ... (R3)"); the error's own English text for a reason the catalogue cannot say (none
-        with its key, or no key)."""
+        """Why a move was refused, in this language, as a player reads it: a game's reason
+        (errors.IllegalAction's `key`) from section `reason`, its values read as an event's are; the error's
+        own English text for a reason the catalogue cannot say (none with its key, or no key). Without the
+        clause ids the error cites (issue 32: "(XX-A4)" meant nothing to a newcomer); `str(error)` keeps
+        them for the logs."""
         key = getattr(error, "key", None)
         text = self._find(f"reason.{key}") if key else None
         if text is None:
-            return str(error)
+            return without_clause_ids(str(error))
         params: dict[str, Any] = getattr(error, "params", {})
         values = {name: self._describe(name, value, seat_name) for name, value in params.items()}
-        clauses: tuple[str, ...] = getattr(error, "clauses", ())
-        said = interpolate(text, values)
-        return f"{said} ({', '.join(clauses)})" if clauses else said
+        return interpolate(text, values)
 
     def join(self, items: list[str]) -> str:
         """Items as the language lists them: "tea, myrrh and olives", "Tee, Myrrhe und Oliven"."""

@@ -1,7 +1,9 @@
 """Issue 32, "every table a pleasure": the rough edges a newcomer met at the tables, in chromium. A sale
 offer's time says what happens when it runs out, a refused analysis says why, a game's subtitle and the
 French colon are in the reader's language, Grand Bazaar's price figure and German gem letters read plainly,
-a Money hand is shown once at the end, and the desktop lobby's form fills its width."""
+a Money hand is shown once at the end, and the desktop lobby's form fills its width. A refused move reads in
+words, its message clear of the form it was typed in; a replay draws no empty banner; the analysis chart
+fills a desktop's panel."""
 
 # ruff: noqa: F811  (the fixtures imported from test_browser are parameters here)
 from __future__ import annotations
@@ -10,9 +12,11 @@ import json
 import re
 
 import httpx
+import pytest
 
+from merchantry.i18n import CLAUSE_ID
 from tests.server.live_tables import finished_bot_table
-from tests.server.test_browser import browser, create_table, live_server, shot  # noqa: F401
+from tests.server.test_browser import ARTIFACTS, browser, create_table, live_server, shot  # noqa: F401
 from tests.server.test_browser import pytestmark as browser_needed
 from tests.server.test_browser_newcomer import finished_table_with_a_person, with_a_deadline
 
@@ -237,3 +241,112 @@ def test_the_desktop_lobbys_new_table_form_fills_its_width(live_server, browser)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shot(page, "every-table-lobby-390")
     page.close()
+
+
+# whether two boxes of the window (getBoundingClientRect's) overlap
+OVERLAP = """([a, b]) => {
+  const one = document.querySelector(a).getBoundingClientRect();
+  const two = document.querySelector(b).getBoundingClientRect();
+  return one.left < two.right && two.left < one.right && one.top < two.bottom && two.top < one.bottom;
+}"""
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_gb_r3_a_refused_move_reads_in_words_and_its_message_leaves_the_controls_in_sight(
+    live_server, browser, size
+):
+    """A refused move read "Not allowed: merchants cannot be bid (BZ-A4)", and on a phone the message lay
+    over the Send button it was typed beside: now the reason in words, and the message clear of the form."""
+    page = browser.new_page(viewport=size)
+    create_table(page, live_server, "Ann", ["human", "bot:greedy"], game="grand_bazaar")
+    page.wait_for_selector(".moves-panel button[data-move^='buy ']", state="attached", timeout=60_000)
+    if not page.locator("#move").is_visible():
+        page.click(".moves-panel summary")
+    page.fill("#move", "done")  # a buy is due first (GB-R3)
+    page.evaluate("document.querySelector('#move').scrollIntoView({ block: 'end' })")  # the window's foot
+    page.press("#move", "Enter")
+    toast = page.locator("#toasts .toast")
+    toast.wait_for()
+    said = toast.inner_text()
+    assert said == "Not allowed: you must buy at least one gem this turn before you are done", said
+    assert not page.evaluate(OVERLAP, ["#toasts", ".move-form"]), "the message covers the move's form"
+    assert page.evaluate(OVERLAP, ["#toasts", "#toasts .toast"])  # (the test's boxes are the shown ones)
+    shot(page, f"every-table-refused-in-words-{size['width']}")
+    page.close()
+
+
+@pytest.mark.parametrize("language", ["en", "pt", "fr", "de"])
+def test_a_refusal_reads_without_clause_ids_in_every_game_and_language(live_server, browser, language):
+    """The page says a refusal from the game's catalogue, or the server's English sentence where the
+    catalogue has no text for it: both without the clause ids the server's `why` names (developers keep
+    them in the errors and the logs)."""
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(f"{live_server}/?lang={language}")
+    page.wait_for_selector("#game")
+    said = page.evaluate(
+        """async (names) => {
+          const { gameTranslator } = await import('/static/i18n.js');
+          const out = [];
+          for (const game of names) {
+            const tr = await gameTranslator(game);
+            const keys = Object.keys((await (await fetch(`/games/${game}/locales/en.json`)).json()).reason);
+            for (const key of [...keys, 'no_such_key']) {
+              const why = { key, params: {}, clauses: ['XX-A4', 'XX-B1'] };
+              out.push([game, key, tr.reason(why, 'a sentence (XX-A4, XX-B1)')]);
+            }
+          }
+          return out;
+        }""",
+        [g["name"] for g in httpx.get(live_server + "/api/games").json()],
+    )
+    assert len({game for game, _, _ in said}) == 4 and len(said) > 40
+    for game, key, text in said:
+        assert text and not CLAUSE_ID.search(text), (game, key, text)
+        if key == "no_such_key":
+            assert text == "a sentence"  # the English sentence, in words
+    page.close()
+
+
+def test_a_byzanz_replay_seen_by_a_seat_shows_no_empty_banner(live_server, browser):
+    """Replayed from the point of view of the seat to move (nothing for it to do in a replay), the prompt
+    had nothing to say and an empty yellow strip stood under the bar."""
+    table_id = finished_bot_table(live_server, "byzanz", ["greedy", "greedy", "greedy"])
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(f"{live_server}/replay/{table_id}")
+    page.wait_for_selector("#replay-seat")
+    page.select_option("#replay-seat", "0")
+    seen_by_the_mover = 0
+    for at in range(1, 41):
+        page.click("#replay-next")
+        page.wait_for_function(f"document.querySelector('#replay-at')?.textContent.includes(' {at} /')")
+        empty = page.evaluate(
+            "[...document.querySelectorAll('.banner')]"
+            ".filter((b) => !b.textContent.trim() && b.getBoundingClientRect().height > 0).length"
+        )
+        assert empty == 0, f"move {at}: an empty banner is shown"
+        seen_by_the_mover += page.locator(".byzanz .bz-prompt").count() == 0
+    assert seen_by_the_mover > 0, "no position was seen by the seat to move (the case of the empty strip)"
+    page.close()
+
+
+def test_the_analysis_chart_fills_the_desktop_panel_and_fits_a_phone(live_server, browser):
+    """The chart of the seats' chances was held to 40rem, half a desktop's panel: it fills the panel now,
+    drawn at the scale of its width so its words keep their size; on a phone it stays within the screen."""
+    table_id, _ = finished_table_with_a_person(live_server)
+    for size in (DESKTOP, PHONE):
+        page = browser.new_page(viewport=size)
+        page.goto(f"{live_server}/replay/{table_id}")
+        if size is DESKTOP:
+            page.click("#analyse")
+        page.wait_for_selector("#analysis .analysis-summary", timeout=120_000)
+        chart = page.locator("svg.chance-chart").bounding_box()
+        panel = page.locator("#analysis").bounding_box()
+        assert chart is not None and panel is not None
+        assert chart["width"] >= 0.95 * panel["width"], (chart, panel)
+        assert chart["x"] + chart["width"] <= size["width"]
+        tick = page.locator("svg.chance-chart text.move-tick").first.bounding_box()
+        assert tick is not None and 10 <= tick["height"] <= 20, tick  # legible, not blown up
+        if size is DESKTOP:
+            assert chart["height"] >= 250, chart  # taller as it widens
+        page.locator("#analysis").screenshot(path=str(ARTIFACTS / f"every-table-chart-{size['width']}.png"))
+        page.close()

@@ -696,3 +696,47 @@ def test_the_first_part_of_a_lessons_decision_alone_from_the_moves_list_is_expla
     following = script["steps"][first]
     wait_for_step(page, step_count(ui, first + 1, total), lesson[following["text"]])
     page.context.close()
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_samarkands_expand_step_brings_the_map_space_it_names_into_view(lesson_server, browser, viewport):
+    """Issue 32: the step "click Expand beside China in the families table, then the space just below
+    China's city on the map" rang Expand, and once it was pressed the map's spaces stayed off the window
+    above (the families table lies below the map). Expand pressed, the step rings that space and the
+    window shows it, uncovered, on a desktop and on a phone; pressing it plays the step's move."""
+    live_server, _ = lesson_server
+    script = tutorials.tutorial("samarkand")
+    number, step = next((n, s) for n, s in enumerate(script["steps"], 1) if s["text"] == "expand")
+    ui, total = platform_words("en"), len(script["steps"])
+    page = browser.new_page(viewport=viewport)
+    page.goto(f"{live_server}/learn/samarkand")
+    page.wait_for_selector("#tutorial", timeout=WAIT_MS)
+    for before in range(1, number):  # the steps before it: Next, or the ringed control
+        count = step_count(ui, before, total)
+        page.locator("#tutorial-count", has_text=re.compile(f"^{re.escape(count)}$")).wait_for(
+            timeout=WAIT_MS
+        )
+        if "do" in script["steps"][before - 1]:
+            press_what_is_ringed(page, count, 1)
+        else:
+            page.locator("#tutorial-next").click()
+    count = step_count(ui, number, total)
+    page.locator("#tutorial-count", has_text=re.compile(f"^{re.escape(count)}$")).wait_for(timeout=WAIT_MS)
+    expand = page.locator(".samarkand [data-expand='china']")
+    page.wait_for_function(
+        "document.querySelector(\".samarkand [data-expand='china']\")?.classList.contains('tutorial-target')"
+    )
+    expand.click()
+    space = ".samarkand [data-space='K2']"
+    page.wait_for_function(f"document.querySelector(\"{space}\")?.classList.contains('tutorial-target')")
+    try:  # in the window, nothing over it (the bar at the window's foot, the lesson's panel)
+        page.wait_for_function(f'({UNCOVERED})(document.querySelector("{space}"))', timeout=10_000)
+    except Exception:
+        raise AssertionError("the space the step names is out of the window") from None
+    page.screenshot(path=str(ARTIFACTS / f"lesson-samarkand-expand-{viewport['width']}.png"))
+    page.locator(space).click()
+    page.locator(
+        "#tutorial-count", has_text=re.compile(f"^{re.escape(step_count(ui, number + 1, total))}$")
+    ).wait_for(timeout=WAIT_MS)
+    assert tutorials.moves_asked(step) == ["expand china K2"]
+    page.close()

@@ -12,7 +12,7 @@ import pytest
 
 from merchantry import games
 from merchantry.arena.statistics import wilson
-from merchantry.i18n import PLATFORM_LOCALES
+from merchantry.i18n import CLAUSE_ID, PLATFORM_LOCALES, without_clause_ids
 from merchantry.package import LANGUAGES
 
 
@@ -23,7 +23,9 @@ def test_the_games_list_declares_each_option_with_the_values_it_accepts(client):
         allowed = game.option_values()
         for option, (default, help_text) in game.options().items():
             declared = listed[name]["options"][option]
-            assert declared["default"] == default and declared["help"] == help_text
+            assert declared["default"] == default and declared["help"] == without_clause_ids(help_text)
+            # the lobby's help in words: no rules clause id ("variant of XX-A1: ...") shown to a player
+            assert declared["help"] and not CLAUSE_ID.search(declared["help"]), declared["help"]
             assert declared["allowed"] == allowed[option].text
             if declared["low"] is not None:  # a whole number's bounds: the ends accepted, one past refused
                 assert allowed[option].accepts(declared["low"]) and allowed[option].accepts(declared["high"])
@@ -31,6 +33,14 @@ def test_the_games_list_declares_each_option_with_the_values_it_accepts(client):
                 assert not allowed[option].accepts(declared["low"] - 1)
             else:
                 assert isinstance(default, str), f"{name} {option}: a number without bounds"
+
+
+def test_an_options_help_keeps_its_words_without_the_clause_ids():
+    assert without_clause_ids("variant of XX-H1: the most cards a hand may hold (the rulebook: 7)") == (
+        "variant: the most cards a hand may hold (the rulebook: 7)"
+    )
+    assert without_clause_ids("XX-E2: score after this many rounds") == "score after this many rounds"
+    assert without_clause_ids("a bid must beat the best (XX-A4, XX-B1)") == "a bid must beat the best"
 
 
 def test_a_value_past_an_option_bound_is_refused_in_words(client):

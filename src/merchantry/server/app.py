@@ -52,7 +52,7 @@ from merchantry.bots.analysis import (
 )
 from merchantry.bots.ismcts import SearchConfig
 from merchantry.engine import seat_label
-from merchantry.i18n import PLATFORM_LOCALES, Translator, load_catalogue
+from merchantry.i18n import PLATFORM_LOCALES, Translator, load_catalogue, without_clause_ids
 from merchantry.package import LANGUAGES
 from merchantry.server import tuning, tutorials
 from merchantry.server import work as work_in_process
@@ -433,15 +433,16 @@ def png_size(path: Path) -> tuple[int, int]:
 
 
 def declared_options(game: str) -> dict[str, dict[str, Any]]:
-    """A game's options as a form asks for them: the default, the one-line help, the values accepted in
-    words and, for a whole number, its bounds (the server refuses anything else with a 422)."""
+    """A game's options as a form asks for them: the default, the one-line help (in words: without the rules
+    spec's clause ids, which mean nothing in the lobby), the values accepted in words and, for a whole
+    number, its bounds (the server refuses anything else with a 422)."""
     allowed = games.get(game).option_values()
     declared = {}
     for name, (default, help_text) in games.get(game).options().items():
         values = allowed.get(name)
         declared[name] = {
             "default": default,
-            "help": help_text,
+            "help": without_clause_ids(help_text),
             "allowed": values.text if values else None,
             "low": values.low if values else None,
             "high": values.high if values else None,

@@ -239,7 +239,7 @@ class TerminalTable:
             try:
                 self.play_text(text, legal)
                 return
-            except IllegalAction as exc:  # the game's reason in the player's language, with its clauses
+            except IllegalAction as exc:  # the game's reason in the player's language, in words only
                 self.console.print(f"[red]{self.say('notAllowed')}[/] {escape(self.translator.refusal(exc))}")
 
     def command_of(self, text: str) -> str:

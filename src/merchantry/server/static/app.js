@@ -1,6 +1,6 @@
 // Merchantry in the browser: the lobby, a table (live over a websocket) and replays.
 import { h, seatHolderNoted, seatLabel, seatName } from "./dom.js";
-import { LANGUAGES, addressLanguage, decimal, gameTitle, gameTranslator, knowTitles, language, listOf, loadLanguage, setLanguage, t } from "./i18n.js";
+import { LANGUAGES, addressLanguage, decimal, gameTitle, gameTranslator, knowTitles, language, listOf, loadLanguage, setLanguage, t, withoutClauses } from "./i18n.js";
 import * as generic from "./generic.js";
 import * as tutorial from "./tutorial.js";
 import { accountBar, accountPage, csrfHeader } from "./account.js";
@@ -80,7 +80,21 @@ function toast(text, kind = "error", { untilOver = false } = {}) {
   const node = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status", "data-until-over": untilOver ? "" : null }, text);
   list.append(node);
   while (list.children.length > TOASTS_SHOWN) list.firstElementChild.remove();
+  keepClearOfTheControl(list);
   setTimeout(() => node.remove(), 5000);
+}
+
+// The messages sit at the foot of the window unless they would cover the control the person just used (or
+// its form): on a phone a refused move's message hid the Send button it was typed beside. They then go to
+// the top of the window, as far from that control as the window allows
+function keepClearOfTheControl(list) {
+  list.classList.remove("at-top");
+  const used = document.activeElement;
+  if (!used || used === document.body || list.contains(used)) return;
+  const control = (used.closest("form") || used).getBoundingClientRect();
+  const shown = list.getBoundingClientRect();
+  const covers = shown.top < control.bottom && control.top < shown.bottom && shown.left < control.right && control.left < shown.right;
+  if (covers) list.classList.add("at-top");
 }
 
 // The reader's choice from the menu, kept for the next pages; an address that names a language is made to
@@ -385,7 +399,7 @@ function connect(tableId, token, area) {
   // a refused move's reason in the reader's language (the game's catalogue, as the table last drawn names
   // its seats); the server's English sentence until a table is drawn or for a reason the catalogue lacks
   let said = null;
-  const refusal = (message) => (said ? said.tr.reason(message.why, message.reason, (s) => seatName(said.table, s)) : message.reason);
+  const refusal = (message) => (said ? said.tr.reason(message.why, message.reason, (s) => seatName(said.table, s)) : withoutClauses(message.reason, message.why));
   mySocket.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "state") {
@@ -1026,7 +1040,6 @@ function moveTicks(total) {
 }
 
 // each round's start (after how many moves it begins) as a faint line, labelled above the chart; at most
-// about a dozen labels, so a long game's rounds stay readable
 // about a dozen labels (`most`), so a long game's rounds stay readable. They sit in their own band at the
 // top, above the "100%" line and its label (on a phone "R1" covered "100%")
 function roundMarks(rounds, x, y, svg, most) {
@@ -1049,12 +1062,23 @@ function seatPoints(analysis, seat) {
   });
 }
 
+// A desktop's chart is drawn as many units wide as the page's column is wide (at least 600), and so fills the
+// panel at the scale of 1 and its words keep their size: it was drawn 600 wide and held to 40rem, half the panel
+function chartWidth() {
+  const column = document.querySelector("main");
+  if (!column) return 600;
+  const style = getComputedStyle(column);
+  const inner = column.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  return Math.round(Math.min(1100, Math.max(600, inner)));
+}
+
 // each seat's chance to win after each decision, over the game's moves
 function chanceChart(analysis, table, tr, rounds = []) {
   // a phone draws it narrower, so that its words scale less and stay legible; the chances' labels sit
   // right-aligned in the left margin, the rounds' in a band above the chart (top)
   const phone = window.matchMedia("(max-width: 600px)").matches;
-  const W = phone ? 400 : 600, H = phone ? 220 : 200, pad = 44, top = 30, bottom = 44;  // below: the move numbers
+  const W = phone ? 400 : chartWidth(), pad = 44, top = 30, bottom = 44;  // below: the move numbers
+  const H = phone ? 220 : Math.round(Math.min(300, Math.max(200, 0.27 * W)));  // taller as it widens, never a strip
   const x = (move) => pad + (W - 2 * pad) * (move / Math.max(1, analysis.total));
   const y = (chance) => H - bottom - (H - bottom - top) * chance;
   const svg = (tag, attrs, ...kids) => {

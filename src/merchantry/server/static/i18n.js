@@ -142,17 +142,16 @@ export async function gameTranslator(game) {
   };
   // why the rules refused a move (the server's "why": a key, its values, the clauses it cites), as
   // merchantry/i18n.py's Translator.refusal says it: the catalogue's `reason` section, its values read as an
-  // event's, the clause ids after it in brackets; `english`, the server's own sentence, when the catalogue
-  // cannot say it
+  // event's; `english`, the server's own sentence, when the catalogue cannot say it. In words only: the
+  // clause ids are the developers' (a newcomer read "merchants cannot be bid (XX-A4)")
   const reason = (why, english, seatName = (s) => `P${s + 1}`) => {
     const template = why && why.key ? pick(catalogues, `reason.${why.key}`, {}, lang) : undefined;
-    if (template === undefined) return english;
+    if (template === undefined) return withoutClauses(english, why);
     const vars = {};
     for (const [name, value] of Object.entries(why.params || {})) {
       vars[name] = describe(name, value, { ui, term, seatName, join: (items) => join(items) });
     }
-    const said = interpolate(template, vars);
-    return why.clauses && why.clauses.length ? `${said} (${why.clauses.join(", ")})` : said;
+    return interpolate(template, vars);
   };
   // a game option's name in words (section `option`), else its own name with spaces
   const option = (name) => pick(catalogues, `option.${name}`, {}, lang) ?? name.replace(/_/g, " ");
@@ -161,6 +160,14 @@ export async function gameTranslator(game) {
   const optionDefault = (name) => pick(catalogues, `optionDefault.${name}`, {}, lang);
   const join = (items) => joinList(items, catalogues, lang);
   return { ui, term, event, move, option, optionDefault, join, reason };
+}
+
+// The server's English sentence for a refusal without the clause ids it ends with, "(XX-A4, XX-B1)" (the
+// server's `why` names them): a player reads the reason, the logs keep the ids for developers
+export function withoutClauses(english, why) {
+  const clauses = (why && why.clauses) || [];
+  const suffix = clauses.length ? ` (${clauses.join(", ")})` : "";
+  return suffix && english.endsWith(suffix) ? english.slice(0, -suffix.length) : english;
 }
 
 // Items as the language lists them, as merchantry/i18n.py's Translator.join: "tea, myrrh and olives"

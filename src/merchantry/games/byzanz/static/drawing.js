@@ -275,8 +275,10 @@ export function render(payload, act, t, tr = { term: (w) => w }) {
   const lastLot = [...(view.log || [])].reverse().find((e) => MARKET_EVENTS.includes(e.type));
   const lastLotText = lastLot && lastLot.type !== "round" && tr.event ? tr.event(lastLot, (s) => seatName(table, s).split(" ")[0]) : null;
   const over = view.phase === "over";  // no offer cards are to come once the game is over
+  // no prompt, no banner: a replay seen by the seat to move (nothing to do there) drew an empty yellow strip
+  const said = prompt(view, seat, table, can, t);
   root = h("section", { class: "byzanz" },
-    h("div", { class: "banner bz-prompt", role: "status" }, prompt(view, seat, table, can, t)),
+    said ? h("div", { class: "banner bz-prompt", role: "status" }, said) : null,
     h("div", { class: "status-line" }, `${t("round")} ${view.round} / ${view.rounds} · ${t(`phase_${view.phase}`)}`
       + (over ? "" : ` · ${t("deck")} ${view.deck}`)
       + (view.offers_to_come.length ? ` · ${t("offersLeft")}${t("colon")}${view.offers_to_come.join(" ")}` : "")),
