@@ -315,7 +315,7 @@ def test_a_byzanz_replay_seen_by_a_seat_shows_no_empty_banner(live_server, brows
     page.goto(f"{live_server}/replay/{table_id}")
     page.wait_for_selector("#replay-seat")
     page.select_option("#replay-seat", "0")
-    seen_by_the_mover = 0
+    seen_by_the_mover = bids_shown = 0
     for at in range(1, 41):
         page.click("#replay-next")
         page.wait_for_function(f"document.querySelector('#replay-at')?.textContent.includes(' {at} /')")
@@ -325,7 +325,11 @@ def test_a_byzanz_replay_seen_by_a_seat_shows_no_empty_banner(live_server, brows
         )
         assert empty == 0, f"move {at}: an empty banner is shown"
         seen_by_the_mover += page.locator(".byzanz .bz-prompt").count() == 0
+        # nothing is played in a replay: a bid in the making shows its cards, not a live-looking Bid
+        assert page.locator("#bz-bid, .bz-actions button").count() == 0, f"move {at}: a move button"
+        bids_shown += page.locator(".bz-building").count()
     assert seen_by_the_mover > 0, "no position was seen by the seat to move (the case of the empty strip)"
+    assert bids_shown > 0, "no bid in the making was replayed (the case of the Bid button)"
     page.close()
 
 

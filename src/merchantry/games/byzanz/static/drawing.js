@@ -141,10 +141,11 @@ function biddingPanel(view, seat, can, act, t, redraw) {
       h("span", { class: "cards", "data-focus-group": "bid" }, held.map((code, i) => goodsCard(code, {
         onclick: () => { building.cards.splice(i, 1); redraw(); }, "aria-label": t("takeBackCard"), "data-take-back": code, title: t("takeBackCard") })))),
     held.length ? h("small", { class: "muted" }, t("takeBackHelp")) : null,
-    h("div", {}, h("button", { class: "primary", id: "bz-bid", disabled: enough ? null : true,
+    // Bid only while the seat is to bid (it may pass): a replay paused mid-bid showed a live-looking Bid
+    can.has("pass") || can.has("bid") ? h("div", {}, h("button", { class: "primary", id: "bz-bid", disabled: enough ? null : true,
       title: enough ? "" : why, "aria-describedby": enough ? null : "bz-bid-why", onclick: () => {
         sendBid(act);
-      } }, t("move_bid")), enough ? null : h("small", { class: "bz-bid-why", id: "bz-bid-why" }, ` ${why}`)));
+      } }, t("move_bid")), enough ? null : h("small", { class: "bz-bid-why", id: "bz-bid-why" }, ` ${why}`)) : null);
 }
 
 // Bid: the cards held on the page, then the bid, at once
