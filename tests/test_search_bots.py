@@ -970,3 +970,18 @@ def test_a_byzanz_sale_out_of_turn_is_not_judged_and_the_analysis_of_its_game_en
     decisions = list(analyze(record, SearchConfig(iterations=6, rollout_depth=6), worlds=2, floor=None))
     judged = [d.moves for d in decisions]
     assert [95] not in judged and [92] in judged and [93] in judged and [94] in judged
+
+
+def test_a_hint_plans_no_step_the_search_tells_no_apart_a_seat_that_has_lost_sells_every_set():
+    """A newcomer's last Byzanz hint (the game lost whatever P1 did) was "sell olive2 olive1 merchant,
+    done" while P1 held cloth3 cloth2 cloth2: three points thrown away. The first search's plan went on
+    with its most visited next step, `done`, where every step won nothing (visits are noise there); such a
+    step is searched again, and the `even` move (greedy's, which plays for points) sells the cloth too."""
+    record = json.loads(
+        (Path(__file__).parent / "records" / "byzanz-last-sales-of-a-lost-game.json").read_text()
+    )
+    state = records.replay(record)
+    assert state.to_act() == [0] and "sell cloth3 cloth2 cloth2" in map(str, state.legal_actions(0))
+    advice = hint(state, 0, "byzanz")
+    assert advice.chance < 0.05  # lost whatever it does
+    assert "sell cloth3 cloth2 cloth2" in advice.plan and advice.plan[-1] == "done", advice.plan

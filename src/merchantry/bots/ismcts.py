@@ -23,7 +23,8 @@ term counted against how often it was available (not how often its parent was vi
   game's greedy bot, which plays for points) instead of whichever was visited most by chance. Without it
   a hard seat far behind, in a game whose hard level has no anchor, said `done` at the last sale holding
   a set, and discarded cards it could have sold (issue 32): every move won nothing, so the most visited
-  one was noise.
+  one was noise. A plan stops before such a step (it is searched again, and the even move played): a
+  hint "sell a set, done" of a seat that had lost kept the plan's `done` while it held another set.
 - Own policy: optionally, a better bot of the game than greedy plays the searching seat's own steps in
   rollouts and gives the anchor's move (a search that improves on that bot rather than on greedy).
 - Budget: `iterations`, or `seconds` of wall time, whichever ends first. For a `SearchBot`, `seconds` is the
@@ -391,6 +392,10 @@ class Search:
         while node.children:  # the seat's own next steps, while they are well explored
             (actor, action), child = max(node.children.items(), key=lambda item: item[1].visits)
             if actor != seat or child.visits < self.config.plan_visits:
+                break
+            # steps the tree tells no apart are searched again, where the `even` move is played: a plan
+            # "sell a set, done" of a seat that loses whatever it does said `done` holding another set
+            if self.all_even(node, seat):
                 break
             plan.append(action)
             node = child
