@@ -246,6 +246,19 @@ def test_mo_r2_bluff_card_returns_and_a_bid_without_value_sits_out():
     assert state.view(None)["seats"][0]["bid"] == ["EUR30"]
 
 
+def test_mo_r2_a_bid_bluff_card_is_in_the_bid_not_the_hand_until_the_reveal():
+    """A lesson's page showed the bluff card in the hand and in the bid once it was bid: the view's hand
+    always ended with it."""
+    state = four_player_table()
+    state.apply(0, "add BLUFF")
+    mine = state.view(0)
+    assert mine["my_bid"] == ["BLUFF"] and "BLUFF" not in mine["hand"]
+    state.apply(0, "remove BLUFF")
+    assert state.view(0)["hand"].count("BLUFF") == 1 and state.view(0)["my_bid"] == []
+    bid_round(state, [["BLUFF", "EUR30"], ["BLUFF"], [], ["BRL20"]])
+    assert state.view(0)["hand"].count("BLUFF") == 1  # back at the reveal
+
+
 def test_mo_r3_bid_value_is_the_sum_of_face_values():
     state = four_player_table()
     bid_round(state, [["EUR30", "COIN"], ["GBP20", "GBP30"], ["AUD20"], ["BRL20"]])

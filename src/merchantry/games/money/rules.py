@@ -585,7 +585,9 @@ class MoneyState(State):
             view["variants"] = variants
         if player is not None:
             hand = sorted(self.hands[player], key=lambda c: (display_key(CARD_CODES[c]), c))
-            view["hand"] = [CARD_CODES[c] for c in hand] + [BLUFF]
+            # the bluff card is in the hand unless it is in the bid being built (MO-R2): a lesson's page
+            # showed it in both once it was bid
+            view["hand"] = [CARD_CODES[c] for c in hand] + ([] if self.bluff_bid[player] else [BLUFF])
             view["hand_serials"] = [c + 1 for c in hand]
             if self.phase == BIDDING:
                 bid = sorted(self.bids[player], key=lambda c: (display_key(CARD_CODES[c]), c))
