@@ -62,9 +62,14 @@ FORMAT_VERSION: Final = 2  # 2: no seed in the state; 'maybe' knowledge after di
 _SET_RANK: Final = tuple(sorted(range(NUM_CODES), key=set_order).index(c) for c in range(NUM_CODES))
 
 
+# The code of each set rank: card_names sorts the ranks as plain ints (a code's rank names it) instead of
+# sorting codes by a key function (compiled, calling the key and looking up its bound method were generic)
+_CODE_OF_SET_RANK: Final = tuple(sorted(range(NUM_CODES), key=set_order))
+
+
 def card_names(codes: list[int] | tuple[int, ...]) -> list[str]:
     """Card ids -> names in set order, for views and log events."""
-    return [CODES[c] for c in sorted(codes, key=_SET_RANK.__getitem__)]
+    return [CODES[_CODE_OF_SET_RANK[rank]] for rank in sorted([_SET_RANK[c] for c in codes])]
 
 
 def expand(counts: list[int] | tuple[int, ...]) -> list[int]:
@@ -90,9 +95,12 @@ _CODES_OF_TYPE: Final = {
     **{start // _PER_TYPE: range(start, start + _PER_TYPE) for start in _TYPE_STARTS},
     -1: range(MERCHANT, MERCHANT + 1),
 }
-# (as ints: compiled, reading a range's start and stop is a generic attribute look-up)
+# (as ints: compiled, reading a range's start and stop is a generic attribute look-up), each with the
+# counts of an empty run: a pick is offered when the market's run differs from it (compiled, a slice and a
+# comparison, where any() of the slice was a builtin looked up and called generically; faster pure too)
 _PICKS: Final = tuple(
-    (TAKE[t], _CODES_OF_TYPE[t].start, _CODES_OF_TYPE[t].stop) for t in (*range(len(TYPES)), -1)
+    (TAKE[t], _CODES_OF_TYPE[t].start, _CODES_OF_TYPE[t].stop, (0,) * len(_CODES_OF_TYPE[t]))
+    for t in (*range(len(TYPES)), -1)
 )
 
 
@@ -332,7 +340,7 @@ class ByzanzState(State):
             return [TO_MARKET[c] for c in sorted(set(self.lot))]
         if self.phase == MARKET:
             market = self.market
-            return [take for take, start, stop in _PICKS if any(market[start:stop])]
+            return [take for take, start, stop, empty in _PICKS if market[start:stop] != empty]
         return [DONE]
 
     def bid_value(self, player: int) -> int:

@@ -8,7 +8,6 @@ until every bid is sealed. In the exchange step (MO-R4..MO-R7) one player acts a
 from __future__ import annotations
 
 import random
-from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable
 from typing import Any, Final
@@ -72,10 +71,9 @@ _CARDS_OF_CODE: Final[dict[str, frozenset[int]]] = {
 _NO_CARDS: Final[frozenset[int]] = frozenset()
 
 
-# A code's display rank, and the card ids of each rank: a bidding move looks its code up once, then works on
+# A code's display rank: a bidding move looks its code up once, then works on
 # ints (the card ids to choose from, the rank's place in the kept lists).
 _RANK_OF_CODE: Final[dict[str, int]] = {code: rank for rank, code in enumerate(ALL_CODES)}
-_CARDS_OF_RANK: Final[tuple[frozenset[int], ...]] = tuple(_CARDS_OF_CODE[code] for code in ALL_CODES)
 
 
 def _holds(cards: tuple[int, ...], listed: tuple[tuple[int, ...], tuple[int, ...], Any], code: str) -> bool:
@@ -87,7 +85,7 @@ def _holds(cards: tuple[int, ...], listed: tuple[tuple[int, ...], tuple[int, ...
 
 
 # The kept `add` and `remove` lists (MoneyState.listed_adds) carry their display ranks beside the actions: a
-# list is updated at the place of a rank, found among plain ints (bisect, tuple.index), rather than by
+# list is updated at the place of a rank, found among plain ints, rather than by
 # comparing actions (named tuples of strings) with a key function called for each (compiled, those calls
 # into CPython cost as much as in pure Python, and were a third of a bidding move's instructions).
 
@@ -96,7 +94,13 @@ def _listed_with(
     ranks: tuple[int, ...], actions: tuple[MoneyAction, ...], rank: int, by_rank: tuple[MoneyAction, ...]
 ) -> tuple[tuple[int, ...], tuple[MoneyAction, ...]]:
     """A kept list (in display order) with the action of `rank` in its place, unless it is there already."""
-    place = bisect_left(ranks, rank)
+    # The place by a loop over the (few) ranks, not bisect_left: compiled, a native loop over ints, where the
+    # call into the bisect module was generic (pure Python, the loop costs a little more than the call)
+    place = 0
+    for listed in ranks:
+        if listed >= rank:
+            break
+        place += 1
     if place < len(ranks) and ranks[place] == rank:
         return ranks, actions
     return ranks[:place] + (rank,) + ranks[place:], actions[:place] + (by_rank[rank],) + actions[place:]
@@ -106,7 +110,9 @@ def _listed_without(
     ranks: tuple[int, ...], actions: tuple[MoneyAction, ...], rank: int
 ) -> tuple[tuple[int, ...], tuple[MoneyAction, ...]]:
     """A kept list without the action of `rank` (which it holds)."""
-    place = ranks.index(rank)
+    place = 0  # a loop rather than ranks.index, as in `_listed_with`
+    while ranks[place] != rank:
+        place += 1
     return ranks[:place] + ranks[place + 1 :], actions[:place] + actions[place + 1 :]
 
 
@@ -358,16 +364,29 @@ class MoneyState(State):
             return
         hand, bid = self.hands[player], self.bids[player]
         rank = _RANK_OF_CODE[code]
-        in_hand = _CARDS_OF_RANK[rank].intersection(hand)
-        # Of several identical notes, the one with the lowest serial goes in (docs/money.md, decisions).
-        card = min(in_hand)
-        new_hand, new_bid = without(hand, card), bid + (card,)
+        # Of several identical notes, the one with the lowest serial (card id) goes in (docs/money.md,
+        # decisions). One loop over the hand finds its place and whether it is the hand's last of the rank:
+        # compiled, a native loop over ints; a frozenset's intersection, min() and tuple.index were generic
+        # calls into CPython, half of a move's instructions (pure Python, the loop is a little slower).
+        at = -1
+        last = True
+        for i in range(len(hand)):
+            serial = hand[i]
+            if CARD_RANK[serial] == rank:
+                if at < 0:
+                    at = i
+                else:
+                    last = False
+                    if serial < hand[at]:
+                        at = i
+        card = hand[at]
+        new_hand, new_bid = hand[:at] + hand[at + 1 :], bid + (card,)
         self.hands[player], self.bids[player] = new_hand, new_bid
         # the kept lists follow, where they were listed for this hand and bid: the code may leave the
         # hand's list (its last card went) and join the bid's
         listed_hand, ranks, adds = self.listed_adds[player]
         if listed_hand is hand:
-            if len(in_hand) == 1:
+            if last:
                 ranks, adds = _listed_without(ranks, adds, rank)
             self.listed_adds[player] = (new_hand, ranks, adds)
         listed_bid, ranks, removes = self.listed_removes[player]
@@ -383,13 +402,23 @@ class MoneyState(State):
             return
         hand, bid = self.hands[player], self.bids[player]
         rank = _RANK_OF_CODE[code]
-        in_bid = _CARDS_OF_RANK[rank].intersection(bid)
-        card = max(in_bid)
-        new_hand, new_bid = hand + (card,), without(bid, card)
+        at = -1  # as in `_add_to_bid`, the highest serial of the rank
+        last = True
+        for i in range(len(bid)):
+            serial = bid[i]
+            if CARD_RANK[serial] == rank:
+                if at < 0:
+                    at = i
+                else:
+                    last = False
+                    if serial > bid[at]:
+                        at = i
+        card = bid[at]
+        new_hand, new_bid = hand + (card,), bid[:at] + bid[at + 1 :]
         self.hands[player], self.bids[player] = new_hand, new_bid
         listed_bid, ranks, removes = self.listed_removes[player]
         if listed_bid is bid:
-            if len(in_bid) == 1:
+            if last:
                 ranks, removes = _listed_without(ranks, removes, rank)
             self.listed_removes[player] = (new_bid, ranks, removes)
         listed_hand, ranks, adds = self.listed_adds[player]
@@ -414,7 +443,10 @@ class MoneyState(State):
                 self.log = self.log.add("sits_out", seat=p)
         # MO-R4 highest bid first; MO-R5 a tie goes to the bid holding the lowest serial (lowest card id).
         bidders = [p for p in range(self.num_players) if self.bids[p]]
-        self.order = sorted(bidders, key=lambda p: (-bid_value(self.bids[p]), min(self.bids[p])))
+        # (sorted as tuples, no key function: compiled, calling a lambda back from sorted() was generic; bids
+        # hold distinct cards, so no two tuples tie before the seat)
+        ranked = sorted([(-bid_value(self.bids[p]), min(self.bids[p]), p) for p in bidders])
+        self.order = [p for _, _, p in ranked]
         self.phase = EXCHANGE
         if self.order:
             self.log = self.log.add("order", order_seats=list(self.order))

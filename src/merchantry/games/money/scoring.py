@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -43,16 +42,20 @@ def currency_score(total: int, trios: int, penalty: int = PENALTY, trio_bonus: i
     return base + trio_bonus * trios
 
 
-def _count_codes(cards: Iterable[str]) -> Counter[str]:
-    counts: Counter[str] = Counter()
+def _count_codes(cards: Iterable[str]) -> dict[str, int]:
+    # a plain dict, not a Counter: a Counter's missing key is a Python-level __missing__ call, and compiled,
+    # its item access and update were generic calls
+    counts: dict[str, int] = {}
     for code in cards:
         if code == BLUFF:
             continue  # MO-E5: bluff cards score 0
-        if code not in COPIES:
+        copies = COPIES.get(code, 0)
+        if not copies:
             raise IllegalAction(f"{code!r} is not a Money card (cards look like EUR20, JPY60, COIN, BLUFF)")
-        counts[code] += 1
-        if counts[code] > COPIES[code]:
-            raise IllegalAction(f"a hand cannot hold {counts[code]} {code}: only {COPIES[code]} exist")
+        held = counts.get(code, 0) + 1
+        if held > copies:
+            raise IllegalAction(f"a hand cannot hold {held} {code}: only {copies} exist")
+        counts[code] = held
     return counts
 
 
@@ -60,18 +63,31 @@ def score_breakdown(cards: Iterable[str], penalty: int = PENALTY, trio_bonus: in
     """Score a final hand given as card codes, per currency (by the rulebook unless a variant's
     `penalty` or `trio_bonus` is given)."""
     counts = _count_codes(cards)
+    # the notes held of each currency (a note's code is its currency's three letters and its value), in one
+    # pass over the hand rather than one per currency
+    held_of: dict[str, dict[str, int]] = {}
+    for code, n in counts.items():
+        if code != COIN:
+            held_of.setdefault(code[:3], {})[code] = n
     per_currency = []
     for cur in CURRENCIES:
-        held = {code: n for code, n in counts.items() if code.startswith(cur)}
-        if not held:
+        held = held_of.get(cur)
+        if held is None:
             continue
-        total = sum(int(code[3:]) * n for code, n in held.items())
-        trios = sum(1 for value in TRIO_VALUES if held.get(f"{cur}{value}", 0) == 3)
+        total = 0
+        for code, n in held.items():
+            total += int(code[3:]) * n
+        trios = 0
+        for value in TRIO_VALUES:
+            if held.get(f"{cur}{value}", 0) == 3:
+                trios += 1
         per_currency.append(
             CurrencyScore(cur, total, trios, currency_score(total, trios, penalty, trio_bonus))
         )
-    coins = counts[COIN] * COIN_VALUE  # MO-E5: coins always count, and are no currency
-    total = sum(c.score for c in per_currency) + coins
+    coins = counts.get(COIN, 0) * COIN_VALUE  # MO-E5: coins always count, and are no currency
+    total = coins
+    for currency in per_currency:
+        total += currency.score
     return HandScore(tuple(per_currency), coins, total)
 
 

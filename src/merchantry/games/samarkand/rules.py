@@ -354,7 +354,8 @@ class SamarkandState(State):
             self._sell(player, action.good)
         elif verb == "keep":
             self.offer_waiting = replace_at(self.offer_waiting, player, False)
-            if not any(self.offer_waiting):
+            # (`in`, not any(): compiled, a builtin looked up and called generically; faster pure too)
+            if True not in self.offer_waiting:
                 self._close_offer()
         elif verb == "pass":
             self.log = self._add("passed", seat=player)
@@ -365,16 +366,18 @@ class SamarkandState(State):
     def _add(self, event_type: str, **arguments: object) -> EventLog:
         """Log an event; the first event of each round of turns carries `new_round`."""
         turn = self.turns + 1
-        if self.turns % self.num_players == 0:  # a round's first turn: is this its first event?
-            last = self.log.last
-            if last is None or last.get("turn") != turn:
-                arguments["new_round"] = self.turns // self.num_players + 1
+        # a round's first turn: is this its first event? (an empty log has no turn)
+        if self.turns % self.num_players == 0 and self.log.last_field("turn") != turn:
+            arguments["new_round"] = self.turns // self.num_players + 1
         others = arguments.get("others")
         if isinstance(others, dict):  # what the seats outside the audience read: the same turn and round
-            rounds = {k: v for k, v in arguments.items() if k == "new_round"}
-            arguments["others"] = {**others, "turn": turn, **rounds}
+            others = {**others, "turn": turn}
+            if "new_round" in arguments:
+                others["new_round"] = arguments["new_round"]
+            arguments["others"] = others
         # the same keys in the same order as add(event_type, turn=turn, **arguments), without its generic call
-        return self.log.add_fields(event_type, {"turn": turn, **arguments})
+        # nor, until the event is read, a copy of the arguments behind its turn
+        return self.log.add_fields(event_type, arguments, ("turn", turn))
 
     def _marry(self, player: int, family: int) -> None:
         """SK-T1, SK-T2."""
@@ -810,8 +813,9 @@ def _frontiers_after(
     place = 1 << space
     found = list(frontiers)
     if camels[space] & (camels[space] - 1):  # two camels: full (SK-T4)
+        closed = ~place  # made once: the spaces are more than a machine word, each ~ is a new int
         for other in range(len(found)):
-            found[other] &= ~place
+            found[other] &= closed
     bit, spaces = 1 << family, found[family] & ~place
     for other in ADJACENT[space]:
         mask = camels[other]
@@ -840,13 +844,25 @@ def _moves_to(moves: tuple[SamarkandAction, ...], bits: int) -> tuple[SamarkandA
     return found
 
 
+# spaces_in reads a bitmask of spaces a machine word's worth at a time: the map has more spaces than a word
+# holds, and each step on the whole mask made new big ints, where on a word the arithmetic is on small ints
+# (native compiled, and cheaper in pure Python too)
+_WORD_BITS: Final = 60
+_WORD_MASK: Final = (1 << _WORD_BITS) - 1
+
+
 def spaces_in(bits: int) -> list[int]:
     """The spaces whose bits are set, ascending."""
     spaces = []
+    base = 0
     while bits:
-        low = bits & -bits
-        spaces.append(low.bit_length() - 1)
-        bits ^= low
+        word = bits & _WORD_MASK
+        while word:
+            low = word & -word
+            spaces.append(base + low.bit_length() - 1)
+            word ^= low
+        bits >>= _WORD_BITS
+        base += _WORD_BITS
     return spaces
 
 
