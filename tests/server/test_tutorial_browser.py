@@ -23,6 +23,7 @@ from merchantry.i18n import PLATFORM_LOCALES
 from merchantry.package import LANGUAGES
 from merchantry.server import tutorials
 from merchantry.server.app import create_app
+from merchantry.server.limits import Limits
 from tests.server.conftest import serving
 from tests.server.test_accessibility import AXE, serious_findings
 from tests.server.test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, REQUIRED, shot
@@ -72,6 +73,10 @@ def lesson_server(tmp_path_factory):
         hint_search=quick,
         analysis_search=quick,
         unseen_window_seconds=0.0,  # (a sale offer's 3-5 s window made a Samarkand lesson minutes long)
+        # every lesson of the module comes from one address, dozens in a minute where the machine is quick:
+        # past the 20 a minute a person may start, the page was refused its lesson and the test waited
+        # 120 s for a step that never came (two clean-clone CIs failed so, on different tests)
+        limits=Limits(tables_per_minute=10_000),
     )
     with serving(app) as base:
         yield base, app
