@@ -462,7 +462,7 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   else if (table.status === "closed") banner = t("closedBanner");
   else if (seat === null) banner = t("spectator");
   // a seat the server answers for (a sale offer for a card it does not hold) waits like everyone else
-  else if ((view.to_act || []).includes(seat) && !payload.answered_for_you) banner = t("yourTurn");
+  else if ((view.to_act || []).includes(seat) && !payload.answered_for_you) banner = yourTurnBanner(table, tr);
   else banner = waitingBanner(table, (view.to_act || []).filter((s) => s !== seat));
 
   // a move of the moves panel, clicked or typed, goes through the drawing first (`typed`): a page that holds
@@ -647,6 +647,15 @@ function followTheEnd(box) {
   const watcher = new ResizeObserver(() => (box.isConnected ? keep() : watcher.disconnect()));
   watcher.observe(box);
   for (const list of box.children) watcher.observe(list);
+}
+
+// The seat's own turn, said plainly; in a step the server answers for whoever has not answered by a deadline
+// (table.decision_deadline), that it is this seat's turn to answer, in the game's words where its catalogue
+// has them ("yourTurnToAnswer"): the clock's "then a bot answers for you" after a line naming only the
+// others' thinking read as if nothing was asked of the person, and a bot answered for them
+function yourTurnBanner(table, tr) {
+  const answering = table.decision_deadline !== null && table.decision_deadline !== undefined;
+  return answering ? tr.ui("yourTurnToAnswer") : t("yourTurn");
 }
 
 // Who the table waits for: people by their seat, bots as thinking ("P3 is thinking…") while their turn
