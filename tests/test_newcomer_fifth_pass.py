@@ -26,9 +26,11 @@ def catalogue(folder: Path, language: str) -> dict[str, dict[str, str]]:
 
 SECOND_PERSON = {
     "en": r"\b(you|your|yours|yourself)\b",
-    "pt": r"\b(tu|te|ti|contigo|teu|teus|tua|tuas|você|vocês|vos|vosso|vossa|vossos|vossas)\b",
+    "pt": r"\b(tu|te|ti|contigo|teu|teus|tua|tuas|você|vocês"
+    r"|vos|vosso|vossa|vossos|vossas)\b",
     "fr": r"\b(tu|te|toi|ton|ta|tes|vous|votre|vos)\b|\bt'",
-    "de": r"\b(du|dich|dir|dein|deine|deinen|deinem|deiner|deines|ihr|euch|euer|eure|Sie|Ihr|Ihre|Ihren|Ihrem)\b",
+    "de": r"\b(du|dich|dir|dein|deine|deinen|deinem|deiner|deines|euch|euer|eure"
+    r"|Sie|Ihr|Ihre|Ihren|Ihrem)\b",
 }
 
 
@@ -202,7 +204,8 @@ def test_samarkands_marks_in_german_and_english():
 
     def of(language: str) -> dict[str, str]:
         tr = Translator("samarkand", language)
-        return {f.name: m for f, m in zip(MAP.families, marks([tr.term(f.name) for f in MAP.families]))}
+        names = [tr.term(f.name) for f in MAP.families]
+        return {f.name: m for f, m in zip(MAP.families, marks(names), strict=True)}
 
     de, en = of("de"), of("en")
     assert (de["Khwarezm"], de["Caucasus"], de["China"]) == ("Co", "K", "Ci")
