@@ -47,3 +47,33 @@ def test_the_banner_says_it_is_your_turn_to_answer_the_sale_offer(live_server, b
     text = banner.inner_text()
     assert text.startswith("Your turn: answer the sale offer"), text
     assert "thinking" not in text, text
+
+
+def answered_for_this_seat(message: str) -> str:
+    """The same offer for a card this seat does not hold: the server answers for it (keep is its only
+    answer), after the same pause as everyone's."""
+    data = json.loads(answering_a_sale_offer(message))
+    if data.get("type") == "state" and (data.get("view") or {}).get("offer"):
+        held = {card["good"] for card in data["view"]["hand"]}
+        data["view"]["offer"]["good"] = next(g for g in range(1, 34) if g not in held)
+        data["legal"], data["answered_for_you"] = ["keep"], True
+    return json.dumps(data)
+
+
+def test_a_seat_the_server_answers_for_is_not_told_a_bot_answers_for_it(live_server, browser):
+    # the banner named only the others ("P2 and P3 are thinking…") and the clock said "then a bot answers
+    # for you": it read as a turn the person had missed, though they had nothing to choose
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+
+    def offering(ws):
+        server = ws.connect_to_server()
+        server.on_message(lambda message: ws.send(answered_for_this_seat(message)))
+        ws.on_message(lambda message: server.send(message))
+
+    page.route_web_socket(re.compile(r"/ws/tables/"), offering)
+    create_table(page, live_server, "Ann", ["human", "bot:greedy", "bot:greedy"], game="samarkand")
+    page.wait_for_function(
+        "document.querySelector('.table-head .banner')?.textContent.includes('at the latest')"
+    )
+    text = page.locator(".table-head .banner").inner_text()
+    assert "answers for you" not in text and not text.startswith("Your turn"), text

@@ -534,7 +534,7 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   // comes back (it is not drawn while another seat is on turn, and the focus fell to the page with it)
   else if (typingAt === tableId && document.activeElement === document.body) area.querySelector(".moves-panel[open] #move")?.focus({ preventScroll: true });
   document.title = `${myTurn ? `● ${t("yourTurn")} — ` : ""}${gameTitle(table.game, table.title)} — Merchantry`;
-  startCountdown(area, clockShown(table, view, seat), table);
+  startCountdown(area, clockShown(table, view, seat, payload.answered_for_you), table);
   startDecisionCountdown(area, table);
 }
 
@@ -670,13 +670,16 @@ function waitingBanner(table, toAct) {
 }
 
 // The turn clock every seat and spectator sees: one's own on one's turn, else that of the seat on turn
-function clockShown(table, view, seat) {
+function clockShown(table, view, seat, answeredForYou = false) {
   if (!table.clock || table.status !== "playing") return null;
   // a step the server answers for whoever has not answered (table.decision_deadline): its time says what
   // happens when it runs out, to the seat with a choice ("then a bot answers for you") and to the others
-  // ("answered within 25 s at the latest"), never a bare "25 s left"
+  // ("answered within 25 s at the latest"), never a bare "25 s left"; a seat the server answers for (it has
+  // no choice: a sale offer for a card it does not hold) is told the table's time, not "then a bot answers
+  // for you" under a banner naming only the others, which read as a turn it had missed
   if (table.decision_deadline !== null && table.decision_deadline !== undefined) {
-    return { seconds: table.decision_deadline, who: null, decision: (view.to_act || []).includes(seat) ? "decisionLeftForYou" : "decisionLeftForTable" };
+    const choosing = (view.to_act || []).includes(seat) && !answeredForYou;
+    return { seconds: table.decision_deadline, who: null, decision: choosing ? "decisionLeftForYou" : "decisionLeftForTable" };
   }
   // one's own clock also while the server answers for one: the step's time, the same for every person
   if ((view.to_act || []).includes(seat) && table.clock[seat] !== undefined) return { seconds: table.clock[seat], who: null };
