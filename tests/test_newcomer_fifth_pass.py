@@ -212,6 +212,26 @@ def test_samarkands_marks_in_german_and_english():
     assert (en["Khwarezm"], en["Caucasus"], en["China"]) == ("K", "Ca", "Ch")
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_samarkands_terminal_map_marks_camels_and_start_cities_in_the_readers_language(language):
+    from rich.console import Console
+
+    from merchantry.games.samarkand.components import MAP
+    from merchantry.games.samarkand.game import GAME
+    from merchantry.games.samarkand.terminal import map_text, marks
+
+    tr = Translator("samarkand", language)
+    names = [tr.term(f.name) for f in MAP.families]
+    view = GAME.new_game(players=3, seed=1).view(0)
+    console = Console(width=120, record=True, color_system=None)
+    console.print(map_text(view, tr))
+    text = console.export_text()
+    starts = {name[:3].upper() for name in names}
+    assert len(starts) == len(names) and all(start in text for start in starts), (language, starts)
+    camels = {marks(names)[f].lower() for cell in view["camels"] for f in cell}
+    assert camels and all(mark in text for mark in camels), (language, camels)
+
+
 def test_the_page_marks_samarkands_families_from_the_names_read():
     script = (games.package("samarkand").folder / "static" / "drawing.js").read_text(encoding="utf-8")
     assert "MARKS = marks(MAP.families.map((f) => tr.term(f.name)));" in script

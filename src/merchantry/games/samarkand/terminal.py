@@ -51,7 +51,8 @@ def cell(view: dict[str, Any], space_index: int, tr: Translator | None = None) -
     camels = view["camels"][space_index]
     colours = [MAP.families[f].colour for f in camels]
     if space.kind == "start":
-        label = MAP.families[space.family or 0].name[:3].upper()
+        name = MAP.families[space.family or 0].name  # a start city: its family's name as the reader reads it
+        label = (tr.term(name) if tr else name)[:3].upper()
     elif space.kind == "goods":
         label = f"{space.good}"
     elif space.kind == "water":
