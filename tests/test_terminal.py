@@ -259,8 +259,8 @@ def test_a_hint_in_german_says_the_move_in_words_and_in_the_notation_one_types()
     )
     table.run()
     text = out.getvalue()
-    assert "Tipp: der starke Bot würde spielen: " in text and "wahrscheinlich zwischen" in text
-    assert "P2 Bot: schwer" in text  # the level's name in German
+    assert "Tipp: der schwere Bot würde spielen: " in text and "wahrscheinlich zwischen" in text
+    assert "P2 Schwerer Bot" in text  # the level's name in German
     # the plan is said whole after the colon: it once read "würde einen Saphir kaufen spielen", two verbs
     assert not re.search(r"(kaufen|verkaufen|beenden) spielen", text), text
     said = text.split("würde spielen: ")[1]

@@ -62,6 +62,12 @@ def interpolate(text: str, values: dict[str, Any]) -> str:
     return PLACEHOLDER.sub(lambda m: str(values.get(m.group(1), "")), text)
 
 
+# The CLDR locale whose plural rules a language's words follow, where its bare code names another variety:
+# "pt" alone is Brazilian Portuguese, where 0 is singular ("0 carta"); the words here are European
+# Portuguese, where only 1 is ("0 cartas"). static/i18n.js keeps the same table.
+PLURAL_LOCALE = {"pt": "pt_PT"}
+
+
 class Translator:
     """A game's text in one language: its own catalogue, then the platform's, then English."""
 
@@ -70,7 +76,7 @@ class Translator:
         folders = ([games.package(game).folder / "locales"] if game else []) + [PLATFORM_LOCALES]
         chain = [language] if language == "en" else [language, "en"]
         self.catalogues = [load_catalogue(folder, lang) for lang in chain for folder in folders]
-        self.plural = Locale.parse(language).plural_form
+        self.plural = Locale.parse(PLURAL_LOCALE.get(language, language)).plural_form
 
     def _find(self, key: str, count: Any = None) -> str | None:
         """The text of `section.name`, in its plural form for `count` if it has one."""

@@ -20,20 +20,39 @@ CELL = 7  # characters per space on the text map (a label and two 2-letter camel
 MARGIN = 3  # characters of row numbers left of the map (7 rows: a digit and two blanks; 80 columns in all)
 
 
-def letter(family: int) -> str:
-    """A family's mark: its initial, or two letters when another family shares the initial."""
-    name = MAP.families[family].name
-    shared = sum(1 for other in MAP.families if other.name[0] == name[0]) > 1
-    return (name[:2] if shared else name[0]).lower()
+def marks(names: list[str]) -> list[str]:
+    """Each family's mark on its camels, from its name in the reader's language (a German map read "K" for
+    Choresmien, from the English Khwarezm): its initial, or, among the names sharing an initial, the initial
+    and the letter at the first place where all of those names differ ("Ca" Caucasus and "Ch" China;
+    "Co" Choresmien and "Ci" China). static/drawing.js marks them alike."""
+    out = []
+    for name in names:
+        group = [other for other in names if other[:1].lower() == name[:1].lower()]
+        if len(group) == 1:
+            out.append(name[:1])
+            continue
+        at = next(
+            (i for i in range(1, min(map(len, group))) if len({g[i].lower() for g in group}) == len(group)),
+            1,
+        )
+        out.append(name[:1] + name[at : at + 1])
+    return out
 
 
-def cell(view: dict[str, Any], space_index: int) -> Text:
+def letter(family: int, tr: Translator | None = None) -> str:
+    """A family's mark in the terminal, lower case (see `marks`)."""
+    names = [tr.term(f.name) if tr else f.name for f in MAP.families]
+    return marks(names)[family].lower()
+
+
+def cell(view: dict[str, Any], space_index: int, tr: Translator | None = None) -> Text:
     """One space: its camels' family letters, else what the space is."""
     space = MAP.spaces[space_index]
     camels = view["camels"][space_index]
     colours = [MAP.families[f].colour for f in camels]
     if space.kind == "start":
-        label = MAP.families[space.family or 0].name[:3].upper()
+        name = MAP.families[space.family or 0].name  # a start city: its family's name as the reader reads it
+        label = (tr.term(name) if tr else name)[:3].upper()
     elif space.kind == "goods":
         label = f"{space.good}"
     elif space.kind == "water":
@@ -42,7 +61,7 @@ def cell(view: dict[str, Any], space_index: int) -> Text:
         label = "."
     text = Text(label.ljust(3))
     for family, colour in zip(camels, colours, strict=True):
-        text.append(letter(family), style=f"bold {_rich_colour(colour)}")
+        text.append(letter(family, tr), style=f"bold {_rich_colour(colour)}")
     text.pad_right(CELL - len(text))
     return text
 
@@ -53,7 +72,7 @@ def _rich_colour(colour: str) -> str:
     )
 
 
-def map_text(view: dict[str, Any]) -> Text:
+def map_text(view: dict[str, Any], tr: Translator | None = None) -> Text:
     """The hex map as rows of cells; odd columns sit half a row lower, as drawn in the browser. Column
     letters run along the top, row numbers down the left (even columns) and the right (odd columns), so
     every space's name (D5) can be read off its edges. No line ends in blanks and the right-hand number
@@ -71,7 +90,7 @@ def map_text(view: dict[str, Any]) -> Text:
             for column in range(columns):
                 space = grid.get((column, row))
                 if column % 2 == half and space is not None:
-                    line.append_text(cell(view, space.index))
+                    line.append_text(cell(view, space.index, tr))
                 else:
                     line.append(" " * CELL)
             line.rstrip()
@@ -162,7 +181,7 @@ def draw(view: dict[str, Any], console: Console, tr: Translator | None = None) -
             discards=view["discard_size"],
         )
     )
-    console.print(map_text(view))
+    console.print(map_text(view, tr))
     console.print(families_table(view, tr))
     console.print(players_table(view, tr))
     draw_own(view, console, tr)
@@ -174,7 +193,7 @@ def draw_step(view: dict[str, Any], console: Console, tr: Translator | None = No
     the first one now stands."""
     tr = tr or Translator("samarkand")
     if view["phase"] == "second":
-        console.print(map_text(view))
+        console.print(map_text(view, tr))
     draw_own(view, console, tr)
 
 

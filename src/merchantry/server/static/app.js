@@ -462,7 +462,7 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   else if (table.status === "closed") banner = t("closedBanner");
   else if (seat === null) banner = t("spectator");
   // a seat the server answers for (a sale offer for a card it does not hold) waits like everyone else
-  else if ((view.to_act || []).includes(seat) && !payload.answered_for_you) banner = t("yourTurn");
+  else if ((view.to_act || []).includes(seat) && !payload.answered_for_you) banner = yourTurnBanner(table, tr);
   else banner = waitingBanner(table, (view.to_act || []).filter((s) => s !== seat));
 
   // a move of the moves panel, clicked or typed, goes through the drawing first (`typed`): a page that holds
@@ -534,7 +534,7 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   // comes back (it is not drawn while another seat is on turn, and the focus fell to the page with it)
   else if (typingAt === tableId && document.activeElement === document.body) area.querySelector(".moves-panel[open] #move")?.focus({ preventScroll: true });
   document.title = `${myTurn ? `● ${t("yourTurn")} — ` : ""}${gameTitle(table.game, table.title)} — Merchantry`;
-  startCountdown(area, clockShown(table, view, seat), table);
+  startCountdown(area, clockShown(table, view, seat, payload.answered_for_you), table);
   startDecisionCountdown(area, table);
 }
 
@@ -649,6 +649,15 @@ function followTheEnd(box) {
   for (const list of box.children) watcher.observe(list);
 }
 
+// The seat's own turn, said plainly; in a step the server answers for whoever has not answered by a deadline
+// (table.decision_deadline), that it is this seat's turn to answer, in the game's words where its catalogue
+// has them ("yourTurnToAnswer"): the clock's "then a bot answers for you" after a line naming only the
+// others' thinking read as if nothing was asked of the person, and a bot answered for them
+function yourTurnBanner(table, tr) {
+  const answering = table.decision_deadline !== null && table.decision_deadline !== undefined;
+  return answering ? tr.ui("yourTurnToAnswer") : t("yourTurn");
+}
+
 // Who the table waits for: people by their seat, bots as thinking ("P3 is thinking…") while their turn
 // lasts; it says only who is to act, which every seat sees anyway
 function waitingBanner(table, toAct) {
@@ -661,13 +670,16 @@ function waitingBanner(table, toAct) {
 }
 
 // The turn clock every seat and spectator sees: one's own on one's turn, else that of the seat on turn
-function clockShown(table, view, seat) {
+function clockShown(table, view, seat, answeredForYou = false) {
   if (!table.clock || table.status !== "playing") return null;
   // a step the server answers for whoever has not answered (table.decision_deadline): its time says what
   // happens when it runs out, to the seat with a choice ("then a bot answers for you") and to the others
-  // ("answered within 25 s at the latest"), never a bare "25 s left"
+  // ("answered within 25 s at the latest"), never a bare "25 s left"; a seat the server answers for (it has
+  // no choice: a sale offer for a card it does not hold) is told the table's time, not "then a bot answers
+  // for you" under a banner naming only the others, which read as a turn it had missed
   if (table.decision_deadline !== null && table.decision_deadline !== undefined) {
-    return { seconds: table.decision_deadline, who: null, decision: (view.to_act || []).includes(seat) ? "decisionLeftForYou" : "decisionLeftForTable" };
+    const choosing = (view.to_act || []).includes(seat) && !answeredForYou;
+    return { seconds: table.decision_deadline, who: null, decision: choosing ? "decisionLeftForYou" : "decisionLeftForTable" };
   }
   // one's own clock also while the server answers for one: the step's time, the same for every person
   if ((view.to_act || []).includes(seat) && table.clock[seat] !== undefined) return { seconds: table.clock[seat], who: null };

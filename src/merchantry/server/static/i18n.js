@@ -54,10 +54,15 @@ function lookup(catalogue, path) {
   return path.split(".").reduce((node, part) => (node && typeof node === "object" ? node[part] : undefined), catalogue);
 }
 
+// The locale whose plural rules a language's words follow, where its bare code names another variety:
+// "pt" alone is Brazilian Portuguese, where 0 is singular; the words are European Portuguese, where only 1
+// is ("0 cartas"). merchantry/i18n.py keeps the same table.
+const PLURAL_LOCALE = { pt: "pt-PT" };
+
 function pick(catalogues, key, vars, lang) {
   const count = vars.count;
   const keys = typeof count === "number"
-    ? [...(count === 0 ? [`${key}_zero`] : []), `${key}_${new Intl.PluralRules(lang).select(count)}`, `${key}_other`, key]
+    ? [...(count === 0 ? [`${key}_zero`] : []), `${key}_${new Intl.PluralRules(PLURAL_LOCALE[lang] || lang).select(count)}`, `${key}_other`, key]
     : [key];
   for (const catalogue of catalogues) {
     for (const k of keys) {

@@ -46,8 +46,23 @@ function hexPoints(cx, cy) {
   }).join(" ");
 }
 
-// a family's mark on its camels: its initial, or two letters when another family shares the initial
-const MARKS = MAP.families.map((f) => MAP.families.filter((o) => o.name[0] === f.name[0]).length > 1 ? f.name.slice(0, 2) : f.name[0]);
+// a family's mark on its camels, from its name in the reader's language (a German map read "K" for
+// Choresmien, from the English Khwarezm): its initial, or, among the names sharing an initial, the initial
+// and the letter at the first place where all of those names differ ("Ca" Caucasus, "Ch" China; "Co"
+// Choresmien, "Ci" China); terminal.py's `marks` marks them alike
+function marks(names) {
+  return names.map((name) => {
+    const group = names.filter((o) => o.slice(0, 1).toLowerCase() === name.slice(0, 1).toLowerCase());
+    if (group.length === 1) return name.slice(0, 1);
+    const shortest = Math.min(...group.map((g) => g.length));
+    let at = 1;
+    for (let i = 1; i < shortest; i++) {
+      if (new Set(group.map((g) => g[i].toLowerCase())).size === group.length) { at = i; break; }
+    }
+    return name.slice(0, 1) + name.slice(at, at + 1);
+  });
+}
+let MARKS = marks(MAP.families.map((f) => f.name));
 
 function familyIndex(name) {
   return MAP.families.findIndex((f) => f.name.toLowerCase() === name.toLowerCase());
@@ -369,6 +384,7 @@ export function label(move, tr) {
 export function render(payload, send, t, tr = { term: (w) => w, join: (items) => items.join(", ") }) {
   const { view, legal, seat, table } = payload;
   term = tr.term;
+  MARKS = marks(MAP.families.map((f) => tr.term(f.name)));
   const moves = readMoves(legal);
   let root = null;
   const act = (move) => { ui.family = null; send(move); };
