@@ -106,6 +106,24 @@ def _listed_with(
     return ranks[:place] + (rank,) + ranks[place:], actions[:place] + (by_rank[rank],) + actions[place:]
 
 
+def _place_of_rank(cards: tuple[int, ...], rank: int, lowest: bool) -> tuple[int, bool]:
+    """Where in `cards` the card of `rank` with the lowest (else the highest) serial lies, and whether it
+    is the last card of that rank there. One loop: compiled, a native loop over ints (a frozenset's
+    intersection, min() and tuple.index were generic calls into CPython, half of a move's instructions)."""
+    at = -1
+    last = True
+    for i in range(len(cards)):
+        serial = cards[i]
+        if CARD_RANK[serial] == rank:
+            if at < 0:
+                at = i
+            else:
+                last = False
+                if (serial < cards[at]) == lowest:
+                    at = i
+    return at, last
+
+
 def _listed_without(
     ranks: tuple[int, ...], actions: tuple[MoneyAction, ...], rank: int
 ) -> tuple[tuple[int, ...], tuple[MoneyAction, ...]]:
@@ -365,20 +383,8 @@ class MoneyState(State):
         hand, bid = self.hands[player], self.bids[player]
         rank = _RANK_OF_CODE[code]
         # Of several identical notes, the one with the lowest serial (card id) goes in (docs/money.md,
-        # decisions). One loop over the hand finds its place and whether it is the hand's last of the rank:
-        # compiled, a native loop over ints; a frozenset's intersection, min() and tuple.index were generic
-        # calls into CPython, half of a move's instructions (pure Python, the loop is a little slower).
-        at = -1
-        last = True
-        for i in range(len(hand)):
-            serial = hand[i]
-            if CARD_RANK[serial] == rank:
-                if at < 0:
-                    at = i
-                else:
-                    last = False
-                    if serial < hand[at]:
-                        at = i
+        # decisions); whether it is the hand's last of the rank says what the kept lists lose
+        at, last = _place_of_rank(hand, rank, lowest=True)
         card = hand[at]
         new_hand, new_bid = hand[:at] + hand[at + 1 :], bid + (card,)
         self.hands[player], self.bids[player] = new_hand, new_bid
@@ -402,17 +408,7 @@ class MoneyState(State):
             return
         hand, bid = self.hands[player], self.bids[player]
         rank = _RANK_OF_CODE[code]
-        at = -1  # as in `_add_to_bid`, the highest serial of the rank
-        last = True
-        for i in range(len(bid)):
-            serial = bid[i]
-            if CARD_RANK[serial] == rank:
-                if at < 0:
-                    at = i
-                else:
-                    last = False
-                    if serial > bid[at]:
-                        at = i
+        at, last = _place_of_rank(bid, rank, lowest=False)  # the highest serial of the rank
         card = bid[at]
         new_hand, new_bid = hand + (card,), bid[:at] + bid[at + 1 :]
         self.hands[player], self.bids[player] = new_hand, new_bid
