@@ -134,6 +134,7 @@ class MoneyObserver:
         self.header: tuple[Any, ...] | None = None
         self.removed: tuple[str, ...] | None = None
         self.hand: tuple[int, ...] | None = None
+        self.hand_bluff = True  # whether the hand encoded holds the bluff card
         self.hand_cards = Counts(numbers, HAND, 4, len(CODES))
         self.my_bid: tuple[int, ...] | None = None
         self.my_bluff = False
@@ -170,14 +171,16 @@ class MoneyObserver:
             self.removed = state.removed
             for index, currency in enumerate(CURRENCIES):
                 numbers[REMOVED + index] = 1.0 if currency in state.removed else 0.0
-        if state.hands[me] is not self.hand:
-            self.hand = state.hands[me]
-            hand = codes_of(self.hand)
-            hand.append(BLUFF_CODE)
-            self.hand_cards.write(hand)
-        # the bid being built: its cards (by identity: a tuple replaced when it changes) and the bluff card
+        # the bid being built: its cards (by identity: a tuple replaced when it changes) and the bluff card,
+        # which is in the hand while it is not in the bid (as the view's hand, MO-R2)
         my_bid = state.bids[me] if phase == BIDDING else None
         bluff = phase == BIDDING and state.bluff_bid[me]
+        if state.hands[me] is not self.hand or bluff == self.hand_bluff:
+            self.hand, self.hand_bluff = state.hands[me], not bluff
+            hand = codes_of(self.hand)
+            if not bluff:
+                hand.append(BLUFF_CODE)
+            self.hand_cards.write(hand)
         if my_bid is not self.my_bid or bluff != self.my_bluff:
             self.my_bid, self.my_bluff = my_bid, bluff
             bid = codes_of(my_bid) if my_bid is not None else []
