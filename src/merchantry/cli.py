@@ -423,7 +423,7 @@ def moment_in_words(moment: dict[str, Any], seat: int) -> str:
     others = "; ".join(f"{seat_label(m['seat'])} played {m['played']}" for m in moment["moves"])
     return (
         f"while {others}, {seat_label(seat)}'s chance of winning fell from {moment['from']}% to"
-        f" {moment['to']}% (between two of its moves)"
+        f" {moment['to']}% (between two of their moves)"
     )
 
 

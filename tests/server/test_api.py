@@ -274,12 +274,16 @@ def test_replays_step_through_a_finished_game(client):
     assert set(step["log_moves"][len(before["view"]["log"]) :]) <= {5}
     end = client.get(f"/api/tables/{table['id']}/replay?upto={start['moves']}").json()
     assert end["view"]["phase"] == "over" and "hand" not in end["view"]
-    # jumping by round: at each listed point the log has just opened a round (round 1 at the start)
+    # jumping by round: at each listed point a round has just begun, as the status line and the analysis
+    # count rounds (round 1 at the start; a Money round's log opens only at its reveal, after its bids)
     rounds = start["rounds"]
     assert rounds[0] == 0 and rounds == sorted(rounds) and len(rounds) == end["view"]["round"]
     for number, at in enumerate(rounds, 1):
         view = client.get(f"/api/tables/{table['id']}/replay?upto={at}").json()["view"]
-        assert [e["new_round"] for e in view["log"] if "new_round" in e][-1] == number
+        assert view["round"] == number
+        if at:
+            before = client.get(f"/api/tables/{table['id']}/replay?upto={at - 1}").json()["view"]
+            assert before["round"] == number - 1
     # after the end, any seat's point of view: its hand at that moment, nobody else's
     as_p2 = client.get(f"/api/tables/{table['id']}/replay?upto=5&seat=1").json()
     assert as_p2["seat"] == 1 and as_p2["view"]["seat"] == 1 and as_p2["view"]["hand"]

@@ -1147,16 +1147,25 @@ def holder_of(table: LiveTable, digest: str) -> int | None:
 
 
 def round_starts(record: records.Record) -> list[int]:
-    """For a replay that jumps by round: the number of moves after which each round's first event
-    (one marked "new_round", engine.EventLog) is in the log."""
+    """For a replay that jumps by round, and the analysis chart's round marks: the number of moves after
+    which each round begins. Where the public view has a round number, when it changes, as the status line
+    and the analysis' rounds (`analysis.round_of`) count them: a log may open a round only at its first
+    public event (sealed bids are revealed after they are made), and the chart marked a round's start
+    after its bids, so that a move the analysis said was in round 4 stood in the chart's round 3. Else
+    where the round's first event (one marked "new_round", engine.EventLog) is in the log."""
     session = records.Session(record["game"], record["players"], record["seed"], record["options"])
     starts: list[int] = []
-    seen = 0
+    seen, current = 0, None
     for count in range(len(record["moves"]) + 1):
         if count:
             session.apply(*record["moves"][count - 1])
-        events = session.state.view(None)["log"]
-        if any("new_round" in event for event in events[seen:]):
+        view = session.state.view(None)
+        events = view["log"]
+        if isinstance(view.get("round"), int):
+            if view["round"] != current and not (view.get("phase") == "over" and current is not None):
+                starts.append(count)
+            current = view["round"]
+        elif any("new_round" in event for event in events[seen:]):
             starts.append(count)
         seen = len(events)
     return starts
