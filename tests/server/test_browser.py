@@ -197,7 +197,10 @@ def test_the_lobby_lists_finished_games_and_replays_step_through_them(live_serve
     assert page.locator(".money .mine").count() == 0  # spectators see no hand
     page.select_option("#replay-seat", "0")  # after the end, any seat's point of view
     page.wait_for_selector(".money .mine .hand")
-    assert page.locator(".log li:has-text('Round 2: bids revealed')").count() == 1
+    # the jump lands where round 2 begins, as the status line and the analysis count rounds: its bids are
+    # still to be made, so its log's first line (the reveal) is still to come
+    assert page.inner_text(".money .status-line").startswith("Round 2")
+    assert page.locator(".log li:has-text('Round 2: bids revealed')").count() == 0
     shot(page, "06-replay")
     page.goto(live_server + "/")
     page.wait_for_selector("table.tables")
