@@ -10,6 +10,7 @@ import re
 
 from tests.server.test_browser import browser, create_table, live_server  # noqa: F401
 from tests.server.test_browser import pytestmark as browser_needed
+from tests.server.test_browser_rough_edges import offered_the_first_card_of_the_hand
 
 pytestmark = browser_needed
 
@@ -17,27 +18,28 @@ pytestmark = browser_needed
 def answering_a_sale_offer(message: str) -> str:
     """A table's update as if a sale offer for the first card of this seat's hand had just opened, as the
     server sends it: every seat may still answer as far as this one knows, and the step has a deadline."""
-    data = json.loads(message)
-    view = data.get("view") or {}
-    if data.get("type") != "state" or not view.get("hand"):
+    data = json.loads(offered_the_first_card_of_the_hand(message))
+    if data.get("type") != "state" or not (data.get("view") or {}).get("offer"):
         return message
-    good = view["hand"][0]["good"]
-    view["offer"] = {"good": good, "name": view["hand"][0]["name"], "answered": False}
-    view["to_act"] = list(range(len(data["table"]["seats"])))
-    data["legal"], data["answered_for_you"] = [f"sell {good}", "keep"], False
+    data["view"]["to_act"] = list(range(len(data["table"]["seats"])))
     data["table"]["decision_deadline"] = 30
     return json.dumps(data)
 
 
-def test_the_banner_says_it_is_your_turn_to_answer_the_sale_offer(live_server, browser):
-    page = browser.new_page(viewport={"width": 1100, "height": 900})
+def updates_rewritten(page, rewrite) -> None:
+    """The page's table updates pass through `rewrite` on their way from the server."""
 
-    def offering(ws):
+    def through(ws):
         server = ws.connect_to_server()
-        server.on_message(lambda message: ws.send(answering_a_sale_offer(message)))
+        server.on_message(lambda message: ws.send(rewrite(message)))
         ws.on_message(lambda message: server.send(message))
 
-    page.route_web_socket(re.compile(r"/ws/tables/"), offering)
+    page.route_web_socket(re.compile(r"/ws/tables/"), through)
+
+
+def test_the_banner_says_it_is_your_turn_to_answer_the_sale_offer(live_server, browser):
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    updates_rewritten(page, answering_a_sale_offer)
     create_table(page, live_server, "Ann", ["human", "bot:greedy", "bot:greedy"], game="samarkand")
     page.locator(".samarkand .sk-offer.answering").wait_for()
     banner = page.locator(".table-head .banner")
@@ -64,13 +66,7 @@ def test_a_seat_the_server_answers_for_is_not_told_a_bot_answers_for_it(live_ser
     # the banner named only the others ("P2 and P3 are thinking…") and the clock said "then a bot answers
     # for you": it read as a turn the person had missed, though they had nothing to choose
     page = browser.new_page(viewport={"width": 1100, "height": 900})
-
-    def offering(ws):
-        server = ws.connect_to_server()
-        server.on_message(lambda message: ws.send(answered_for_this_seat(message)))
-        ws.on_message(lambda message: server.send(message))
-
-    page.route_web_socket(re.compile(r"/ws/tables/"), offering)
+    updates_rewritten(page, answered_for_this_seat)
     create_table(page, live_server, "Ann", ["human", "bot:greedy", "bot:greedy"], game="samarkand")
     page.wait_for_function(
         "document.querySelector('.table-head .banner')?.textContent.includes('at the latest')"
