@@ -1063,15 +1063,16 @@ function roundMarks(rounds, x, y, svg, most) {
   ]);
 }
 
-// a seat's chance after every decision, with its 95% interval: after its own the chance judged, after the
-// others' its share of what theirs leaves, so the seats' lines at one move add up to 100% (an analysis
-// stored before every seat's interval was kept draws a seat at its own decisions only)
+// a seat's line is its own chance, as it knew the game at each of its decisions: before its move (had it
+// played the move preferred) and after the move played, each with its 95% interval. It is the chance the
+// marks table and the turning points quote: another seat's estimate of it, from that seat's own hand, is a
+// different judgement, and a line mixing the two jumped between them (the table said "94% → 3%" where the
+// line stood at 60%). So the lines at one move need not add up to 100%: each player knew only their own cards
 function seatPoints(analysis, seat) {
-  return analysis.decisions.flatMap((d) => {
-    if (d.seat === seat) return [{ move: d.move, chance: d.after, low: d.after_interval[0], high: d.after_interval[1] }];
-    const interval = d.chance_intervals?.[seat];
-    return interval ? [{ move: d.move, chance: d.chances[seat], low: interval[0], high: interval[1] }] : [];
-  });
+  return analysis.decisions.filter((d) => d.seat === seat).flatMap((d) => [
+    { move: d.moves[0] - 1, chance: d.before, low: d.best_interval[0], high: d.best_interval[1] },
+    { move: d.move, chance: d.after, low: d.after_interval[0], high: d.after_interval[1] },
+  ]);
 }
 
 // A desktop's chart is drawn as many units wide as the page's column is wide (at least 600), and so fills the
@@ -1134,8 +1135,21 @@ function chanceChart(analysis, table, tr, rounds = []) {
   }
   // the shaded band behind each line, said in words: the range its chance likely lies in
   const bandHelp = h("p", { class: "muted chart-band-help" }, t("chartBand"));
-  return h("figure", { class: "chart" }, chart, h("figcaption", {}, legend, bandHelp));
+  const perspective = h("p", { class: "muted chart-perspective" }, t("chartPerspective"));
+  const figure = h("figure", { class: "chart" }, chart, h("figcaption", {}, legend, perspective, bandHelp));
+  figure.redraw = () => chanceChart(analysis, table, tr, rounds);
+  return figure;
 }
+
+// a chart is drawn to its column's width: when the window changes size it is drawn again, else a narrowed
+// window scaled the drawing down and its words with it
+let chartResize = null;
+window.addEventListener("resize", () => {
+  clearTimeout(chartResize);
+  chartResize = setTimeout(() => document.querySelectorAll("figure.chart").forEach((old) => {
+    if (old.redraw) old.replaceWith(old.redraw());
+  }), 150);
+});
 
 // --- routing -----------------------------------------------------------------------------------------
 async function route() {
