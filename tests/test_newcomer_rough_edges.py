@@ -351,3 +351,29 @@ def test_the_terminals_moves_are_listed_with_their_words_in_the_players_language
 def test_the_english_terminal_lists_only_the_notation():
     text, session = _terminal_lines("grand_bazaar", "en", ["quit"], players=2)
     assert "buy ruby" in text and "(buy one ruby)" not in text
+
+
+def test_a_move_measured_above_the_one_preferred_is_the_seats_chance_before_it(monkeypatch):
+    """The analysis' chance before a move is the seat's chance with its best known move: where the same worlds
+    measured the move played above the search's preferred one, that is the move played. Before, "before" was
+    the preferred move's chance alone, and the chart drew a seat's own unmarked move as raising its chance
+    (Money's lesson: "26% → 60%")."""
+    from merchantry.bots import analysis
+
+    game = games.get("money")
+    state = game.new_game(players=3, seed=5)
+    seat = state.to_act()[0]
+    played = [next(a for a in state.legal_actions(seat) if str(a) == "pass" or str(a).startswith("add"))]
+    won, lost = [float(p == seat) for p in range(3)], [0.0 if p == seat else 0.5 for p in range(3)]
+    wins = lambda n: [won if w < n else lost for w in range(20)]  # noqa: E731  (n of 20 worlds won)
+    for played_wins, preferred_wins in ((16, 6), (6, 16)):
+        outcomes = [wins(played_wins), wins(preferred_wins)]
+        judged = lambda *_args, outcomes=outcomes, **_kw: (["elsewhere"], outcomes)  # noqa: E731
+        monkeypatch.setattr(analysis, "judge", judged)
+        d = analysis._decision("money", analysis.analysis_recipe("money"), state, seat, [1], played, 20, None)
+        assert d.before == max(d.best, d.after)
+        if played_wins > preferred_wins:
+            assert d.after > d.best and d.before == d.after and d.before_interval == d.after_interval
+            assert d.mark is None
+        else:
+            assert d.before == d.best > d.after and d.before_interval == d.best_interval

@@ -548,7 +548,7 @@ class Decision:
     seat: int
     played: str  # the whole move, its steps separated by ", "
     preferred: str
-    before: float  # the seat's chance to win here, playing the preferred move
+    before: float  # its chance here: with the preferred move, or the played one where it measured higher
     after: float  # its chance after the move played
     best: float  # its chance after the move preferred (= before)
     mark: str | None
@@ -558,6 +558,7 @@ class Decision:
     chances: list[float]  # every seat's chance after the move played (they add up to 1)
     round: int = 0  # the round it was made in (the newest "new_round" of the log before it; 0: none yet)
     chance_intervals: list[tuple[float, float]] = field(default_factory=list)  # every seat's, as `chances`
+    before_interval: tuple[float, float] | None = None  # `before`'s (None: stored before it was kept)
 
     @property
     def loss(self) -> float:
@@ -648,7 +649,8 @@ def turning_point(earlier: Decision, later: Decision, between: list[Decision]) -
 def clear_fall(earlier: Decision, later: Decision) -> bool:
     """Whether a seat's chance fell by `FALL` or more from after its move `earlier` to before its move
     `later`, beyond both intervals."""
-    return earlier.after - later.before >= FALL and earlier.after_interval[0] > later.best_interval[1]
+    before_high = (later.before_interval or later.best_interval)[1]
+    return earlier.after - later.before >= FALL and earlier.after_interval[0] > before_high
 
 
 def round_of(state: State) -> int:
@@ -810,22 +812,28 @@ def _decision(
     stretch = calibrate.slope(min(after.value, best.value), max(after.value, best.value))
     shown_after, shown_best = calibrate(after.value), calibrate(best.value)
     shown_loss = shown_best - shown_after
+    # the seat's chance before its move is what its best known move gives: the move played, where the same
+    # worlds measured it above the search's preferred one (else a seat's own move seemed to raise its chance)
+    after_interval = calibrate.interval(after, len(mine[0]))
+    best_interval = calibrate.interval(best, len(mine[-1]))
+    played_better = shown_after > shown_best
     return Decision(
         move=numbers[-1],
         moves=numbers,
         seat=seat,
         played=", ".join(str(a) for a in played),
         preferred=", ".join(str(a) for a in preferred),
-        before=shown_best,
+        before=max(shown_best, shown_after),
         after=shown_after,
         best=shown_best,
         mark=mark(shown_loss) if loss.low > 0 else None,
-        after_interval=calibrate.interval(after, len(mine[0])),
-        best_interval=calibrate.interval(best, len(mine[-1])),
+        after_interval=after_interval,
+        best_interval=best_interval,
         loss_interval=(loss.low * stretch, loss.high * stretch),
         chances=calibrate.seats(chances(outcomes[0]), seat),
         round=round_of(before),
         chance_intervals=calibrate.seat_intervals(seat_estimates(outcomes[0]), seat, len(outcomes[0])),
+        before_interval=after_interval if played_better else best_interval,
     )
 
 

@@ -1070,7 +1070,7 @@ function roundMarks(rounds, x, y, svg, most) {
 // line stood at 60%). So the lines at one move need not add up to 100%: each player knew only their own cards
 function seatPoints(analysis, seat) {
   return analysis.decisions.filter((d) => d.seat === seat).flatMap((d) => [
-    { move: d.moves[0] - 1, chance: d.before, low: d.best_interval[0], high: d.best_interval[1] },
+    { move: d.moves[0] - 1, chance: d.before, low: (d.before_interval || d.best_interval)[0], high: (d.before_interval || d.best_interval)[1] },
     { move: d.move, chance: d.after, low: d.after_interval[0], high: d.after_interval[1] },
   ]);
 }
