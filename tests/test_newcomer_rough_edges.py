@@ -377,3 +377,21 @@ def test_a_move_measured_above_the_one_preferred_is_the_seats_chance_before_it(m
             assert d.mark is None
         else:
             assert d.before == d.best > d.after and d.before_interval == d.best_interval
+
+
+def test_steps_that_take_themselves_back_are_part_of_the_decision_that_follows():
+    """A seat that puts a note into its sealed bid and takes it out again has not decided yet: the analysis
+    judges one decision, its steps from the first `add` to the seal, as "add X, bid" (a newcomer read a
+    medium bot's "add GBP 20, take it back" as a move of nothing, “”, in a turning point)."""
+    from merchantry import records
+    from merchantry.bots.analysis import decisions_in
+
+    session = records.Session("money", 3, seed=5)
+    seat = session.state.to_act()[0]
+    note = next(a for a in session.state.legal_actions(seat) if str(a).startswith("add"))
+    for text in (str(note), str(note).replace("add", "remove"), str(note), "bid"):
+        session.apply(seat, session.game.parse_action(session.state, seat, text))
+    record = {"game": "money", "players": 3, "seed": 5, "options": {}, "moves": session.moves}
+    (before, decider, steps), *_ = decisions_in(record)
+    assert decider == seat and [n for n, _ in steps] == [1, 2, 3, 4]
+    assert [str(a) for a in before.net_move(seat, [a for _, a in steps])] == [str(note), "bid"]

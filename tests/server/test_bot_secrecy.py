@@ -232,3 +232,28 @@ def test_an_open_sale_offer_tells_every_seat_the_same_decision_deadline(service,
         service.act(table_id, seat, str(live.state.legal_actions(seat)[-1]))
         live = service.table(table_id)
     assert service.payload(table_id, 0)["table"]["decision_deadline"] is None
+
+
+class TakesItBack:
+    """A bot whose first whole move puts a note into its bid and takes it out again (a medium Money bot
+    did), then bids a note: each step the first legal action of the verb its script names."""
+
+    def __init__(self) -> None:
+        self.script = ["add", "remove", "add", "bid"]
+
+    def choose(self, world, seat, rng):
+        verb = self.script.pop(0)
+        return next(a for a in world.legal_actions(seat) if str(a).split()[0] == verb)
+
+
+def test_a_bot_move_that_ends_where_it_began_is_thought_again_not_published():
+    """A bot's move that takes back every step it took, the seat still to decide, is no move: the server
+    drops it and the bot thinks again, so the table sees "add GBP 20, seal" and never "add, take back"."""
+    from merchantry.server.tables import BotTurn
+
+    table = live_table("ab" * 32)
+    seat = next(s for s in table.state.to_act() if not table.state.in_decision(s))
+    bot = TakesItBack()
+    steps = [str(a) for a in BotTurn(seat, 4, None, table.state.clone(), bot, random.Random(1)).think()]
+    assert len(steps) == 2 and steps[0].startswith("add") and steps[1] == "bid", steps
+    assert not bot.script, "the bot was asked again after its move came to nothing"

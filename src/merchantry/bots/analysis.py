@@ -680,10 +680,18 @@ def decisions_in(record: dict[str, Any]) -> Iterator[tuple[State, int, list[tupl
         started[seat][1].append((number, action))
         state.apply(seat, action)
         if state.is_over() or not state.in_turn(seat) or seat not in state.to_act():
+            if not state.is_over() and seat in state.to_act() and made_no_move(*started[seat], seat):
+                continue  # steps that undid themselves (a card put into a bid, taken out): still deciding
             before, steps = started.pop(seat)
             yield before, seat, steps
     for seat, (before, steps) in started.items():
         yield before, seat, steps
+
+
+def made_no_move(before: State, steps: list[tuple[int, Action]], seat: int) -> bool:
+    """Whether `seat`'s `steps` from `before` come to no move at all as a person would say it (a card put
+    into a sealed bid and taken out again: `State.net_move`), so that its decision is still to make."""
+    return not before.net_move(seat, [action for _, action in steps])
 
 
 def judge(

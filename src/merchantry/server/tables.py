@@ -47,6 +47,7 @@ SEATS_CHANGED = -1  # a change notice for a table whose seats or status changed 
 REPLAY_CACHE = 512  # replay steps kept (a step of a finished game never changes)
 SEED_BITS = 128  # a shorter seed can be brute-forced from the cards revealed so far (ENGINE principle 2)
 MOVE_STEPS = 100  # a bot's whole move is cut after this many steps (one that never ends its bid)
+MAX_DETOURS = 3  # a bot's move that ends where it began is thought again this many times at most
 # a step whose answers nobody sees (State.answers_unseen: a sale offer, say) waits this long for a person
 # who has a choice to answer, then a bot answers for them: nobody stalls the table in another's turn
 UNSEEN_ANSWER_SECONDS = 30.0
@@ -247,8 +248,22 @@ class BotTurn:
 
     def think(self) -> list[Any]:
         """The steps of the move, each chosen in a world sampled for the seat from the position after the
-        steps before it (a card drawn on the way is the seat's own to see), up to the end of the decision."""
-        position, seat = self.position, self.seat
+        steps before it (a card drawn on the way is the seat's own to see), up to the end of the decision.
+        Steps that end back where the move began, the seat still to decide (a card put into a bid and taken
+        out again), are no move: they are dropped and the bot thinks again, up to `MAX_DETOURS` times (a
+        medium Money bot published "put GBP 20 into the bid, take it back", which an analysis then showed as
+        a move of nothing)."""
+        start, seat = self.position, self.seat
+        for _ in range(MAX_DETOURS):
+            position = start.clone()
+            steps = self._steps_from(position)
+            still_to_decide = not position.is_over() and seat in position.to_act()
+            if not (still_to_decide and not start.net_move(seat, steps)):  # `net_move`: as a person says it
+                break
+        return steps
+
+    def _steps_from(self, position: Any) -> list[Any]:
+        seat = self.seat
         steps: list[Any] = []
         while len(steps) < MOVE_STEPS:
             if self.bot is None:
