@@ -209,6 +209,8 @@ def test_a_money_hand_is_shown_once_at_the_end(live_server, browser):
     mine = page.locator(".money .mine .hand [data-card]").evaluate_all("ns => ns.map((n) => n.dataset.card)")
     assert sorted(mine) == sorted(hand), "one's hand under 'Your hand'"
     assert page.locator(".money .seat[data-seat='0'] .final-hand").count() == 0, "and not again in the seat"
+    said = page.inner_text(".money .seat[data-seat='0'] .final-hand-mine")  # its box says where, not empty
+    assert said == "Cards at the end: under “Your hand” below", said
     for seat in range(1, len(view["seats"])):  # the others' hands, each once, in their seats
         assert page.locator(f".money .seat[data-seat='{seat}'] .final-hand").count() == 1
     shown = page.locator(".money [data-card]").evaluate_all("ns => ns.map((n) => n.dataset.card)")

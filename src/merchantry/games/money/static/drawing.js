@@ -157,8 +157,9 @@ export function render(payload, act, t, tr = { join: (items) => items.join(", ")
     seats.append(h("div", { class: `seat${s === seat ? " me" : ""}${current ? " current" : ""}`, "data-seat": s },
       h("div", { class: "seat-name" }, seatName(table, s), s === seat ? ` (${t("you")})` : ""),
       h("div", { class: "muted", title: t("cardsHelp") }, `${info.hand_size} ${t("cards")}`),
-      // at the end every hand is shown, once: one's own below, under "Your hand" (it was drawn twice)
-      view.phase === "over" && finalHand(view, s) ? (s === seat && view.hand ? null
+      // at the end every hand is shown, once: one's own below, under "Your hand" (it was drawn twice), its
+      // box saying so (it stood empty beside the others' cards)
+      view.phase === "over" && finalHand(view, s) ? (s === seat && view.hand ? h("div", { class: "muted final-hand-mine" }, t("handAtEndBelow"))
         : h("div", { class: "final-hand" }, `${t("handAtEnd")}${t("colon")}`, cards(sortHand(finalHand(view, s)), t)))
         : info.known.length ? h("div", { class: "known", title: t("knownHelp") }, `${t("knownCards")}${t("colon")}`, cards(info.known, t)) : null,
       view.phase === "over" ? null : h("div", { class: "bid" }, `${t("bidLabel")}${t("colon")}`, bid),
