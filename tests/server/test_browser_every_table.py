@@ -356,3 +356,31 @@ def test_the_analysis_chart_fills_the_desktop_panel_and_fits_a_phone(live_server
             assert chart["height"] >= 250, chart  # taller as it widens
         page.locator("#analysis").screenshot(path=str(ARTIFACTS / f"every-table-chart-{size['width']}.png"))
         page.close()
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("en", "put AUD 20, CAD 30 and BRL 20 into the bid, then take AUD 20 back, then seal the bid"),
+        ("fr", "mettre AUD 20, CAD 30 et BRL 20 dans l'offre, puis reprendre AUD 20, puis sceller l'offre"),
+    ],
+)
+def test_a_whole_bid_in_words_names_its_cards_in_one_phrase(live_server, browser, language, expected):
+    """A key moment or a turning point says a Money bid as a person would: its cards listed once ("put AUD
+    20, CAD 30 and BRL 20 into the bid"), not a sentence per card (the sixth newcomer's pass read them as
+    long run-on lists); a lone step and a game without such words keep one phrase a step."""
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(f"{live_server}/?lang={language}")
+    page.wait_for_selector("#game")
+    said, grand_bazaar = page.evaluate(
+        """async () => {
+          const { gameTranslator, moveInWords } = await import('/static/i18n.js');
+          const money = await gameTranslator('money');
+          const bazaar = await gameTranslator('grand_bazaar');
+          return [moveInWords('add AUD20, add CAD30, add BRL20, remove AUD20, bid', money),
+                  moveInWords('buy ruby, buy ruby, done', bazaar)];
+        }"""
+    )
+    assert said == expected
+    if language == "en":  # Grand Bazaar has no words for a run of buys: a phrase a step, as before
+        assert grand_bazaar == "buy one ruby, then buy one ruby, then end the turn", grand_bazaar

@@ -1,6 +1,6 @@
 // Merchantry in the browser: the lobby, a table (live over a websocket) and replays.
 import { h, seatHolderNoted, seatLabel, seatName } from "./dom.js";
-import { LANGUAGES, addressLanguage, decimal, gameTitle, gameTranslator, knowTitles, language, listOf, loadLanguage, setLanguage, t, withoutClauses } from "./i18n.js";
+import { LANGUAGES, addressLanguage, decimal, gameTitle, gameTranslator, knowTitles, language, listOf, loadLanguage, moveInWords, setLanguage, t, withoutClauses } from "./i18n.js";
 import * as generic from "./generic.js";
 import * as tutorial from "./tutorial.js";
 import { accountBar, accountPage, csrfHeader } from "./account.js";
@@ -1034,11 +1034,6 @@ function momentButton(m, seat, table, tr, show) {
 function wholeMove(text, tr) {
   return h("span", { class: "whole-move", "data-notation": text, title: text },
     text.split(", ").map((step, i) => h("span", {}, i ? ", " : "", h("span", { class: "step" }, tr.move(step)))));
-}
-
-// a whole move (its steps separated by ", ") as a sentence in the reader's language
-function moveInWords(text, tr) {
-  return text.split(", ").map((step) => tr.move(step)).join(t("stepSeparator"));
 }
 
 // where the move numbers go: about six, at round steps (1, 2, 5 times a power of ten)

@@ -137,6 +137,12 @@ export async function gameTranslator(game) {
     }
     return text;
   };
+  // a run of steps of one verb said once, their arguments listed as the language lists them, where the
+  // catalogue's `moves` section has the words ("put AUD 20, CAD 30 and BRL 20 into the bid"); else undefined
+  const moves = (verb, args) => {
+    const template = pick(catalogues, `moves.${verb.toLowerCase()}`, {}, lang);
+    return template === undefined ? undefined : interpolate(template, { args: join(args.map(termOf)) });
+  };
   // a notation word as a name: as written, or capitalised as names are keyed (levant -> Levant)
   const termOf = (word) => {
     for (const candidate of [word, word.charAt(0).toUpperCase() + word.slice(1).toLowerCase(), word.toUpperCase()]) {
@@ -164,7 +170,24 @@ export async function gameTranslator(game) {
   // an empty choice that the rules fill by the player count), else undefined
   const optionDefault = (name) => pick(catalogues, `optionDefault.${name}`, {}, lang);
   const join = (items) => joinList(items, catalogues, lang);
-  return { ui, term, event, move, option, optionDefault, join, reason };
+  return { ui, term, event, move, moves, option, optionDefault, join, reason };
+}
+
+// a whole move (its steps separated by ", ") as a sentence in the reader's language: a run of steps of one
+// verb with one argument each is said once where the game has the words (`tr.moves`), "put AUD 20, CAD 30 and
+// BRL 20 into the bid, then seal the bid", not a sentence per card (a newcomer read key moments as long lists)
+export function moveInWords(text, tr) {
+  const runs = [];
+  for (const step of text.split(", ")) {
+    const [verb, ...args] = step.split(/\s+/);
+    const last = runs[runs.length - 1];
+    if (last && last.verb === verb && args.length === 1 && last.args.length === last.steps.length) {
+      last.args.push(args[0]);
+      last.steps.push(step);
+    } else runs.push({ verb, args: args.length === 1 ? [args[0]] : [], steps: [step] });
+  }
+  const said = (run) => (run.steps.length > 1 && tr.moves?.(run.verb, run.args)) || run.steps.map((step) => tr.move(step)).join(t("stepSeparator"));
+  return runs.map(said).join(t("stepSeparator"));
 }
 
 // The server's English sentence for a refusal without the clause ids it ends with, "(XX-A4, XX-B1)" (the
