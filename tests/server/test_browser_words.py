@@ -300,7 +300,11 @@ def the_analysis_in_words(server: str, chromium) -> tuple[Any, int]:
         notation = move.get_attribute("data-notation")
         assert move.inner_text() == ", ".join(english.move(step) for step in notation.split(", "))
     for moment in page.locator("#analysis .key-moment, #analysis .turning-point").all():
-        assert english.move(moment.get_attribute("data-notation").split(", ")[0]) in moment.inner_text()
+        # its first step in words: a lone step's phrase, or each card of a run of them named (a bid's cards
+        # are listed in one phrase: "put CAD 20 and JPY 40 into the bid")
+        verb, *args = moment.get_attribute("data-notation").split(", ")[0].split()
+        named = [english._term_of(arg) for arg in args] or [english.move(verb)]
+        assert all(word in moment.inner_text() for word in named), moment.inner_text()
     for listed in page.locator("#analysis .seat-moments").all():  # a seat's moments in the game's order
         said = [
             int(n) for n in listed.locator("button").evaluate_all("bs => bs.map(b => b.dataset.moveNumber)")
