@@ -1,0 +1,101 @@
+"""Rough edges a newcomer met on a sixth pass, in every language: Money's seal button said "sit out" of a bid
+holding the bluff card without saying why, and its currencies' totals counted the cards already in the bid."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from merchantry.i18n import Translator
+from merchantry.package import LANGUAGES
+from tests.games.money_helpers import arrange
+
+needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="needs node to run the page's module")
+
+# the page's h() as plain objects: a tag, its attributes and its children, appended to as the page does
+STUB = """
+const h = (tag, attrs, ...children) => ({
+  tag, attrs: attrs || {}, children: children.flat(Infinity),
+  append(...more) { this.children.push(...more.flat(Infinity)); },
+});
+const seatLabel = (s) => `P${s + 1}`; const seatName = (table, s) => seatLabel(s);
+"""
+
+WALK = """
+const text = (n) => (n === null || n === undefined || n === false ? ""
+  : typeof n === "object" ? n.children.map(text).join("") : String(n));
+const find = (n, cls) => (n && typeof n === "object"
+  ? [...(String(n.attrs.class || "").split(" ").includes(cls) ? [n] : []), ...n.children.flatMap((c) => find(c, cls))]
+  : []);
+"""
+
+
+def drawn(tmp_path: Path, game: str, payload: dict, words: dict[str, str], script: str) -> list[str]:
+    """Run `script` (given `drawing` = the game's page's render of payload, `text` and `find`) in node on
+    the game's drawing.js as the page loads it; the lines it prints."""
+    source = (resources.files(f"merchantry.games.{game}") / "static" / "drawing.js").read_text(encoding="utf-8")
+    module = tmp_path / "drawing.mjs"
+    module.write_text(
+        source.replace('import { h, seatLabel, seatName } from "/static/dom.js";', STUB), encoding="utf-8"
+    )
+    run = f"""
+        const {{ render }} = await import({json.dumps(module.as_uri())});
+        const words = {json.dumps(words)};
+        const t = (key, params = {{}}) => (words[key] ?? key).replace(/{{{{(\\w+)}}}}/g, (_, k) => params[k]);
+        const drawing = render({json.dumps(payload)}, () => {{}}, t);
+        {WALK}
+        {script}
+    """
+    out = subprocess.run(["node", "--input-type=module", "-e", run], capture_output=True, text=True, check=True)
+    return out.stdout.splitlines()
+
+
+def money_words(language: str) -> dict[str, str]:
+    tr = Translator("money", language)
+    keys = ("seal", "sitOut", "bluffOnly", "totals", "totalsHelp", "colon", "hand", "yourBid", "bidValue")
+    return {key: tr.ui(key) for key in keys}
+
+
+# --- 1. a bid of only the bluff card: the page says why sealing it sits the round out (MO-R2) -------------
+
+
+@needs_node
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_mo_r2_the_page_says_a_bid_of_only_the_bluff_card_passes_this_round(language, tmp_path):
+    words = money_words(language)
+    assert words["bluffOnly"] != "bluffOnly" and words["bluffOnly"] not in (words["sitOut"], words["seal"])
+    state = arrange(hands=[["EUR20", "GBP30"], ["AUD20"], ["BRL20"], ["CAD20"]])
+    state.apply(0, "add BLUFF")
+    view = state.view(0)
+    assert view["my_bid"] == ["BLUFF"]
+    payload = {"view": view, "legal": [str(a) for a in state.legal_actions(0)], "seat": 0, "table": {}}
+    script = """
+        for (const n of find(drawing, "bluff-only")) console.log("note " + text(n));
+        for (const n of find(drawing, "primary").filter((b) => b.attrs["data-move"] === "bid")) console.log("button " + text(n));
+    """
+    lines = drawn(tmp_path, "money", payload, words, script)
+    assert lines == [f"note {words['bluffOnly']}", f"button {words['sitOut']}"], lines
+    # a bid with a note in it: the button seals, and no line about the bluff card
+    state.apply(0, "add EUR20")
+    payload = {"view": state.view(0), "legal": [str(a) for a in state.legal_actions(0)], "seat": 0, "table": {}}
+    assert drawn(tmp_path, "money", payload, words, script) == [f"button {words['seal']}"]
+
+
+# --- 2. the currencies' totals count the hand shown above them, not the cards moved into the bid ---------
+
+
+@needs_node
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_money_page_totals_count_what_is_still_in_the_hand_not_the_bid(language, tmp_path):
+    words = money_words(language)
+    state = arrange(hands=[["EUR20", "EUR50", "GBP30"], ["AUD20"], ["BRL20"], ["CAD20"]])
+    state.apply(0, "add EUR50")
+    state.apply(0, "add GBP30")
+    payload = {"view": state.view(0), "legal": [str(a) for a in state.legal_actions(0)], "seat": 0, "table": {}}
+    script = """for (const n of find(drawing, "money-total")) console.log(text(n));"""
+    assert drawn(tmp_path, "money", payload, words, script) == ["EUR 20 / 200"]  # EUR 70 and GBP 30 before
