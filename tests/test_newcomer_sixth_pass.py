@@ -99,3 +99,21 @@ def test_money_page_totals_count_what_is_still_in_the_hand_not_the_bid(language,
     payload = {"view": state.view(0), "legal": [str(a) for a in state.legal_actions(0)], "seat": 0, "table": {}}
     script = """for (const n of find(drawing, "money-total")) console.log(text(n));"""
     assert drawn(tmp_path, "money", payload, words, script) == ["EUR 20 / 200"]  # EUR 70 and GBP 30 before
+
+
+# --- 3. a replay at move 0 from P1's point of view names P1 among the seats awaited ----------------------
+
+
+@needs_node
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_money_replay_at_move_0_waits_for_every_seat_the_viewers_too(language, tmp_path):
+    words = money_words(language) | {"waitingFor": Translator("money", language)._find("ui.waitingFor") or ""}
+    state = arrange(players=3, hands=[["EUR20"], ["AUD20"], ["CAD20"]])
+    # the replay page draws a seat's point of view with no legal move (app.js, replayPage)
+    payload = {"view": state.view(0), "legal": [], "seat": 0, "table": {}}
+    script = """for (const n of find(drawing, "money-prompt")) console.log(text(n));"""
+    lines = drawn(tmp_path, "money", payload, words, script)
+    assert len(lines) == 1 and lines[0] != words["waitingFor"] and all(f"P{p}" in lines[0] for p in (1, 2, 3)), lines
+    # at a live table the seat that may seal is told to, not listed as awaited
+    live = {"view": state.view(0), "legal": [str(a) for a in state.legal_actions(0)], "seat": 0, "table": {}}
+    assert drawn(tmp_path, "money", live, words | {"promptBid": "SEAL"}, script) == ["SEAL"]

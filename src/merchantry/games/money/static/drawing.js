@@ -116,7 +116,9 @@ function prompt(view, seat, table, can, t, tr) {
   if (view.phase === "over") return t("promptOver");
   if (view.phase === "bidding") {
     if (can.has("bid")) return t("promptBid");
-    const waiting = view.to_act.filter((s) => s !== seat).map((s) => seatName(table, s));
+    // every seat still to seal, one's own too when it may not seal here (a replay from its point of view,
+    // at move 0: "waiting for P2, P3" while P1 had not sealed either)
+    const waiting = view.to_act.map((s) => seatName(table, s));
     return waiting.length ? t("waitingFor", { who: tr.join(waiting) }) : "";
   }
   if (view.current === seat && seat !== null) return can.has("keep") ? t("promptExchangeKeep") : t("promptExchange");
