@@ -4,6 +4,7 @@ holding the bluff card without saying why, and its currencies' totals counted th
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from importlib import resources
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from merchantry import games
 from merchantry.i18n import Translator
 from merchantry.package import LANGUAGES
 from tests.games.money_helpers import arrange
@@ -117,3 +119,18 @@ def test_money_replay_at_move_0_waits_for_every_seat_the_viewers_too(language, t
     # at a live table the seat that may seal is told to, not listed as awaited
     live = {"view": state.view(0), "legal": [str(a) for a in state.legal_actions(0)], "seat": 0, "table": {}}
     assert drawn(tmp_path, "money", live, words | {"promptBid": "SEAL"}, script) == ["SEAL"]
+
+
+# --- 4. a rules page's examples name the cards in the page's words, not by their English codes -----------
+
+
+@pytest.mark.parametrize("language", [language for language in LANGUAGES if language != "en"])
+@pytest.mark.parametrize("game", games.names())
+def test_a_rules_pages_examples_name_cards_in_its_language_not_by_english_codes(game, language):
+    # Byzanz's French example: "un lot de cinq (grain3, olive3, cloth2, ...)" where the page says "céréales"
+    folder = games.package(game).folder
+    terms = json.loads((folder / "locales" / f"{language}.json").read_text(encoding="utf-8")).get("term", {})
+    codes = {code for code, word in terms.items() if re.fullmatch(r"[A-Za-z]+\d+", code) and word.replace(" ", "") != code}
+    page = (folder / "rules" / f"{language}.html").read_text(encoding="utf-8")
+    prose = re.sub(r"<em>.*?</em>|<code>.*?</code>", "", page, flags=re.S)  # typed moves are the moves' syntax
+    assert not sorted({word for word in re.findall(r"\b[A-Za-z]+\d+\b", prose) if word in codes})
