@@ -134,3 +134,30 @@ def test_a_rules_pages_examples_name_cards_in_its_language_not_by_english_codes(
     page = (folder / "rules" / f"{language}.html").read_text(encoding="utf-8")
     prose = re.sub(r"<em>.*?</em>|<code>.*?</code>", "", page, flags=re.S)  # typed moves are the moves' syntax
     assert not sorted({word for word in re.findall(r"\b[A-Za-z]+\d+\b", prose) if word in codes})
+
+
+# --- 5. French names Byzanz's kept cards one way: "profit", as its score's heading says ------------------
+
+
+def french_texts(game: str) -> list[str]:
+    """Every French text of a game: its catalogue, its rules page, its picture's labels."""
+    folder = games.package(game).folder
+
+    def strings(node: object) -> list[str]:
+        if isinstance(node, dict):
+            return [text for value in node.values() for text in strings(value)]
+        return [node] if isinstance(node, str) else []
+
+    texts = strings(json.loads((folder / "locales" / "fr.json").read_text(encoding="utf-8")))
+    texts.append((folder / "rules" / "fr.html").read_text(encoding="utf-8"))
+    labels = folder / "images" / "labels.json"
+    if labels.exists():
+        texts += [label["fr"] for label in json.loads(labels.read_text(encoding="utf-8"))["labels"]]
+    return texts
+
+
+def test_french_byzanz_says_profit_points_everywhere_never_benefice():
+    # the picture's parts said "points de bénéfice", the score's heading "Points de profit"
+    texts = french_texts("byzanz")
+    assert Translator("byzanz", "fr").ui("profitPoints") == "Points de profit"
+    assert not [text for text in texts if re.search(r"bénéfice", text, flags=re.I)]
