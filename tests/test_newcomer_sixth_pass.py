@@ -3,6 +3,7 @@ holding the bluff card without saying why, and its currencies' totals counted th
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import shutil
@@ -161,3 +162,52 @@ def test_french_byzanz_says_profit_points_everywhere_never_benefice():
     texts = french_texts("byzanz")
     assert Translator("byzanz", "fr").ui("profitPoints") == "Points de profit"
     assert not [text for text in texts if re.search(r"bénéfice", text, flags=re.I)]
+
+
+# --- 6. French puts a space before ":" ";" "!" "?" in every string, and the page writes its colons so too --
+
+FRENCH_MARK_UNSPACED = re.compile(r"(?<=[^\s\u00a0\u202f])[:;!?](?!//)")  # not "https://"
+
+
+def all_strings(node: object) -> list[str]:
+    if isinstance(node, dict):
+        return [text for value in node.values() for text in all_strings(value)]
+    if isinstance(node, list):
+        return [text for value in node for text in all_strings(value)]
+    return [node] if isinstance(node, str) else []
+
+
+def test_every_french_string_has_a_space_before_its_colons_and_other_high_marks():
+    from merchantry.i18n import PLATFORM_LOCALES
+
+    texts = all_strings(json.loads((PLATFORM_LOCALES / "fr.json").read_text(encoding="utf-8")))
+    for game in games.names():
+        texts += french_texts(game)
+    assert len(texts) > 500
+    unspaced = []
+    for text in texts:
+        prose = re.sub(r"\{\{\w+\}\}", "x", text)  # a placeholder's braces
+        prose = html.unescape(re.sub(r"<[^>]+>", "", prose))  # a rules page's tags and entities ("&amp;")
+        unspaced += [prose[max(0, m.start() - 30) : m.end() + 10] for m in FRENCH_MARK_UNSPACED.finditer(prose)]
+    assert not unspaced, unspaced
+    assert Translator(None, "fr").ui("colon") == " : "
+
+
+# a separator the code writes itself (`${t("winner")}: ${...}`), not the catalogue's (French " : ")
+COLON_IN_CODE = re.compile(r"""\$\{[^{}]*\}: |[(,]\s*": "\s*[,)]""")
+NOT_MINE = ("seatPoints", "chanceChart")  # the analysis chart's code, being changed by someone else
+
+
+def test_the_platforms_pages_take_their_colons_from_the_catalogue_gagnant_space_colon():
+    # the end of a French table read "Gagnant: P2": app.js wrote ": " after t("winner")
+    static = Path(games.__file__).resolve().parents[1] / "server" / "static"
+    found = []
+    for script in sorted(static.glob("*.js")):
+        skipping = False
+        for number, line in enumerate(script.read_text(encoding="utf-8").splitlines(), 1):
+            if re.match(r"(async )?function \w+", line):
+                skipping = any(re.match(rf"(async )?function {name}\(", line) for name in NOT_MINE)
+            code = line.split("//")[0] if not line.lstrip().startswith("//") else ""
+            if not skipping and COLON_IN_CODE.search(code) and "throw new Error" not in code:
+                found.append(f"{script.name}:{number}: {line.strip()}")
+    assert not found, found

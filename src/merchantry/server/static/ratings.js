@@ -51,7 +51,7 @@ export async function leaderboardPage(main, api, game, games) {
   const title = gameTitle(game, (games.find((g) => g.name === game) || { title: game }).title);
   const picker = h("p", {}, games.flatMap((g, i) => [i ? " · " : "", h("a", { href: `/leaderboard/${g.name}` }, gameTitle(g.name, g.title))]));
   main.replaceChildren(
-    h("h1", {}, `${t("leaderboard")}: ${title}`), picker,
+    h("h1", {}, `${t("leaderboard")}${t("colon")}${title}`), picker,
     h("table", { class: "open-tables", id: "leaderboard" },
       h("thead", {}, h("tr", {}, ["#", t("accountName"), t("rating"), t("played"), t("won")].map((c) => h("th", {}, c)))),
       h("tbody", {}, board.leaders.map((row, i) => h("tr", {},
