@@ -211,3 +211,45 @@ def test_the_platforms_pages_take_their_colons_from_the_catalogue_gagnant_space_
             if not skipping and COLON_IN_CODE.search(code) and "throw new Error" not in code:
                 found.append(f"{script.name}:{number}: {line.strip()}")
     assert not found, found
+
+
+# --- 7. a turning point spanning two rounds names each seat once, with its moves ---------------------------
+
+SPANNING = {  # P1's chance fell while P2 ended round 3 and began round 4 (Grand Bazaar's turn order moves on)
+    "kind": "turning",
+    "move": 9,
+    "round": 3,
+    "by": [1, 2],
+    "moves": [
+        {"seat": 1, "played": "buy ruby"},
+        {"seat": 2, "played": "pass"},
+        {"seat": 1, "played": "sell emerald"},
+    ],
+    "from": 60,
+    "to": 20,
+}
+
+
+@needs_node
+def test_a_turning_point_across_two_rounds_names_each_seat_once_on_the_page():
+    i18n = (resources.files("merchantry.server") / "static" / "i18n.js").as_uri()
+    script = f"""
+        globalThis.location = {{search: "?lang=en"}};
+        globalThis.localStorage = {{getItem: () => null}};
+        globalThis.navigator = {{language: "en"}};
+        const {{ playsBySeat }} = await import("{i18n}");
+        console.log(JSON.stringify(playsBySeat({json.dumps(SPANNING["moves"])})));
+    """
+    out = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout) == [[1, ["buy ruby", "sell emerald"]], [2, ["pass"]]]
+    app = (resources.files("merchantry.server") / "static" / "app.js").read_text(encoding="utf-8")
+    button = app[app.index("function momentButton(") : app.index("function wholeMove(")]
+    assert "playsBySeat(m.moves)" in button and "m.moves.map((other) =>\n" not in button
+
+
+def test_a_turning_point_across_two_rounds_names_each_seat_once_in_the_terminal():
+    from merchantry.cli import moment_in_words
+
+    said = moment_in_words(SPANNING, 0)
+    assert said.count("P2") == 1 and said.count("P3") == 1, said
+    assert "P2 played buy ruby then sell emerald; P3 played pass" in said, said

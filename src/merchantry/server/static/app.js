@@ -1,6 +1,6 @@
 // Merchantry in the browser: the lobby, a table (live over a websocket) and replays.
 import { h, seatHolderNoted, seatLabel, seatName } from "./dom.js";
-import { LANGUAGES, addressLanguage, decimal, gameTitle, gameTranslator, knowTitles, language, listOf, loadLanguage, setLanguage, t, withoutClauses } from "./i18n.js";
+import { LANGUAGES, addressLanguage, decimal, gameTitle, gameTranslator, knowTitles, language, listOf, loadLanguage, playsBySeat, setLanguage, t, withoutClauses } from "./i18n.js";
 import * as generic from "./generic.js";
 import * as tutorial from "./tutorial.js";
 import { accountBar, accountPage, csrfHeader } from "./account.js";
@@ -1022,9 +1022,10 @@ function momentButton(m, seat, table, tr, show) {
     return h("button", { class: "link key-moment", onclick: () => show(m.move), "data-move-number": String(m.move), title: `${t("showPosition")} (${m.played} · ${m.preferred})`, "data-notation": m.played },
       t("keyMoment", { round: m.round, played: t("quoted", { text: moveInWords(m.played, tr) }), preferred: t("quoted", { text: moveInWords(m.preferred, tr) }), points: m.points }));
   }
-  // each move of the others in between, in words, after its seat: "P2 (“take left”) and P3 (…)"
-  const seats = new Intl.ListFormat(language(), { type: "conjunction" }).format(m.moves.map((other) =>
-    `${seatName(table, other.seat, m.move)} (${t("quoted", { text: moveInWords(other.played, tr) })})`));
+  // each move of the others in between, in words, after its seat, each seat named once (a seat that played
+  // twice, across two rounds, was named twice): "P2 (“take left”, “keep”) and P3 (…)"
+  const seats = new Intl.ListFormat(language(), { type: "conjunction" }).format(playsBySeat(m.moves).map(([other, plays]) =>
+    `${seatName(table, other, m.move)} (${plays.map((played) => t("quoted", { text: moveInWords(played, tr) })).join(", ")})`));
   return h("button", { class: "link turning-point", onclick: () => show(m.move), "data-move-number": String(m.move), title: `${t("showPosition")} (${m.moves.map((other) => other.played).join(" · ")})`, "data-notation": m.moves[0].played },
     t("turningPoint", { round: m.round, whose: seatName(table, seat, m.move), from: m.from, to: m.to, seats }));
 }

@@ -103,6 +103,14 @@ export function listOf(items) {
   return joinList(items, platform, language());
 }
 
+// Others' moves in the order played, grouped by seat (the first to play first): [[seat, [played, ...]], ...].
+// A turning point spanning two rounds named a seat once per move ("P2 (…), P3 (…) and P2 (…)")
+export function playsBySeat(moves) {
+  const grouped = new Map();
+  for (const { seat, played } of moves) grouped.set(seat, [...(grouped.get(seat) || []), played]);
+  return [...grouped.entries()];
+}
+
 // A game's translator: its own catalogue first, then the platform's. `tr.ui(key)` for interface words,
 // `tr.term(word)` for a card, good or gem name (the word itself if the catalogue has none), and
 // `tr.event(event, seatName)` for a log event, `tr.move(text)` for a move's notation in words, `tr.join(items)`
