@@ -253,3 +253,38 @@ def test_a_turning_point_across_two_rounds_names_each_seat_once_in_the_terminal(
     said = moment_in_words(SPANNING, 0)
     assert said.count("P2") == 1 and said.count("P3") == 1, said
     assert "P2 played buy ruby then sell emerald; P3 played pass" in said, said
+
+
+# --- 8. a negative figure is written with the minus sign "−", not a hyphen ---------------------------------
+
+
+@needs_node
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_pages_negative_figures_use_the_minus_sign(language):
+    # Grand Bazaar's expected change read "-0.04": the page's decimal() (the worth figures, the analysis)
+    i18n = (resources.files("merchantry.server") / "static" / "i18n.js").as_uri()
+    script = f"""
+        globalThis.location = {{search: "?lang={language}"}};
+        globalThis.localStorage = {{getItem: () => null}};
+        globalThis.navigator = {{language: "en"}};
+        const {{ decimal }} = await import("{i18n}");
+        console.log([decimal(-0.04, 2, true), decimal(-12.5, 1), decimal(0.04, 2, true)].join(" "));
+    """
+    out = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True)
+    shown = out.stdout.split()
+    assert [s[0] for s in shown] == ["\u2212", "\u2212", "+"] and "-" not in out.stdout, shown
+
+
+def test_grand_bazaars_terminal_writes_a_negative_expected_change_with_the_minus_sign():
+    from rich.console import Console
+
+    from merchantry.games.grand_bazaar.game import GAME
+    from merchantry.games.grand_bazaar.terminal import price_board
+
+    view = GAME.new_game(players=3, seed=1).view(0)
+    gems = len(view["gems"])
+    view["remaining_cards"] = [[-1] * gems, [0] * gems, [0] * gems]  # an expected change of −0.33 for each
+    console = Console(width=120, record=True)
+    console.print(price_board(view))
+    text = console.export_text()
+    assert "\u22120.33" in text and "-0.33" not in text, text

@@ -31,9 +31,10 @@ export function language() {
 
 // A number with `digits` decimals as the reader's language writes it ("0,50" in de, fr, pt), "+" before a
 // positive one when `signed`
+// A negative number is written with the minus sign "−" (U+2212), not the hyphen Intl writes ("-0.04")
 export function decimal(x, digits, signed = false) {
   return new Intl.NumberFormat(language(), { minimumFractionDigits: digits, maximumFractionDigits: digits,
-    signDisplay: signed ? "exceptZero" : "auto" }).format(x);
+    signDisplay: signed ? "exceptZero" : "auto" }).format(x).replace("-", "\u2212");
 }
 
 // Each game's title in the reader's language (/api/games' `titles`, from the game's catalogue: a subtitle

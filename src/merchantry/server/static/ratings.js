@@ -3,7 +3,7 @@
 import { h, seatLabel } from "./dom.js";
 import { gameTitle, language, listOf, t } from "./i18n.js";
 
-export const ratingText = (r) => `${r.mu.toFixed(1)} ± ${r.sigma.toFixed(1)}`;
+export const ratingText = (r) => `${r.mu.toFixed(1).replace("-", "\u2212")} ± ${r.sigma.toFixed(1)}`;  // "−" (U+2212), not "-"
 
 export const outcome = (won) => (won ? t("won") : t("lost"));
 
