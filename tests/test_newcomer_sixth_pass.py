@@ -288,3 +288,61 @@ def test_grand_bazaars_terminal_writes_a_negative_expected_change_with_the_minus
     console.print(price_board(view))
     text = console.export_text()
     assert "\u22120.33" in text and "-0.33" not in text, text
+
+
+# --- 9. a Samarkand sale offer says from the start that it is answered within 30 s, clock or none ----------
+
+
+def test_the_payload_says_how_long_a_step_with_unseen_answers_waits_at_a_table_without_a_clock(tmp_path):
+    import random as chance
+
+    from merchantry.server.db import open_database
+    from merchantry.server.tables import UNSEEN_ANSWER_SECONDS, TableService
+    from tests.server.test_bot_secrecy import samarkand_offer
+
+    service = TableService(open_database(f"sqlite:///{tmp_path / 'merchantry.db'}"))
+    table_id = samarkand_offer(service, chance.Random(3))  # a table made without a clock
+    table = service.payload(table_id, 0)["table"]
+    assert not table["turn_seconds"] and not table["total_seconds"]
+    assert table["decision_deadline"] is not None  # a sale offer is open, and counted down
+    assert table["decision_seconds"] == UNSEEN_ANSWER_SECONDS == 30
+
+
+@needs_node
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("clock", [0, 60])
+def test_samarkands_sale_offer_says_it_is_answered_within_30_s_at_a_table_with_or_without_a_clock(
+    language, clock, tmp_path
+):
+    tr = Translator("samarkand", language)
+    keys = ("offerTitle", "offerWaitTitle", "offerDeadlineRule", "offerDeadlineRuleNoClock", "keep", "sell", "colon")
+    words = {key: tr._find(f"ui.{key}") or key for key in keys}
+    source = (resources.files("merchantry.games.samarkand") / "static" / "drawing.js").read_text(encoding="utf-8")
+    map_json = (resources.files("merchantry.games.samarkand") / "data" / "map.json").as_uri()
+    module = tmp_path / "drawing.mjs"
+    module.write_text(
+        source.replace('import { h, seatName } from "/static/dom.js";', STUB).replace(
+            'await (await fetch("/games/samarkand/data/map.json")).json()',
+            f'JSON.parse((await import("node:fs")).readFileSync(new URL({json.dumps(map_json)}), "utf-8"))',
+        ),
+        encoding="utf-8",
+    )
+    script = f"""
+        globalThis.document = {{ activeElement: null, body: null }};
+        const {{ offerPanel }} = await import({json.dumps(module.as_uri())});
+        const words = {json.dumps(words)};
+        const t = (key, params = {{}}) => (words[key] ?? key).replace(/{{{{(\\w+)}}}}/g, (_, k) => params[k]);
+        const tr = {{ term: (w) => w }};
+        {WALK}
+        const view = {{ offer: {{ good: 3, name: "brown" }}, hand: [], over: false, log: [] }};
+        const table = {{ decision_seconds: 30, turn_seconds: {clock}, total_seconds: 0 }};
+        for (const answering of [false, true]) {{
+          const moves = {{ sell: new Set(answering ? [3] : []) }};
+          const panel = offerPanel(view, moves, () => {{}}, "", t, tr, table);
+          for (const n of find(panel, "sk-offer-rule")) console.log(text(n));
+        }}
+    """
+    out = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True)
+    rule = tr.ui("offerDeadlineRule" if clock else "offerDeadlineRuleNoClock", seconds=30)
+    assert out.stdout.splitlines() == [rule, rule]
+    assert "30 s" in rule
