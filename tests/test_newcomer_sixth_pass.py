@@ -8,6 +8,7 @@ import json
 import re
 import shutil
 import subprocess
+import unicodedata
 from importlib import resources
 from pathlib import Path
 
@@ -293,6 +294,21 @@ def test_grand_bazaars_terminal_writes_a_negative_expected_change_with_the_minus
 # --- 9. a Samarkand sale offer says from the start that it is answered within 30 s, clock or none ----------
 
 
+def samarkand_module(tmp_path: Path) -> Path:
+    """Samarkand's drawing.js as a module node runs: h() as plain objects, its map read from the file."""
+    source = (resources.files("merchantry.games.samarkand") / "static" / "drawing.js").read_text(encoding="utf-8")
+    map_json = (resources.files("merchantry.games.samarkand") / "data" / "map.json").as_uri()
+    module = tmp_path / "samarkand.mjs"
+    module.write_text(
+        source.replace('import { h, seatName } from "/static/dom.js";', STUB).replace(
+            'await (await fetch("/games/samarkand/data/map.json")).json()',
+            f'JSON.parse((await import("node:fs")).readFileSync(new URL({json.dumps(map_json)}), "utf-8"))',
+        ),
+        encoding="utf-8",
+    )
+    return module
+
+
 def test_the_payload_says_how_long_a_step_with_unseen_answers_waits_at_a_table_without_a_clock(tmp_path):
     import random as chance
 
@@ -317,16 +333,7 @@ def test_samarkands_sale_offer_says_it_is_answered_within_30_s_at_a_table_with_o
     tr = Translator("samarkand", language)
     keys = ("offerTitle", "offerWaitTitle", "offerDeadlineRule", "offerDeadlineRuleNoClock", "keep", "sell", "colon")
     words = {key: tr._find(f"ui.{key}") or key for key in keys}
-    source = (resources.files("merchantry.games.samarkand") / "static" / "drawing.js").read_text(encoding="utf-8")
-    map_json = (resources.files("merchantry.games.samarkand") / "data" / "map.json").as_uri()
-    module = tmp_path / "drawing.mjs"
-    module.write_text(
-        source.replace('import { h, seatName } from "/static/dom.js";', STUB).replace(
-            'await (await fetch("/games/samarkand/data/map.json")).json()',
-            f'JSON.parse((await import("node:fs")).readFileSync(new URL({json.dumps(map_json)}), "utf-8"))',
-        ),
-        encoding="utf-8",
-    )
+    module = samarkand_module(tmp_path)
     script = f"""
         globalThis.document = {{ activeElement: null, body: null }};
         const {{ offerPanel }} = await import({json.dumps(module.as_uri())});
@@ -346,3 +353,41 @@ def test_samarkands_sale_offer_says_it_is_answered_within_30_s_at_a_table_with_o
     rule = tr.ui("offerDeadlineRule" if clock else "offerDeadlineRuleNoClock", seconds=30)
     assert out.stdout.splitlines() == [rule, rule]
     assert "30 s" in rule
+
+
+# --- 10. Samarkand's camel marks are told apart at a glance: never "A" and "Ä" ---------------------------
+
+
+def glance(mark: str) -> str:
+    """A mark as the eye takes it in at a glance: without accents, any case."""
+    return "".join(c for c in unicodedata.normalize("NFD", mark) if not unicodedata.combining(c)).lower()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_samarkands_terminal_marks_differ_at_a_glance_not_only_by_an_accent(language):
+    from merchantry.games.samarkand.components import MAP
+    from merchantry.games.samarkand.terminal import marks
+
+    tr = Translator("samarkand", language)
+    names = [tr.term(f.name) for f in MAP.families]
+    marked = marks(names)
+    assert len({glance(m) for m in marked}) == len(marked), dict(zip(names, marked, strict=True))
+    if language == "de":
+        assert {marked[names.index("Ägypten")], marked[names.index("Arabien")]} == {"Äg", "Ar"}
+
+
+@needs_node
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_samarkands_page_marks_differ_at_a_glance_as_the_terminals_do(language, tmp_path):
+    from merchantry.games.samarkand.components import MAP
+    from merchantry.games.samarkand.terminal import marks
+
+    tr = Translator("samarkand", language)
+    names = [tr.term(f.name) for f in MAP.families]
+    module = samarkand_module(tmp_path)
+    script = f"""
+        const {{ marks }} = await import({json.dumps(module.as_uri())});
+        console.log(JSON.stringify(marks({json.dumps(names)})));
+    """
+    out = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout) == marks(names)

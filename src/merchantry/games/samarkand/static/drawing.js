@@ -50,14 +50,18 @@ function hexPoints(cx, cy) {
 // Choresmien, from the English Khwarezm): its initial, or, among the names sharing an initial, the initial
 // and the letter at the first place where all of those names differ ("Ca" Caucasus, "Ch" China; "Co"
 // Choresmien, "Ci" China); terminal.py's `marks` marks them alike
-function marks(names) {
+// a letter as the eye tells it apart at a glance: "Ä" is "A", "É" is "E" (German marked Ägypten "Ä" and
+// Arabien "A", two tokens hard to tell apart on a camel)
+const plain = (text) => text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+
+export function marks(names) {
   return names.map((name) => {
-    const group = names.filter((o) => o.slice(0, 1).toLowerCase() === name.slice(0, 1).toLowerCase());
+    const group = names.filter((o) => plain(o.slice(0, 1)) === plain(name.slice(0, 1)));
     if (group.length === 1) return name.slice(0, 1);
     const shortest = Math.min(...group.map((g) => g.length));
     let at = 1;
     for (let i = 1; i < shortest; i++) {
-      if (new Set(group.map((g) => g[i].toLowerCase())).size === group.length) { at = i; break; }
+      if (new Set(group.map((g) => plain(g[i]))).size === group.length) { at = i; break; }
     }
     return name.slice(0, 1) + name.slice(at, at + 1);
   });
