@@ -34,7 +34,8 @@ WALK = """
 const text = (n) => (n === null || n === undefined || n === false ? ""
   : typeof n === "object" ? n.children.map(text).join("") : String(n));
 const find = (n, cls) => (n && typeof n === "object"
-  ? [...(String(n.attrs.class || "").split(" ").includes(cls) ? [n] : []), ...n.children.flatMap((c) => find(c, cls))]
+  ? [...(String(n.attrs.class || "").split(" ").includes(cls) ? [n] : []),
+     ...n.children.flatMap((c) => find(c, cls))]
   : []);
 """
 
@@ -42,7 +43,9 @@ const find = (n, cls) => (n && typeof n === "object"
 def drawn(tmp_path: Path, game: str, payload: dict, words: dict[str, str], script: str) -> list[str]:
     """Run `script` (given `drawing` = the game's page's render of payload, `text` and `find`) in node on
     the game's drawing.js as the page loads it; the lines it prints."""
-    source = (resources.files(f"merchantry.games.{game}") / "static" / "drawing.js").read_text(encoding="utf-8")
+    source = (resources.files(f"merchantry.games.{game}") / "static" / "drawing.js").read_text(
+        encoding="utf-8"
+    )
     module = tmp_path / "drawing.mjs"
     module.write_text(
         source.replace('import { h, seatLabel, seatName } from "/static/dom.js";', STUB), encoding="utf-8"
@@ -55,7 +58,9 @@ def drawn(tmp_path: Path, game: str, payload: dict, words: dict[str, str], scrip
         {WALK}
         {script}
     """
-    out = subprocess.run(["node", "--input-type=module", "-e", run], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        ["node", "--input-type=module", "-e", run], capture_output=True, text=True, check=True
+    )
     return out.stdout.splitlines()
 
 
@@ -80,13 +85,19 @@ def test_mo_r2_the_page_says_a_bid_of_only_the_bluff_card_passes_this_round(lang
     payload = {"view": view, "legal": [str(a) for a in state.legal_actions(0)], "seat": 0, "table": {}}
     script = """
         for (const n of find(drawing, "bluff-only")) console.log("note " + text(n));
-        for (const n of find(drawing, "primary").filter((b) => b.attrs["data-move"] === "bid")) console.log("button " + text(n));
+        const seal = find(drawing, "primary").filter((b) => b.attrs["data-move"] === "bid");
+        for (const n of seal) console.log("button " + text(n));
     """
     lines = drawn(tmp_path, "money", payload, words, script)
     assert lines == [f"note {words['bluffOnly']}", f"button {words['sitOut']}"], lines
     # a bid with a note in it: the button seals, and no line about the bluff card
     state.apply(0, "add EUR20")
-    payload = {"view": state.view(0), "legal": [str(a) for a in state.legal_actions(0)], "seat": 0, "table": {}}
+    payload = {
+        "view": state.view(0),
+        "legal": [str(a) for a in state.legal_actions(0)],
+        "seat": 0,
+        "table": {},
+    }
     assert drawn(tmp_path, "money", payload, words, script) == [f"button {words['seal']}"]
 
 
@@ -100,7 +111,12 @@ def test_money_page_totals_count_what_is_still_in_the_hand_not_the_bid(language,
     state = arrange(hands=[["EUR20", "EUR50", "GBP30"], ["AUD20"], ["BRL20"], ["CAD20"]])
     state.apply(0, "add EUR50")
     state.apply(0, "add GBP30")
-    payload = {"view": state.view(0), "legal": [str(a) for a in state.legal_actions(0)], "seat": 0, "table": {}}
+    payload = {
+        "view": state.view(0),
+        "legal": [str(a) for a in state.legal_actions(0)],
+        "seat": 0,
+        "table": {},
+    }
     script = """for (const n of find(drawing, "money-total")) console.log(text(n));"""
     assert drawn(tmp_path, "money", payload, words, script) == ["EUR 20 / 200"]  # EUR 70 and GBP 30 before
 
@@ -117,7 +133,9 @@ def test_money_replay_at_move_0_waits_for_every_seat_the_viewers_too(language, t
     payload = {"view": state.view(0), "legal": [], "seat": 0, "table": {}}
     script = """for (const n of find(drawing, "money-prompt")) console.log(text(n));"""
     lines = drawn(tmp_path, "money", payload, words, script)
-    assert len(lines) == 1 and lines[0] != words["waitingFor"] and all(f"P{p}" in lines[0] for p in (1, 2, 3)), lines
+    assert (
+        len(lines) == 1 and lines[0] != words["waitingFor"] and all(f"P{p}" in lines[0] for p in (1, 2, 3))
+    ), lines
     # at a live table the seat that may seal is told to, not listed as awaited
     live = {"view": state.view(0), "legal": [str(a) for a in state.legal_actions(0)], "seat": 0, "table": {}}
     assert drawn(tmp_path, "money", live, words | {"promptBid": "SEAL"}, script) == ["SEAL"]
@@ -132,9 +150,15 @@ def test_a_rules_pages_examples_name_cards_in_its_language_not_by_english_codes(
     # Byzanz's French example: "un lot de cinq (grain3, olive3, cloth2, ...)" where the page says "céréales"
     folder = games.package(game).folder
     terms = json.loads((folder / "locales" / f"{language}.json").read_text(encoding="utf-8")).get("term", {})
-    codes = {code for code, word in terms.items() if re.fullmatch(r"[A-Za-z]+\d+", code) and word.replace(" ", "") != code}
+    codes = {
+        code
+        for code, word in terms.items()
+        if re.fullmatch(r"[A-Za-z]+\d+", code) and word.replace(" ", "") != code
+    }
     page = (folder / "rules" / f"{language}.html").read_text(encoding="utf-8")
-    prose = re.sub(r"<em>.*?</em>|<code>.*?</code>", "", page, flags=re.S)  # typed moves are the moves' syntax
+    prose = re.sub(
+        r"<em>.*?</em>|<code>.*?</code>", "", page, flags=re.S
+    )  # typed moves are the moves' syntax
     assert not sorted({word for word in re.findall(r"\b[A-Za-z]+\d+\b", prose) if word in codes})
 
 
@@ -189,7 +213,9 @@ def test_every_french_string_has_a_space_before_its_colons_and_other_high_marks(
     for text in texts:
         prose = re.sub(r"\{\{\w+\}\}", "x", text)  # a placeholder's braces
         prose = html.unescape(re.sub(r"<[^>]+>", "", prose))  # a rules page's tags and entities ("&amp;")
-        unspaced += [prose[max(0, m.start() - 30) : m.end() + 10] for m in FRENCH_MARK_UNSPACED.finditer(prose)]
+        unspaced += [
+            prose[max(0, m.start() - 30) : m.end() + 10] for m in FRENCH_MARK_UNSPACED.finditer(prose)
+        ]
     assert not unspaced, unspaced
     assert Translator(None, "fr").ui("colon") == " : "
 
@@ -241,7 +267,9 @@ def test_a_turning_point_across_two_rounds_names_each_seat_once_on_the_page():
         const {{ playsBySeat }} = await import("{i18n}");
         console.log(JSON.stringify(playsBySeat({json.dumps(SPANNING["moves"])})));
     """
-    out = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        ["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True
+    )
     assert json.loads(out.stdout) == [[1, ["buy ruby", "sell emerald"]], [2, ["pass"]]]
     app = (resources.files("merchantry.server") / "static" / "app.js").read_text(encoding="utf-8")
     button = app[app.index("function momentButton(") : app.index("function wholeMove(")]
@@ -271,7 +299,9 @@ def test_the_pages_negative_figures_use_the_minus_sign(language):
         const {{ decimal }} = await import("{i18n}");
         console.log([decimal(-0.04, 2, true), decimal(-12.5, 1), decimal(0.04, 2, true)].join(" "));
     """
-    out = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        ["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True
+    )
     shown = out.stdout.split()
     assert [s[0] for s in shown] == ["\u2212", "\u2212", "+"] and "-" not in out.stdout, shown
 
@@ -296,7 +326,9 @@ def test_grand_bazaars_terminal_writes_a_negative_expected_change_with_the_minus
 
 def samarkand_module(tmp_path: Path) -> Path:
     """Samarkand's drawing.js as a module node runs: h() as plain objects, its map read from the file."""
-    source = (resources.files("merchantry.games.samarkand") / "static" / "drawing.js").read_text(encoding="utf-8")
+    source = (resources.files("merchantry.games.samarkand") / "static" / "drawing.js").read_text(
+        encoding="utf-8"
+    )
     map_json = (resources.files("merchantry.games.samarkand") / "data" / "map.json").as_uri()
     module = tmp_path / "samarkand.mjs"
     module.write_text(
@@ -331,7 +363,15 @@ def test_samarkands_sale_offer_says_it_is_answered_within_30_s_at_a_table_with_o
     language, clock, tmp_path
 ):
     tr = Translator("samarkand", language)
-    keys = ("offerTitle", "offerWaitTitle", "offerDeadlineRule", "offerDeadlineRuleNoClock", "keep", "sell", "colon")
+    keys = (
+        "offerTitle",
+        "offerWaitTitle",
+        "offerDeadlineRule",
+        "offerDeadlineRuleNoClock",
+        "keep",
+        "sell",
+        "colon",
+    )
     words = {key: tr._find(f"ui.{key}") or key for key in keys}
     module = samarkand_module(tmp_path)
     script = f"""
@@ -349,7 +389,9 @@ def test_samarkands_sale_offer_says_it_is_answered_within_30_s_at_a_table_with_o
           for (const n of find(panel, "sk-offer-rule")) console.log(text(n));
         }}
     """
-    out = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        ["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True
+    )
     rule = tr.ui("offerDeadlineRule" if clock else "offerDeadlineRuleNoClock", seconds=30)
     assert out.stdout.splitlines() == [rule, rule]
     assert "30 s" in rule
@@ -389,5 +431,7 @@ def test_samarkands_page_marks_differ_at_a_glance_as_the_terminals_do(language, 
         const {{ marks }} = await import({json.dumps(module.as_uri())});
         console.log(JSON.stringify(marks({json.dumps(names)})));
     """
-    out = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        ["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True
+    )
     assert json.loads(out.stdout) == marks(names)

@@ -45,7 +45,8 @@ def test_samarkands_families_table_is_whole_in_a_1280_by_800_window(live_server,
     sizes = page.evaluate(
         "(() => { const box = document.querySelector('.sk-families').closest('.sk-scroll');"
         " const area = box.closest('.sk-cue-area');"
-        " return { scroll: box.scrollWidth, shown: box.clientWidth, cue: area.classList.contains('overflows'),"
+        " return { scroll: box.scrollWidth, shown: box.clientWidth,"
+        " cue: area.classList.contains('overflows'),"
         " right: document.querySelector('.sk-families').getBoundingClientRect().right }; })()"
     )
     shot(page, f"sixth-pass-samarkand-families-1280-{language}")
