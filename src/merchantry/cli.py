@@ -420,7 +420,12 @@ def moment_in_words(moment: dict[str, Any], seat: int) -> str:
             f"{moment['played']} instead of {moment['preferred']} cost about {moment['points']} points of"
             " winning chance"
         )
-    others = "; ".join(f"{seat_label(m['seat'])} played {m['played']}" for m in moment["moves"])
+    plays: dict[int, list[str]] = {}  # each seat named once, its moves in order (across two rounds: twice)
+    for m in moment["moves"]:
+        plays.setdefault(m["seat"], []).append(m["played"])
+    others = "; ".join(
+        f"{seat_label(other)} played {' then '.join(played)}" for other, played in plays.items()
+    )
     return (
         f"while {others}, {seat_label(seat)}'s chance of winning fell from {moment['from']}% to"
         f" {moment['to']}% (between two of their moves)"

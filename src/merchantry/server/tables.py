@@ -1021,6 +1021,8 @@ class TableService:
                 "timeouts": [{"seat": s} for s in table.timeouts],  # no move count: it ticks with sealed ones
                 "hints": self.hints_allowed(table),
                 "decision_deadline": self._decision_deadline(table, time.monotonic()),
+                # the whole time such a step waits, for a page to say from the start (clock or none)
+                "decision_seconds": None if table.tutorial else self.unseen_answer_seconds,
                 "tutorial": table.tutorial,
                 # the options it is played with: the page says in words those off the defaults
                 "options": dict(table.session.options),

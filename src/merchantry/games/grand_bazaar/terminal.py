@@ -75,7 +75,10 @@ def price_board(view: dict[str, Any], tr: Translator | None = None, changes: int
             mark = "↑" if change > 0 else "↓" if change < 0 else " "
             cells.append(f"{price}{mark}")
         expected = sum(card[g] for card in remaining) / len(remaining) if remaining else 0.0
-        table.add_row(gem(name, tr), *cells, str(view["stock"][g]), f"{expected:+.2f}")
+        worth = f"{expected:+.2f}".replace(
+            "-", "\u2212"
+        )  # a negative figure with the minus sign, not a hyphen
+        table.add_row(gem(name, tr), *cells, str(view["stock"][g]), worth)
     return table
 
 

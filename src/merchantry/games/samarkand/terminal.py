@@ -3,6 +3,7 @@ costs, treasuries, camels left and markers, the players, and your hand with each
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from typing import Any
 
@@ -20,6 +21,12 @@ CELL = 7  # characters per space on the text map (a label and two 2-letter camel
 MARGIN = 3  # characters of row numbers left of the map (7 rows: a digit and two blanks; 80 columns in all)
 
 
+def plain(text: str) -> str:
+    """A letter as the eye tells it apart at a glance: "Ä" is "A", "É" is "E" (German marked Ägypten "Ä"
+    and Arabien "A", two tokens hard to tell apart)."""
+    return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c)).lower()
+
+
 def marks(names: list[str]) -> list[str]:
     """Each family's mark on its camels, from its name in the reader's language (a German map read "K" for
     Choresmien, from the English Khwarezm): its initial, or, among the names sharing an initial, the initial
@@ -27,12 +34,12 @@ def marks(names: list[str]) -> list[str]:
     "Co" Choresmien and "Ci" China). static/drawing.js marks them alike."""
     out = []
     for name in names:
-        group = [other for other in names if other[:1].lower() == name[:1].lower()]
+        group = [other for other in names if plain(other[:1]) == plain(name[:1])]
         if len(group) == 1:
             out.append(name[:1])
             continue
         at = next(
-            (i for i in range(1, min(map(len, group))) if len({g[i].lower() for g in group}) == len(group)),
+            (i for i in range(1, min(map(len, group))) if len({plain(g[i]) for g in group}) == len(group)),
             1,
         )
         out.append(name[:1] + name[at : at + 1])

@@ -1,6 +1,6 @@
 // Merchantry in the browser: the lobby, a table (live over a websocket) and replays.
 import { h, seatHolderNoted, seatLabel, seatName } from "./dom.js";
-import { LANGUAGES, addressLanguage, decimal, gameTitle, gameTranslator, knowTitles, language, listOf, loadLanguage, moveInWords, setLanguage, t, withoutClauses } from "./i18n.js";
+import { LANGUAGES, addressLanguage, decimal, gameTitle, gameTranslator, knowTitles, language, listOf, loadLanguage, moveInWords, playsBySeat, setLanguage, t, withoutClauses } from "./i18n.js";
 import * as generic from "./generic.js";
 import * as tutorial from "./tutorial.js";
 import { accountBar, accountPage, csrfHeader } from "./account.js";
@@ -132,7 +132,7 @@ async function lobby() {
   const askedGame = games.some((g) => g.name === asked.get("game")) ? asked.get("game") : games[0].name;
   const gameSelect = h("select", { id: "game", name: "game" }, games.map((g) => h("option", { value: g.name, selected: g.name === askedGame }, gameTitle(g.name, g.title))));
   const withRules = games.filter((g) => g.rules);
-  const rulesLinks = withRules.length ? h("p", { class: "rules-links" }, `${t("rules")}: `,
+  const rulesLinks = withRules.length ? h("p", { class: "rules-links" }, `${t("rules")}${t("colon")}`,
     withRules.flatMap((g, i) => [i ? " · " : "", h("a", { href: `${g.rules}?lang=${language()}`, target: "_blank" }, gameTitle(g.name, g.title))])) : null;
   const playersInput = h("input", { id: "players", type: "number", min: 2, max: 7, value: 4 });
   const seatsBox = h("div", { id: "seats", class: "seat-choices" });
@@ -175,7 +175,7 @@ async function lobby() {
       h("select", { "data-seat": seat, "aria-label": `${t("seat")} ${seatLabel(seat)}` }, options(people, seat),
         scripted.length ? h("optgroup", { label: t("otherBots") }, options(scripted, seat)) : null))));
     otherBots.hidden = !others.length;
-    levelsHelp.replaceChildren(...levels.map((b) => h("li", {}, h("strong", {}, `${botLabel(b)}: `), t(`levelHelp_${b}`),
+    levelsHelp.replaceChildren(...levels.map((b) => h("li", {}, h("strong", {}, `${botLabel(b)}${t("colon")}`), t(`levelHelp_${b}`),
       game.levels && game.levels[b] ? h("span", { class: "muted" }, ` ${t("levelMeasured", percentages(game.levels[b]))}`) : null)));
   }
   async function drawOptions() {
@@ -292,7 +292,7 @@ function optionsLine(table, tr) {
   if (!changed.length) return null;
   return h("p", { class: "table-options", id: "table-options" }, h("strong", {}, `${t("variantsLine")} `),
     changed.flatMap(([name, value], i) => [i ? t("listSeparator") : "", h("span", { "data-option": name },
-      `${tr.option(name)}: ${value === "" ? t("optionEmpty") : value}`,
+      `${tr.option(name)}${t("colon")}${value === "" ? t("optionEmpty") : value}`,
       name in (table.defaults || {}) ? h("small", { class: "muted" }, ` (${t("optionDefault", { value: standardValue(name, table.defaults[name], tr) })})`) : null)]));
 }
 
@@ -416,7 +416,7 @@ function connect(tableId, token, area) {
         .catch((error) => toast(error.message));
     }
     else if (message.type === "chat" || message.type === "mute") chatBox?.receive(message);
-    else if (message.type === "refused") { typedSteps = []; toast(`${t("refused")}: ${refusal(message)}`); }
+    else if (message.type === "refused") { typedSteps = []; toast(`${t("refused")}${t("colon")}${refusal(message)}`); }
     else if (message.type === "revoked") {
       // the server checked the database: the seat is no longer held by this token (given to a bot, or
       // not a token of this table): forget it and watch instead. A person who let a bot finish their own
@@ -430,7 +430,7 @@ function connect(tableId, token, area) {
     }
     // any other refusal (the database away, too many connections) is for now: the token is kept and the
     // page comes back with it after a pause
-    else if (message.type === "error") toast(`${t("refused")}: ${message.reason}`);
+    else if (message.type === "error") toast(`${t("refused")}${t("colon")}${message.reason}`);
   };
   mySocket.onclose = (event) => {
     if (socket !== mySocket || location.pathname !== `/table/${tableId}`) return;
@@ -458,7 +458,7 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   const seen = lastLog ? lastLog.children.length : (view.log || []).length;
   let banner;
   if (table.status === "waiting") banner = t("waitingToJoin", { who: listOf(table.waiting_for.map(seatLabel)) });
-  else if (table.status === "finished") banner = `${t("winner")}: ${listOf(table.result.winners.map((w) => noted(table, w)))}`;
+  else if (table.status === "finished") banner = `${t("winner")}${t("colon")}${listOf(table.result.winners.map((w) => noted(table, w)))}`;
   else if (table.status === "closed") banner = t("closedBanner");
   else if (seat === null) banner = t("spectator");
   // a seat the server answers for (a sale offer for a card it does not hold) waits like everyone else
@@ -811,7 +811,7 @@ function hostPanel(tableId, table, mine) {
       try { await api(`/api/tables/${tableId}/seats/${s.seat}/bot`, { method: "POST", body: JSON.stringify({ host_token: mine.host, bot }) }); }
       catch (error) { toast(error.message); }
     };
-    return h("li", {}, `${seatLabel(s.seat)}: `, s.kind === "bot" || s.name ? seatHolderNoted(s) : "—",
+    return h("li", {}, `${seatLabel(s.seat)}${t("colon")}`, s.kind === "bot" || s.name ? seatHolderNoted(s) : "—",
       link ? [" ", h("input", { class: "invite", readonly: true, value: link, "data-seat": s.seat, "aria-label": t("inviteFor", { seat: seatLabel(s.seat) }), onclick: (e) => e.target.select() }),
         h("button", { onclick: () => navigator.clipboard?.writeText(link).then(() => toast(t("copied"), "info")) }, t("copy"))] : null,
       s.kind === "human" && s.seat !== mine.seat && table.status !== "finished" && table.status !== "closed"
@@ -866,7 +866,7 @@ async function replayPage(tableId) {
           h("button", { id: "replay-prev-round", onclick: () => show([...step.rounds].reverse().find((r) => r < at) ?? 0) }, t("prevRound")),
           h("button", { id: "replay-next-round", onclick: () => show(step.rounds.find((r) => r > at) ?? step.moves) }, t("nextRound")),
           // the move's player: a person's seat a bot finished is the person's up to the move the bot took over
-          step.move ? h("span", { class: "muted", id: "replay-move", title: step.move.text }, ` ${seatName(info.table, step.move.seat, at)}: ${tr.move(step.move.text)}`) : null,
+          step.move ? h("span", { class: "muted", id: "replay-move", title: step.move.text }, ` ${seatName(info.table, step.move.seat, at)}${t("colon")}${tr.move(step.move.text)}`) : null,
           h("label", {}, ` ${t("pointOfView")} `, seatChoice)),
         optionsLine(info.table, tr),
         renderer.render(payload, () => {}, tr.ui, tr),
@@ -967,7 +967,7 @@ function analysisPanel(analysis, table, start, show, tr, rounds = [], busy = nul
   // per seat, its moments one under another (run on with "; ", a long one left the separator alone on a
   // line), in the order of the game as the server lists them (round 2 before round 7)
   const moments = (analysis.moments || []).flatMap((mine, seat) => mine.length
-    ? [h("li", {}, h("strong", {}, `${seatName(table, seat)}: `), h("ul", { class: "seat-moments" }, mine.map((m) => h("li", {}, momentButton(m, seat, table, tr, show)))))]
+    ? [h("li", {}, h("strong", {}, `${seatName(table, seat)}${t("colon")}`), h("ul", { class: "seat-moments" }, mine.map((m) => h("li", {}, momentButton(m, seat, table, tr, show)))))]
     : []);
   return h("section", { id: "analysis" },
     h("h2", {}, t("analysisTitle")),
@@ -1022,9 +1022,10 @@ function momentButton(m, seat, table, tr, show) {
     return h("button", { class: "link key-moment", onclick: () => show(m.move), "data-move-number": String(m.move), title: `${t("showPosition")} (${m.played} · ${m.preferred})`, "data-notation": m.played },
       t("keyMoment", { round: m.round, played: t("quoted", { text: moveInWords(m.played, tr) }), preferred: t("quoted", { text: moveInWords(m.preferred, tr) }), points: m.points }));
   }
-  // each move of the others in between, in words, after its seat: "P2 (“take left”) and P3 (…)"
-  const seats = new Intl.ListFormat(language(), { type: "conjunction" }).format(m.moves.map((other) =>
-    `${seatName(table, other.seat, m.move)} (${t("quoted", { text: moveInWords(other.played, tr) })})`));
+  // each move of the others in between, in words, after its seat, each seat named once (a seat that played
+  // twice, across two rounds, was named twice): "P2 (“take left”, “keep”) and P3 (…)"
+  const seats = new Intl.ListFormat(language(), { type: "conjunction" }).format(playsBySeat(m.moves).map(([other, plays]) =>
+    `${seatName(table, other, m.move)} (${plays.map((played) => t("quoted", { text: moveInWords(played, tr) })).join(", ")})`));
   return h("button", { class: "link turning-point", onclick: () => show(m.move), "data-move-number": String(m.move), title: `${t("showPosition")} (${m.moves.map((other) => other.played).join(" · ")})`, "data-notation": m.moves[0].played },
     t("turningPoint", { round: m.round, whose: seatName(table, seat, m.move), from: m.from, to: m.to, seats }));
 }
@@ -1122,7 +1123,7 @@ function chanceChart(analysis, table, tr, rounds = []) {
       points: points.map((p) => `${x(p.move).toFixed(1)},${y(p.chance).toFixed(1)}`).join(" ") }));
     for (const d of mine.filter((m) => m.mark === "blunder" || m.mark === "mistake")) {
       chart.append(svg("circle", { cx: x(d.move), cy: y(d.after), r: d.mark === "blunder" ? 4 : 3, fill: colour },
-        svg("title", {}, `${seatName(table, seat, d.move)} ${d.move}: ${moveInWords(d.played, tr)} (${t(`mark_${d.mark}`)})`)));
+        svg("title", {}, `${seatName(table, seat, d.move)} ${d.move}${t("colon")}${moveInWords(d.played, tr)} (${t(`mark_${d.mark}`)})`)));
     }
     legend.append(h("span", { class: "legend-item" },
       svg("svg", { width: 28, height: 10 }, svg("line", { x1: 0, x2: 28, y1: 5, y2: 5, stroke: colour, "stroke-width": 2, "stroke-dasharray": dash })),

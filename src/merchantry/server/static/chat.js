@@ -28,7 +28,7 @@ export function chatPanel() {
   function draw() {
     const shown = [...messages.values()].sort((a, b) => a.id - b.id).filter((m) => !muted.has(m.seat));
     list.replaceChildren(...shown.map((m) => h("li", { "data-seat": m.seat },
-      h("strong", {}, `${seatLabel(m.seat)} ${m.name}: `),
+      h("strong", {}, `${seatLabel(m.seat)} ${m.name}${t("colon")}`),
       h("span", { class: "chat-text" }, m.text),  // text, never markup
       seat !== null && m.seat !== seat ? h("button", { type: "button", class: "mute", title: t("mute"), onclick: () => mute(m.seat, true) }, t("mute")) : null)));
     const mutedList = [...muted].sort().map((s) => h("button", { type: "button", class: "unmute", onclick: () => mute(s, false) }, `${t("unmute")} ${seatLabel(s)}`));

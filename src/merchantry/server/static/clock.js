@@ -20,5 +20,5 @@ export function banksLine(table, t, since) {
       : duration(running.has(seat) ? left - (Date.now() - since) / 1000 : left, t);
     return h("span", { class: running.has(seat) ? "bank running" : "bank", "data-seat": seat }, `${seatName(table, Number(seat))} ${shown}`);
   });
-  return h("p", { id: "time-banks", class: "muted" }, `${t("timeBanks")}: `, parts.flatMap((part, i) => [i ? " · " : "", part]));
+  return h("p", { id: "time-banks", class: "muted" }, `${t("timeBanks")}${t("colon")}`, parts.flatMap((part, i) => [i ? " · " : "", part]));
 }

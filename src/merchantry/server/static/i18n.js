@@ -31,9 +31,10 @@ export function language() {
 
 // A number with `digits` decimals as the reader's language writes it ("0,50" in de, fr, pt), "+" before a
 // positive one when `signed`
+// A negative number is written with the minus sign "−" (U+2212), not the hyphen Intl writes ("-0.04")
 export function decimal(x, digits, signed = false) {
   return new Intl.NumberFormat(language(), { minimumFractionDigits: digits, maximumFractionDigits: digits,
-    signDisplay: signed ? "exceptZero" : "auto" }).format(x);
+    signDisplay: signed ? "exceptZero" : "auto" }).format(x).replace("-", "\u2212");
 }
 
 // Each game's title in the reader's language (/api/games' `titles`, from the game's catalogue: a subtitle
@@ -101,6 +102,14 @@ export function t(key, vars = {}) {
 // the log's (joinList), never the bare ", " between them all.
 export function listOf(items) {
   return joinList(items, platform, language());
+}
+
+// Others' moves in the order played, grouped by seat (the first to play first): [[seat, [played, ...]], ...].
+// A turning point spanning two rounds named a seat once per move ("P2 (…), P3 (…) and P2 (…)")
+export function playsBySeat(moves) {
+  const grouped = new Map();
+  for (const { seat, played } of moves) grouped.set(seat, [...(grouped.get(seat) || []), played]);
+  return [...grouped.entries()];
 }
 
 // A game's translator: its own catalogue first, then the platform's. `tr.ui(key)` for interface words,

@@ -49,7 +49,7 @@ export function openSeatsSection(games, { api, toast, save, open }) {
   for (const input of [gameFilter, playersFilter, paceFilter, ratedFilter]) input.addEventListener("change", refresh);
   refresh();
   return h("section", { id: "lobby-open" },
-    h("p", { id: "leaderboards" }, `${t("leaderboard")}: `, games.flatMap((g, i) => [i ? " · " : "", h("a", { href: `/leaderboard/${g.name}` }, gameTitle(g.name, g.title))])),
+    h("p", { id: "leaderboards" }, `${t("leaderboard")}${t("colon")}`, games.flatMap((g, i) => [i ? " · " : "", h("a", { href: `/leaderboard/${g.name}` }, gameTitle(g.name, g.title))])),
     h("h2", {}, t("openSeats")),
     h("div", { class: "filters" }, gameFilter, playersFilter, paceFilter, ratedFilter),
     h("table", { class: "open-tables" },

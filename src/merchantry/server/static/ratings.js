@@ -3,7 +3,7 @@
 import { h, seatLabel } from "./dom.js";
 import { gameTitle, language, listOf, t } from "./i18n.js";
 
-export const ratingText = (r) => `${r.mu.toFixed(1)} ± ${r.sigma.toFixed(1)}`;
+export const ratingText = (r) => `${r.mu.toFixed(1).replace("-", "\u2212")} ± ${r.sigma.toFixed(1)}`;  // "−" (U+2212), not "-"
 
 export const outcome = (won) => (won ? t("won") : t("lost"));
 
@@ -51,7 +51,7 @@ export async function leaderboardPage(main, api, game, games) {
   const title = gameTitle(game, (games.find((g) => g.name === game) || { title: game }).title);
   const picker = h("p", {}, games.flatMap((g, i) => [i ? " · " : "", h("a", { href: `/leaderboard/${g.name}` }, gameTitle(g.name, g.title))]));
   main.replaceChildren(
-    h("h1", {}, `${t("leaderboard")}: ${title}`), picker,
+    h("h1", {}, `${t("leaderboard")}${t("colon")}${title}`), picker,
     h("table", { class: "open-tables", id: "leaderboard" },
       h("thead", {}, h("tr", {}, ["#", t("accountName"), t("rating"), t("played"), t("won")].map((c) => h("th", {}, c)))),
       h("tbody", {}, board.leaders.map((row, i) => h("tr", {},

@@ -55,6 +55,11 @@ function finalHand(view, seat) {
   return last ? last.hands[seat].hand : null;
 }
 
+// MO-R2: a bid holding cards but no valued one (only the bluff card) sits the round out when sealed
+function bluffOnly(bid) {
+  return Boolean(bid && bid.length) && bid.every((code) => code === "BLUFF");
+}
+
 // What each currency in your cards adds up to, against the 200 below which it loses 100 (MO-E2)
 function currencyTotals(codes, t) {
   const totals = {};
@@ -111,7 +116,9 @@ function prompt(view, seat, table, can, t, tr) {
   if (view.phase === "over") return t("promptOver");
   if (view.phase === "bidding") {
     if (can.has("bid")) return t("promptBid");
-    const waiting = view.to_act.filter((s) => s !== seat).map((s) => seatName(table, s));
+    // every seat still to seal, one's own too when it may not seal here (a replay from its point of view,
+    // at move 0: "waiting for P2, P3" while P1 had not sealed either)
+    const waiting = view.to_act.map((s) => seatName(table, s));
     return waiting.length ? t("waitingFor", { who: tr.join(waiting) }) : "";
   }
   if (view.current === seat && seat !== null) return can.has("keep") ? t("promptExchangeKeep") : t("promptExchange");
@@ -178,7 +185,8 @@ export function render(payload, act, t, tr = { join: (items) => items.join(", ")
     });
     // focus stays in the hand when the card clicked leaves it (data-focus-group: app.js moves it to a neighbour)
     mine.append(h("div", { class: "group-title" }, t("hand")), h("div", { class: "cards hand", "data-focus-group": "hand" }, handCards));
-    const totals = currencyTotals([...view.hand, ...(view.my_bid || [])], t);
+    // what the hand shown above holds: cards moved into the bid are not counted (they may be exchanged away)
+    const totals = currencyTotals(view.hand, t);
     if (totals) mine.append(totals);  // append() would write a null as the text "null"
     if (view.phase === "bidding") {
       const total = (view.my_bid || []).reduce((sum, c) => sum + cardValue(c), 0);
@@ -190,6 +198,8 @@ export function render(payload, act, t, tr = { join: (items) => items.join(", ")
         h("div", { class: "cards my-bid", "data-focus-group": "bid" }, bidCards.length ? bidCards : h("span", { class: "muted" }, "—")));
       if (bidCards.length && can.has("bid")) mine.append(h("small", { class: "muted" }, t("takeBackHelp")));
       if (can.has("bid")) mine.append(h("button", { class: "primary", "data-move": "bid", onclick: () => act("bid") }, total ? t("seal") : t("sitOut")));
+      // MO-R2: a bid of only the bluff card is a pass; the button says "sit out", this line says why
+      if (can.has("bid") && bluffOnly(view.my_bid)) mine.append(h("small", { class: "muted bluff-only" }, t("bluffOnly")));
     }
     if (can.has("keep")) mine.append(h("button", { onclick: () => act("keep") }, t("keep")));
     root.append(mine);

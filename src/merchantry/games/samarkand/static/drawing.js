@@ -50,14 +50,18 @@ function hexPoints(cx, cy) {
 // Choresmien, from the English Khwarezm): its initial, or, among the names sharing an initial, the initial
 // and the letter at the first place where all of those names differ ("Ca" Caucasus, "Ch" China; "Co"
 // Choresmien, "Ci" China); terminal.py's `marks` marks them alike
-function marks(names) {
+// a letter as the eye tells it apart at a glance: "Ä" is "A", "É" is "E" (German marked Ägypten "Ä" and
+// Arabien "A", two tokens hard to tell apart on a camel)
+const plain = (text) => text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+
+export function marks(names) {
   return names.map((name) => {
-    const group = names.filter((o) => o.slice(0, 1).toLowerCase() === name.slice(0, 1).toLowerCase());
+    const group = names.filter((o) => plain(o.slice(0, 1)) === plain(name.slice(0, 1)));
     if (group.length === 1) return name.slice(0, 1);
     const shortest = Math.min(...group.map((g) => g.length));
     let at = 1;
     for (let i = 1; i < shortest; i++) {
-      if (new Set(group.map((g) => g[i].toLowerCase())).size === group.length) { at = i; break; }
+      if (new Set(group.map((g) => plain(g[i]))).size === group.length) { at = i; break; }
     }
     return name.slice(0, 1) + name.slice(at, at + 1);
   });
@@ -264,7 +268,7 @@ function prompt(view, seat, moves, table, t, tr) {
 // (it is sticky): it interrupts someone's turn, and a holder who missed it kept the whole table waiting. To
 // the holder it says what the card is worth in hand now, beside Sell and Keep, and Sell takes the keyboard's
 // focus the first time the offer shows; to everyone else it says that the table waits for the holder
-function offerPanel(view, moves, act, text, t, tr) {
+export function offerPanel(view, moves, act, text, t, tr, table = {}) {
   const offer = view.offer;
   if (!offer || view.over) return null;
   const answering = moves.sell.size > 0;
@@ -276,6 +280,10 @@ function offerPanel(view, moves, act, text, t, tr) {
     // the offer's deadline, counted down by the platform (table.decision_deadline): a holder who looks away
     // sees how long is left before a bot answers for them, everyone else how long the table may wait
     h("div", { class: `sk-offer-deadline decision-countdown ${answering ? "for-you" : "for-table"}`, role: "timer" }),
+    // and why there is a deadline at all, said from the start: at a table without a clock the countdown came
+    // unexplained (the server answers for whoever has not answered, table.decision_seconds after the offer)
+    table.decision_seconds ? h("div", { class: "sk-offer-rule muted" },
+      t(table.turn_seconds || table.total_seconds ? "offerDeadlineRule" : "offerDeadlineRuleNoClock", { seconds: table.decision_seconds })) : null,
     answering ? h("div", { class: "sk-actions" },
       [...moves.sell].map((g) => h("button", { class: "primary", "data-move": `sell ${g}`, onclick: () => act(`sell ${g}`) }, `${t("sell")}${t("colon")}${g} ${tr.term(MAP.goods[g - 1].name)}`)),
       h("button", { "data-move": "keep", onclick: () => act("keep") }, t("keep"))) : null);
@@ -400,7 +408,7 @@ export function render(payload, send, t, tr = { term: (w) => w, join: (items) =>
     if (moves.other.has(verb)) buttons.push(h("button", { class: "primary", "data-move": verb, onclick: () => act(verb) }, t(verb)));
   }
   const text = prompt(view, seat, moves, table, t, tr);
-  const offer = offerPanel(view, moves, act, text, t, tr);
+  const offer = offerPanel(view, moves, act, text, t, tr, table);
   root = h("section", { class: "samarkand" },
     offer,
     text && !offer ? h("div", { class: "banner sk-prompt", role: "status" }, text) : null,
