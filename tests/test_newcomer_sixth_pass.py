@@ -64,6 +64,12 @@ def drawn(tmp_path: Path, game: str, payload: dict, words: dict[str, str], scrip
     return out.stdout.splitlines()
 
 
+def seat_one_payload(state, legal: bool = True) -> dict:
+    """What the page is sent for P1 at `state` (its legal moves unless `legal` is False: a replay)."""
+    moves = [str(a) for a in state.legal_actions(0)] if legal else []
+    return {"view": state.view(0), "legal": moves, "seat": 0, "table": {}}
+
+
 def money_words(language: str) -> dict[str, str]:
     tr = Translator("money", language)
     keys = ("seal", "sitOut", "bluffOnly", "totals", "totalsHelp", "colon", "hand", "yourBid", "bidValue")
@@ -80,9 +86,8 @@ def test_mo_r2_the_page_says_a_bid_of_only_the_bluff_card_passes_this_round(lang
     assert words["bluffOnly"] != "bluffOnly" and words["bluffOnly"] not in (words["sitOut"], words["seal"])
     state = arrange(hands=[["EUR20", "GBP30"], ["AUD20"], ["BRL20"], ["CAD20"]])
     state.apply(0, "add BLUFF")
-    view = state.view(0)
-    assert view["my_bid"] == ["BLUFF"]
-    payload = {"view": view, "legal": [str(a) for a in state.legal_actions(0)], "seat": 0, "table": {}}
+    payload = seat_one_payload(state)
+    assert payload["view"]["my_bid"] == ["BLUFF"]
     script = """
         for (const n of find(drawing, "bluff-only")) console.log("note " + text(n));
         const seal = find(drawing, "primary").filter((b) => b.attrs["data-move"] === "bid");
@@ -92,12 +97,7 @@ def test_mo_r2_the_page_says_a_bid_of_only_the_bluff_card_passes_this_round(lang
     assert lines == [f"note {words['bluffOnly']}", f"button {words['sitOut']}"], lines
     # a bid with a note in it: the button seals, and no line about the bluff card
     state.apply(0, "add EUR20")
-    payload = {
-        "view": state.view(0),
-        "legal": [str(a) for a in state.legal_actions(0)],
-        "seat": 0,
-        "table": {},
-    }
+    payload = seat_one_payload(state)
     assert drawn(tmp_path, "money", payload, words, script) == [f"button {words['seal']}"]
 
 
@@ -111,12 +111,7 @@ def test_money_page_totals_count_what_is_still_in_the_hand_not_the_bid(language,
     state = arrange(hands=[["EUR20", "EUR50", "GBP30"], ["AUD20"], ["BRL20"], ["CAD20"]])
     state.apply(0, "add EUR50")
     state.apply(0, "add GBP30")
-    payload = {
-        "view": state.view(0),
-        "legal": [str(a) for a in state.legal_actions(0)],
-        "seat": 0,
-        "table": {},
-    }
+    payload = seat_one_payload(state)
     script = """for (const n of find(drawing, "money-total")) console.log(text(n));"""
     assert drawn(tmp_path, "money", payload, words, script) == ["EUR 20 / 200"]  # EUR 70 and GBP 30 before
 
@@ -130,14 +125,14 @@ def test_money_replay_at_move_0_waits_for_every_seat_the_viewers_too(language, t
     words = money_words(language) | {"waitingFor": Translator("money", language)._find("ui.waitingFor") or ""}
     state = arrange(players=3, hands=[["EUR20"], ["AUD20"], ["CAD20"]])
     # the replay page draws a seat's point of view with no legal move (app.js, replayPage)
-    payload = {"view": state.view(0), "legal": [], "seat": 0, "table": {}}
+    payload = seat_one_payload(state, legal=False)
     script = """for (const n of find(drawing, "money-prompt")) console.log(text(n));"""
     lines = drawn(tmp_path, "money", payload, words, script)
     assert (
         len(lines) == 1 and lines[0] != words["waitingFor"] and all(f"P{p}" in lines[0] for p in (1, 2, 3))
     ), lines
     # at a live table the seat that may seal is told to, not listed as awaited
-    live = {"view": state.view(0), "legal": [str(a) for a in state.legal_actions(0)], "seat": 0, "table": {}}
+    live = seat_one_payload(state)
     assert drawn(tmp_path, "money", live, words | {"promptBid": "SEAL"}, script) == ["SEAL"]
 
 
