@@ -234,12 +234,11 @@ def test_an_open_sale_offer_tells_every_seat_the_same_decision_deadline(service,
     assert service.payload(table_id, 0)["table"]["decision_deadline"] is None
 
 
-class TakesItBack:
-    """A bot whose first whole move puts a note into its bid and takes it out again (a medium Money bot
-    did), then bids a note: each step the first legal action of the verb its script names."""
+class Scripted:
+    """A bot that plays, step after step, the first legal action of each verb its script names."""
 
-    def __init__(self) -> None:
-        self.script = ["add", "remove", "add", "bid"]
+    def __init__(self, *script: str) -> None:
+        self.script = list(script)
 
     def choose(self, world, seat, rng):
         verb = self.script.pop(0)
@@ -253,7 +252,23 @@ def test_a_bot_move_that_ends_where_it_began_is_thought_again_not_published():
 
     table = live_table("ab" * 32)
     seat = next(s for s in table.state.to_act() if not table.state.in_decision(s))
-    bot = TakesItBack()
+    bot = Scripted("add", "remove", "add", "bid")  # a medium Money bot's first move came to nothing
     steps = [str(a) for a in BotTurn(seat, 4, None, table.state.clone(), bot, random.Random(1)).think()]
     assert len(steps) == 2 and steps[0].startswith("add") and steps[1] == "bid", steps
     assert not bot.script, "the bot was asked again after its move came to nothing"
+
+
+def test_a_bot_move_is_published_without_the_steps_that_change_nothing_but_the_log():
+    """As a hint says a move, a bot's move is published without its idle steps: a Byzanz bot's "put a card
+    into the bid, then pass" (passing hands the bid back) is its pass; the log said "passes" while the
+    analysis quoted the card (the sixth newcomer's pass)."""
+    from merchantry.server.tables import BotTurn
+
+    state = records.Session("byzanz", 3, seed=3).state
+    while not any(str(a) == "pass" for a in state.legal_actions(state.to_act()[0])):
+        seat = state.to_act()[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+    seat = state.to_act()[0]
+    bot = Scripted("add", "pass")
+    steps = [str(a) for a in BotTurn(seat, 0, None, state.clone(), bot, random.Random(1)).think()]
+    assert steps == ["pass"] and not bot.script, steps

@@ -327,7 +327,20 @@ def test_the_guided_first_game_plays_to_its_end(lesson_server, browser, game, la
             shot(page, f"tutorial-{game}-{language}-{size}")
         if number == bot_at:
             page.evaluate(TOASTS_SEEN)
+            # asked first (it sat where "Next" sat, and one click gave the game away): no, then yes
+            asked: list[str] = []
+
+            def answer(dialog, asked=asked):
+                asked.append(dialog.message)
+                dialog.accept() if len(asked) > 1 else dialog.dismiss()
+
+            page.on("dialog", answer)
             page.locator("#tutorial-bot-finish").click()
+            page.wait_for_timeout(300)
+            progress = f"merchantry:tutorial:{page.url.rsplit('/', 1)[-1]}"
+            assert not page.evaluate("key => JSON.parse(localStorage.getItem(key)).bot", progress), "kept"
+            page.locator("#tutorial-bot-finish").click()
+            assert asked == [ui["tutorialBotFinishConfirm"]] * 2, asked
             # said calmly, in the page's language: the person chose it, and watches on (the toast may be
             # gone already: the game can end at once, and then so does the notice)
             page.wait_for_function(

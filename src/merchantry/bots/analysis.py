@@ -309,11 +309,11 @@ def whole_move(
                 seen = {p: n for p, n in seen.items() if n <= len(steps)}
                 if detours > MAX_DETOURS:
                     steps = _finished_by_greedy(position, seat, steps, rng)
-                    return state.net_move(seat, _without_idle_steps(state, seat, steps)), first
+                    return state.net_move(seat, without_idle_steps(state, seat, steps)), first
                 continue
             if _decided(position, seat, steps):
                 # net_move: a detour the picture cannot see (a note taken back goes to the end of the hand)
-                return state.net_move(seat, _without_idle_steps(state, seat, steps)), first
+                return state.net_move(seat, without_idle_steps(state, seat, steps)), first
             seen[picture] = len(steps)
 
 
@@ -324,7 +324,7 @@ def _copy_of(rng: random.Random) -> random.Random:
     return copy
 
 
-def _without_idle_steps(state: State, seat: int, steps: list[Action]) -> list[Action]:
+def without_idle_steps(state: State, seat: int, steps: list[Action]) -> list[Action]:
     """The move without the steps that change nothing but the log and what others have learnt: "add a card,
     pass", where passing hands the bid back, is the pass alone (which shows no card), so a hint never asks
     for a card that does nothing. The last step, which ends the decision, always stays."""
@@ -802,9 +802,7 @@ def _decision(
     floor: int | None,
 ) -> Decision:
     calibrate = calibration(game, before.num_players)
-    # the move as its player would say it (a bid without the cards taken back out): the same position, so
-    # the same judgement, and equal to the preferred move where it is the same bid
-    played = before.net_move(seat, played)
+    played = said_move(before, seat, played)
     preferred, outcomes = judge(before, seat, played, _search_for(game, config), worlds, floor, calibrate)
     mine = [[shares[seat] for shares in outcome] for outcome in outcomes]
     after, loss = Estimate.of_chance(mine[0]), loss_of(outcomes, seat)
@@ -843,6 +841,13 @@ def _decision(
         chance_intervals=calibrate.seat_intervals(seat_estimates(outcomes[0]), seat, len(outcomes[0])),
         before_interval=after_interval if played_better else best_interval,
     )
+
+
+def said_move(before: State, seat: int, played: list[Action]) -> list[Action]:
+    """A move played as its player would say it: without the cards taken back out of a bid
+    (`State.net_move`). The same position, so the same judgement, and equal to the preferred move where it
+    is the same bid."""
+    return before.net_move(seat, played)
 
 
 def mean_loss_interval(mine: list[Decision]) -> tuple[float, float]:

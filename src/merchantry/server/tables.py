@@ -27,7 +27,7 @@ from sqlalchemy.orm import Session as DbSession
 from sqlalchemy.orm import selectinload, sessionmaker
 
 from merchantry import bots, games, records
-from merchantry.bots.analysis import view_key
+from merchantry.bots.analysis import view_key, without_idle_steps
 from merchantry.engine import seat_label
 from merchantry.errors import IllegalAction
 from merchantry.server import tutorials
@@ -260,7 +260,9 @@ class BotTurn:
             still_to_decide = not position.is_over() and seat in position.to_act()
             if not (still_to_decide and not start.net_move(seat, steps)):  # `net_move`: as a person says it
                 break
-        return steps
+        # and without the steps that change nothing but the log, as a hint says a move: a bot's "put a card
+        # into the bid, pass" is its pass (the log said "passes"; an analysis quoted the card)
+        return without_idle_steps(start, seat, steps)
 
     def _steps_from(self, position: Any) -> list[Any]:
         seat = self.seat

@@ -1063,7 +1063,9 @@ function roundMarks(rounds, x, y, svg, most) {
 // played the move preferred) and after the move played, each with its 95% interval. It is the chance the
 // marks table and the turning points quote: another seat's estimate of it, from that seat's own hand, is a
 // different judgement, and a line mixing the two jumped between them (the table said "94% → 3%" where the
-// line stood at 60%). So the lines at one move need not add up to 100%: each player knew only their own cards
+// line stood at 60%). So the lines at one move need not add up to 100%: each is judged at its own player's moves,
+// from what that player knew (where all is public but the order of a deck, the lines are still judged at
+// different moments)
 function seatPoints(analysis, seat) {
   return analysis.decisions.filter((d) => d.seat === seat).flatMap((d) => [
     { move: d.moves[0] - 1, chance: d.before, low: (d.before_interval || d.best_interval)[0], high: (d.before_interval || d.best_interval)[1] },

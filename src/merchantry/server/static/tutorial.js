@@ -441,7 +441,9 @@ function shows(node) {
   return there !== null && (there === node || node.contains(there));
 }
 
+// asked first: the button sits where a step's "Next" sat, and one click gave the game away (a newcomer's pass)
 async function finishWithBot(table, seat, host, script) {
+  if (window.confirm && !window.confirm(t("tutorialBotFinishConfirm"))) return;
   keep(table.id, { ...progressOf(table.id), free: true, bot: true });
   const response = await fetch(`/api/tables/${table.id}/seats/${seat}/bot`, {
     method: "POST", headers: { "Content-Type": "application/json" },
