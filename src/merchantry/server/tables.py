@@ -251,8 +251,8 @@ class BotTurn:
         steps before it (a card drawn on the way is the seat's own to see), up to the end of the decision.
         Steps that end back where the move began, the seat still to decide (a card put into a bid and taken
         out again), are no move: they are dropped and the bot thinks again, up to `MAX_DETOURS` times (a
-        medium Money bot published "put GBP 20 into the bid, take it back", which an analysis then showed as
-        a move of nothing)."""
+        medium bot published "put a card into the bid, take it back", which an analysis then showed as a move
+        of nothing)."""
         start, seat = self.position, self.seat
         for _ in range(MAX_DETOURS):
             position = start.clone()

@@ -147,7 +147,7 @@ export async function gameTranslator(game) {
     return text;
   };
   // a run of steps of one verb said once, their arguments listed as the language lists them, where the
-  // catalogue's `moves` section has the words ("put AUD 20, CAD 30 and BRL 20 into the bid"); else undefined
+  // catalogue's `moves` section has the words ("put these three cards into the bid"); else undefined
   const moves = (verb, args) => {
     const template = pick(catalogues, `moves.${verb.toLowerCase()}`, {}, lang);
     return template === undefined ? undefined : interpolate(template, { args: join(args.map(termOf)) });
@@ -183,8 +183,8 @@ export async function gameTranslator(game) {
 }
 
 // a whole move (its steps separated by ", ") as a sentence in the reader's language: a run of steps of one
-// verb with one argument each is said once where the game has the words (`tr.moves`), "put AUD 20, CAD 30 and
-// BRL 20 into the bid, then seal the bid", not a sentence per card (a newcomer read key moments as long lists)
+// verb with one argument each is said once where the game has the words (`tr.moves`), "put three cards into
+// the bid, then seal the bid" naming each, not a sentence per card (a newcomer read key moments as long lists)
 export function moveInWords(text, tr) {
   const runs = [];
   for (const step of text.split(", ")) {
