@@ -602,3 +602,40 @@ def test_the_moves_panel_says_each_move_in_words_beside_its_notation_on_a_german
             else:
                 assert words.count() == 0
         page.context.close()
+
+
+def test_a_press_on_hint_is_not_lost_to_an_update_between_press_and_release(server, chromium):
+    """The table is drawn anew at every update: one arriving between the press on Hint and its release
+    replaced the button, so the click was lost and nothing happened (a newcomer pressed Hint while bots
+    sealed their bids: no hint, no "Thinking", for 16 s). Hint now asks on the pointer's release."""
+    people = [{"kind": "human"}, {"kind": "human"}]
+    created = create(server, "money", [*people, {"kind": "bot", "bot": "greedy"}])
+    (invite,) = created["invites"]
+    joined = httpx.post(
+        f"{server}/api/tables/{created['id']}/join",
+        json={"seat": 1, "invite": invite["invite"], "name": "Bo"},
+    )
+    assert joined.status_code == 200, joined.text
+    bo = {"X-Seat-Token": joined.json()["token"]}
+    page = page_in(chromium, server)
+    asked = []
+    page.route("**/api/tables/*/hint", lambda route: (asked.append(route.request.url), route.continue_()))
+    seat_at(page, server, created)
+    page.wait_for_selector("#hint:not([disabled])")
+    box = page.locator("#hint").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.evaluate("window.headBefore = document.querySelector('.table-head')")
+    legal = httpx.get(f"{server}/api/tables/{created['id']}", headers=bo).json()["legal"]
+    for move in (next(m for m in legal if m.startswith("add")), "bid"):  # Bo seals a bid meanwhile
+        done = httpx.post(f"{server}/api/tables/{created['id']}/act", json={"action": move}, headers=bo)
+        assert done.status_code == 200, done.text
+    page.wait_for_function("document.querySelector('.table-head') !== window.headBefore")  # drawn anew
+    page.mouse.up()
+    page.wait_for_timeout(500)
+    assert len(asked) == 1, f"the press on Hint was lost, or asked twice: {asked}"
+    page.wait_for_selector(".hint-box")
+    page.evaluate("document.querySelector('#hint').focus()")  # the keyboard still asks: Enter on it
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(500)
+    assert len(asked) == 2, asked

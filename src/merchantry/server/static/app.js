@@ -692,11 +692,19 @@ let lastHint = null;
 let shownPosition = null;  // the position the page shows now (drawTable)
 let hintAsked = null;  // the position a hint is being worked out for: one at a time, as the server allows
 
-// The Hint button, "Thinking…" while a hint is being worked out (also after a redraw)
+// The Hint button, "Thinking…" while a hint is being worked out (also after a redraw). It asks on the
+// pointer's release, not on "click": the table is drawn anew at every update, and one arriving between a
+// press and its release replaced the button, so no click came and nothing happened (a newcomer pressed Hint
+// while bots sealed their bids: no hint, no "Thinking", 1 press in 8); the release lands on the new button.
+// A keyboard's Enter or Space still clicks (a click of detail 0); a mouse's click after its release does not
+// ask twice.
 function hintButton(tableId, token, position, area, tr) {
   const busy = hintAsked !== null;
-  return h("button", { id: "hint", title: t("hintHelp"), disabled: busy ? true : null, onclick: () => askHint(tableId, token, position, area, tr) },
-    busy ? t("hintThinking") : t("hint"));
+  const ask = () => { if (hintAsked === null) askHint(tableId, token, position, area, tr); };
+  return h("button", { id: "hint", title: t("hintHelp"), disabled: busy ? true : null,
+    onpointerup: (event) => { if (event.button === 0) ask(); },
+    onclick: (event) => { if (event.detail === 0) ask(); } },
+  busy ? t("hintThinking") : t("hint"));
 }
 
 async function askHint(tableId, token, position, area, tr) {
