@@ -412,6 +412,7 @@ function connect(tableId, token, area) {
       // a game's drawing and catalogue load once; each message waits for the one before it
       drawn = drawn
         .then(() => Promise.all([drawingFor(message.table.game), translatorFor(message.table.game), tutorial.load(message.table)]))
+        .then((loaded) => pressOver().then(() => loaded))
         .then(([renderer, tr]) => { said = { tr, table: message.table }; return drawTable(tableId, message, send, area, renderer, tr); })
         .catch((error) => toast(error.message));
     }
@@ -441,6 +442,28 @@ function connect(tableId, token, area) {
 }
 
 let overShown = null;  // the table whose end the page shows (a notice about play to come is then moot)
+
+// An update is drawn once a press under way in the table is over. The table is drawn anew at every update,
+// and one drawn between a press and its release replaced the control pressed, so no click came and nothing
+// happened (a newcomer pressed Hint while bots sealed their bids: no hint, no "Thinking", 1 press in 8; a
+// card pressed in a sealed bid could be lost alike). The drawing waits for the release's click (the task after
+// it); a press held longer than PRESS_HOLD_MS holds nothing up.
+const PRESS_HOLD_MS = 2000;
+let press = null;  // { over: a promise kept at the release, end: keeps it } while a pointer is down in the table
+function pressOver() {
+  return press ? press.over : Promise.resolve();
+}
+document.addEventListener("pointerdown", (event) => {
+  if (!event.target.closest || !event.target.closest("#table")) return;
+  let keep;
+  const over = new Promise((resolve) => { keep = resolve; });
+  const end = () => { clearTimeout(timer); if (press && press.over === over) press = null; keep(); };
+  const timer = setTimeout(end, PRESS_HOLD_MS);
+  press = { over, end };
+}, true);
+for (const type of ["pointerup", "pointercancel"]) {
+  document.addEventListener(type, () => { const held = press; if (held) setTimeout(held.end, 0); }, true);
+}
 
 function drawTable(tableId, payload, send, area, renderer, tr) {
   // a guided first game explains a move it does not ask for (and draws the table again when it refused a
@@ -692,19 +715,11 @@ let lastHint = null;
 let shownPosition = null;  // the position the page shows now (drawTable)
 let hintAsked = null;  // the position a hint is being worked out for: one at a time, as the server allows
 
-// The Hint button, "Thinking…" while a hint is being worked out (also after a redraw). It asks on the
-// pointer's release, not on "click": the table is drawn anew at every update, and one arriving between a
-// press and its release replaced the button, so no click came and nothing happened (a newcomer pressed Hint
-// while bots sealed their bids: no hint, no "Thinking", 1 press in 8); the release lands on the new button.
-// A keyboard's Enter or Space still clicks (a click of detail 0); a mouse's click after its release does not
-// ask twice.
+// The Hint button, "Thinking…" while a hint is being worked out (also after a redraw)
 function hintButton(tableId, token, position, area, tr) {
   const busy = hintAsked !== null;
-  const ask = () => { if (hintAsked === null) askHint(tableId, token, position, area, tr); };
-  return h("button", { id: "hint", title: t("hintHelp"), disabled: busy ? true : null,
-    onpointerup: (event) => { if (event.button === 0) ask(); },
-    onclick: (event) => { if (event.detail === 0) ask(); } },
-  busy ? t("hintThinking") : t("hint"));
+  return h("button", { id: "hint", title: t("hintHelp"), disabled: busy ? true : null, onclick: () => askHint(tableId, token, position, area, tr) },
+    busy ? t("hintThinking") : t("hint"));
 }
 
 async function askHint(tableId, token, position, area, tr) {
