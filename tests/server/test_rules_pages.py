@@ -231,3 +231,20 @@ def test_every_variant_opens_with_its_name_as_the_lobby_says_it_not_its_id(clien
             opening = text.split("”")[0]
             assert label.lower() in opening.lower() and name not in opening, f"{game} {language}: {opening!r}"
             assert f"--option {name}=N" in text  # the id stays where it is typed
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "the discard pile is shuffled into a new deck"),
+        ("fr", "la défausse est mélangée pour former une nouvelle pioche"),
+        ("de", "wird der Ablagestapel zu\n  einem neuen Nachziehstapel gemischt"),
+        ("pt", "o monte de descarte é baralhado num novo\n  baralho"),
+    ],
+)
+def test_sk_t2_the_rules_page_says_the_discards_are_shuffled_into_a_new_deck(client, language, said):
+    """SK-T2: discards form a face-down pile, shuffled into a new deck when the deck runs out. The game's
+    log said so ("the discard pile is shuffled into a new deck of 7 cards") while its rules page did not (the
+    sixth newcomer's pass)."""
+    response = client.get(f"/rules/samarkand?lang={language}")
+    assert said in response.text
