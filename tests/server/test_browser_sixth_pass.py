@@ -53,3 +53,6 @@ def test_samarkands_families_table_is_whole_in_a_1280_by_800_window(live_server,
     # every column in sight, the last one's right edge inside the window: nothing to scroll to
     assert sizes["scroll"] <= sizes["shown"] + 1 and sizes["right"] <= 1280, sizes
     assert not sizes["cue"], sizes
+    # and every column says what it is: the one of Marry and Expand stood without a heading
+    headings = page.locator(".sk-families thead th").all_inner_texts()
+    assert all(text.strip() for text in headings), headings

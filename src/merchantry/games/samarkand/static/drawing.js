@@ -305,7 +305,8 @@ function familiesTable(view, moves, act, t, tr, table) {
   const head = [["family", ""], ["cost", "cost"], ["treasury", "treasury"], ["camelsLeft", "camelsLeft"], ["tilesLeft", "tilesLeft"], ["markersLeft", "markersLeft"], ["marriedTo", ""], ["met", ""]];
   return scrolling(h("table", { class: "scores sk-families" },
     h("caption", {}, t("families")),
-    h("thead", {}, h("tr", {}, head.slice(0, 1).map(([key]) => h("th", { title: t(key) }, t(key))), h("th", {}, ""),
+    // the column of Marry and Expand says what it is for (its heading stood empty over the buttons)
+    h("thead", {}, h("tr", {}, head.slice(0, 1).map(([key]) => h("th", { title: t(key) }, t(key))), h("th", { class: "sk-act" }, t("familyMove")),
       head.slice(1).map(([key]) => h("th", { title: t(key) }, t(key))))),
     h("tbody", {}, view.families.map((family) => {
       const word = family.name.toLowerCase();
