@@ -248,3 +248,20 @@ def test_sk_t2_the_rules_page_says_the_discards_are_shuffled_into_a_new_deck(cli
     sixth newcomer's pass)."""
     response = client.get(f"/rules/samarkand?lang={language}")
     assert said in response.text
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "with 3-4 players they put one of its two cards\n  into the market and take the other"),
+        ("fr", "à 3-4 joueurs il place l'une de ses deux cartes\n  au marché et prend l'autre"),
+        ("de", "bei 3-4 Spielern legt er eine seiner zwei\n  Karten auf den Markt und nimmt die andere"),
+        ("pt", "com 3-4 jogadores põe\n  uma das suas duas cartas no mercado e leva a outra"),
+    ],
+)
+def test_bz_a9_the_rules_page_says_where_the_last_lot_without_bidding_goes(client, language, said):
+    """BZ-A9: the last player of a round takes the last lot without bidding, and with 3-4 players still puts
+    one of its two cards into the market (with 5-6 its one card goes there). The page said only "without
+    bidding", and the game then asked for a card to put into the market (the sixth newcomer's pass)."""
+    response = client.get(f"/rules/byzanz?lang={language}")
+    assert said in response.text and "5-6" in response.text
