@@ -328,6 +328,8 @@ def without_idle_steps(state: State, seat: int, steps: list[Action]) -> list[Act
     """The move without the steps that change nothing but the log and what others have learnt: "add a card,
     pass", where passing hands the bid back, is the pass alone (which shows no card), so a hint never asks
     for a card that does nothing. The last step, which ends the decision, always stays."""
+    if len(steps) < 2:  # (every bot move is checked: a one-step move needs no replay)
+        return steps
     goal = _outcome(_after(state, seat, steps))
     index = 0
     while index < len(steps) - 1:
@@ -558,7 +560,11 @@ class Decision:
     chances: list[float]  # every seat's chance after the move played (they add up to 1)
     round: int = 0  # the round it was made in (the newest "new_round" of the log before it; 0: none yet)
     chance_intervals: list[tuple[float, float]] = field(default_factory=list)  # every seat's, as `chances`
-    before_interval: tuple[float, float] | None = None  # `before`'s (None: stored before it was kept)
+
+    @property
+    def before_interval(self) -> tuple[float, float]:
+        """`before`'s 95% interval: the move played's where it measured higher than the preferred one."""
+        return self.after_interval if self.after > self.best else self.best_interval
 
     @property
     def loss(self) -> float:
@@ -649,8 +655,7 @@ def turning_point(earlier: Decision, later: Decision, between: list[Decision]) -
 def clear_fall(earlier: Decision, later: Decision) -> bool:
     """Whether a seat's chance fell by `FALL` or more from after its move `earlier` to before its move
     `later`, beyond both intervals."""
-    before_high = (later.before_interval or later.best_interval)[1]
-    return earlier.after - later.before >= FALL and earlier.after_interval[0] > before_high
+    return earlier.after - later.before >= FALL and earlier.after_interval[0] > later.before_interval[1]
 
 
 def round_of(state: State) -> int:
@@ -680,18 +685,20 @@ def decisions_in(record: dict[str, Any]) -> Iterator[tuple[State, int, list[tupl
         started[seat][1].append((number, action))
         state.apply(seat, action)
         if state.is_over() or not state.in_turn(seat) or seat not in state.to_act():
-            if not state.is_over() and seat in state.to_act() and made_no_move(*started[seat], seat):
+            before, steps = started[seat]
+            still_to_decide = not state.is_over() and seat in state.to_act()
+            if still_to_decide and made_no_move(before, seat, [step for _, step in steps]):
                 continue  # steps that undid themselves (a card put into a bid, taken out): still deciding
-            before, steps = started.pop(seat)
+            del started[seat]
             yield before, seat, steps
     for seat, (before, steps) in started.items():
         yield before, seat, steps
 
 
-def made_no_move(before: State, steps: list[tuple[int, Action]], seat: int) -> bool:
+def made_no_move(before: State, seat: int, steps: list[Action]) -> bool:
     """Whether `seat`'s `steps` from `before` come to no move at all as a person would say it (a card put
     into a sealed bid and taken out again: `State.net_move`), so that its decision is still to make."""
-    return not before.net_move(seat, [action for _, action in steps])
+    return not before.net_move(seat, steps)
 
 
 def judge(
@@ -802,7 +809,9 @@ def _decision(
     floor: int | None,
 ) -> Decision:
     calibrate = calibration(game, before.num_players)
-    played = said_move(before, seat, played)
+    # the move as its player would say it (a bid without the cards taken back out): the same position, so
+    # the same judgement, and equal to the preferred move where it is the same bid
+    played = before.net_move(seat, played)
     preferred, outcomes = judge(before, seat, played, _search_for(game, config), worlds, floor, calibrate)
     mine = [[shares[seat] for shares in outcome] for outcome in outcomes]
     after, loss = Estimate.of_chance(mine[0]), loss_of(outcomes, seat)
@@ -818,36 +827,25 @@ def _decision(
     stretch = calibrate.slope(min(after.value, best.value), max(after.value, best.value))
     shown_after, shown_best = calibrate(after.value), calibrate(best.value)
     shown_loss = shown_best - shown_after
-    # the seat's chance before its move is what its best known move gives: the move played, where the same
-    # worlds measured it above the search's preferred one (else a seat's own move seemed to raise its chance)
-    after_interval = calibrate.interval(after, len(mine[0]))
-    best_interval = calibrate.interval(best, len(mine[-1]))
-    played_better = shown_after > shown_best
     return Decision(
         move=numbers[-1],
         moves=numbers,
         seat=seat,
         played=", ".join(str(a) for a in played),
         preferred=", ".join(str(a) for a in preferred),
+        # its chance before the move is its best known move's: the move played, where the same worlds measured
+        # it above the search's preferred one (else a seat's own move seemed to raise its chance)
         before=max(shown_best, shown_after),
         after=shown_after,
         best=shown_best,
         mark=mark(shown_loss) if loss.low > 0 else None,
-        after_interval=after_interval,
-        best_interval=best_interval,
+        after_interval=calibrate.interval(after, len(mine[0])),
+        best_interval=calibrate.interval(best, len(mine[-1])),
         loss_interval=(loss.low * stretch, loss.high * stretch),
         chances=calibrate.seats(chances(outcomes[0]), seat),
         round=round_of(before),
         chance_intervals=calibrate.seat_intervals(seat_estimates(outcomes[0]), seat, len(outcomes[0])),
-        before_interval=after_interval if played_better else best_interval,
     )
-
-
-def said_move(before: State, seat: int, played: list[Action]) -> list[Action]:
-    """A move played as its player would say it: without the cards taken back out of a bid
-    (`State.net_move`). The same position, so the same judgement, and equal to the preferred move where it
-    is the same bid."""
-    return before.net_move(seat, played)
 
 
 def mean_loss_interval(mine: list[Decision]) -> tuple[float, float]:

@@ -27,7 +27,7 @@ from sqlalchemy.orm import Session as DbSession
 from sqlalchemy.orm import selectinload, sessionmaker
 
 from merchantry import bots, games, records
-from merchantry.bots.analysis import view_key, without_idle_steps
+from merchantry.bots.analysis import made_no_move, view_key, without_idle_steps
 from merchantry.engine import seat_label
 from merchantry.errors import IllegalAction
 from merchantry.server import tutorials
@@ -258,7 +258,7 @@ class BotTurn:
             position = start.clone()
             steps = self._steps_from(position)
             still_to_decide = not position.is_over() and seat in position.to_act()
-            if not (still_to_decide and not start.net_move(seat, steps)):  # `net_move`: as a person says it
+            if not (still_to_decide and made_no_move(start, seat, steps)):
                 break
         # and without the steps that change nothing but the log, as a hint says a move: a bot's "put a card
         # into the bid, pass" is its pass (the log said "passes"; an analysis quoted the card)

@@ -1089,9 +1089,12 @@ function roundMarks(rounds, x, y, svg, most) {
 // line stood at 60%). So the lines at one move need not add up to 100%: each is judged at its own player's moves,
 // from what that player knew (where all is public but the order of a deck, the lines are still judged at
 // different moments)
+// `before`'s interval: the move played's where it measured higher than the preferred one (Decision.before_interval)
+const beforeRange = (d) => (d.after > d.best ? d.after_interval : d.best_interval);
+
 function seatPoints(analysis, seat) {
   return analysis.decisions.filter((d) => d.seat === seat).flatMap((d) => [
-    { move: d.moves[0] - 1, chance: d.before, low: (d.before_interval || d.best_interval)[0], high: (d.before_interval || d.best_interval)[1] },
+    { move: d.moves[0] - 1, chance: d.before, low: beforeRange(d)[0], high: beforeRange(d)[1] },
     { move: d.move, chance: d.after, low: d.after_interval[0], high: d.after_interval[1] },
   ]);
 }
