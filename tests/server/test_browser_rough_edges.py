@@ -109,8 +109,12 @@ def test_focus_stays_in_the_money_hand_after_a_card_is_added_and_the_left_group_
     # MO-S3's groups where their names say: the left one on the left (the right group was drawn first)
     titles = page.locator(".money .market .group .group-title")
     assert titles.all_inner_texts() == ["Left group", "Right group"]
-    left, right = (titles.nth(i).bounding_box() for i in (0, 1))
-    assert left and right and left["x"] + left["width"] <= right["x"]
+    # both boxes in one go: a bot's move redraws the market at any moment, between two separate reads
+    left, right = page.evaluate(
+        "[...document.querySelectorAll('.money .market .group .group-title')]"
+        ".map((n) => { const r = n.getBoundingClientRect(); return {x: r.left, width: r.width} })"
+    )
+    assert left["x"] + left["width"] <= right["x"]
     serials = page.locator(".money .hand .card-serial").all_inner_texts()
     assert serials and all(re.fullmatch(r"№\d+", s) for s in serials)  # MO-R5's tie-breakers, on the cards
     cards = page.locator(".money .hand button.card").count()
