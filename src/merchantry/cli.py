@@ -426,9 +426,10 @@ def moment_in_words(moment: dict[str, Any], seat: int) -> str:
     others = "; ".join(
         f"{seat_label(other)} played {' then '.join(played)}" for other, played in plays.items()
     )
+    between = "from their last move to the end" if moment.get("end") else "between two of their moves"
     return (
         f"while {others}, {seat_label(seat)}'s chance of winning fell from {moment['from']}% to"
-        f" {moment['to']}% (between two of their moves)"
+        f" {moment['to']}% ({between})"
     )
 
 
@@ -441,6 +442,7 @@ def cmd_analyze_game(args: argparse.Namespace, console: Console) -> int:
         moments,
         summary,
     )
+    from merchantry.bots.ismcts import win_shares
 
     worlds = WORLDS if args.worlds is None else args.worlds
     if args.workers < 1 or worlds < 2:
@@ -492,7 +494,9 @@ def cmd_analyze_game(args: argparse.Namespace, console: Console) -> int:
             ),
         )
     console.print(totals)
-    for seat, mine in enumerate(moments(decisions, record["players"])):
+    final = records.replay(record)  # a finished game's result ends each seat's chances
+    result = win_shares(final.winners(), final.num_players) if final.is_over() else None
+    for seat, mine in enumerate(moments(decisions, record["players"], result)):
         for moment in mine:
             console.print(f"{seat_label(seat)}, round {moment['round']}: {moment_in_words(moment, seat)}")
     if args.json:

@@ -15,7 +15,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from merchantry.bots.ismcts import SearchConfig
+from merchantry import records
+from merchantry.bots.ismcts import SearchConfig, win_shares
 from merchantry.server.app import create_app
 from tests.server.conftest import free_port, serving  # noqa: F401  (free_port: for the modules that import it from here)
 from tests.server.live_tables import wait_until_finished
@@ -562,10 +563,16 @@ def test_a_hinted_move_played_to_the_letter_is_not_marked_by_the_analysis(live_s
             float(viewer.locator(f".chance-line[data-level='{level}']").get_attribute("y1"))
             for level in (0, 1)
         )
-        decisions = httpx.get(f"{live_server}/api/tables/{tid}/analysis").json()["decisions"]
+        analysed = httpx.get(f"{live_server}/api/tables/{tid}/analysis").json()
+        decisions = analysed["decisions"]
+        final = httpx.get(f"{live_server}/api/tables/{tid}/record").json()
+        assert analysed["result"] == win_shares(records.replay(final).winners(), 3)
         for seat, line in enumerate(lines):
             drawn = [round((nought - y) / (nought - whole), 2) for _, y in line]
-            judged = [round(c, 2) for d in decisions if d["seat"] == seat for c in (d["before"], d["after"])]
+            mine = [d for d in decisions if d["seat"] == seat]
+            judged = [round(c, 2) for d in mine for c in (d["before"], d["after"])]
+            if mine[-1]["move"] < analysed["total"]:  # and the line ends at the seat's share of the win
+                judged.append(analysed["result"][seat])
             assert drawn == pytest.approx(judged, abs=0.011), f"P{seat + 1}'s line is not its own chances"
             assert [x for x, _ in line] == sorted(x for x, _ in line)  # drawn left to right, move by move
         assert "the lines need not add up to 100%" in viewer.inner_text("#analysis figcaption")

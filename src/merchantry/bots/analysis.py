@@ -598,11 +598,13 @@ def key_moments(decisions: list[Decision], players: int) -> list[list[dict[str, 
     return moments
 
 
-def moments(decisions: list[Decision], players: int) -> list[list[dict[str, Any]]]:
+def moments(
+    decisions: list[Decision], players: int, result: list[float] | None = None
+) -> list[list[dict[str, Any]]]:
     """Per seat, what the page and the terminal say above the move list, in the order of the game (a
     newcomer reads a game from its start): its `key_moments` ("kind": "key") and its turning point
-    ("kind": "turning")."""
-    keys, falls = key_moments(decisions, players), turning_points(decisions, players)
+    ("kind": "turning"; `result`: see `turning_points`)."""
+    keys, falls = key_moments(decisions, players), turning_points(decisions, players, result)
     return [
         sorted(
             [{"kind": "key", **m} for m in keys[seat]] + [{"kind": "turning", **f} for f in falls[seat]],
@@ -615,47 +617,57 @@ def moments(decisions: list[Decision], players: int) -> list[list[dict[str, Any]
 FALL = 0.10  # a seat's chance falling at least this much between its moves is a turning point for it
 
 
-def turning_points(decisions: list[Decision], players: int) -> list[list[dict[str, Any]]]:
+def turning_points(
+    decisions: list[Decision], players: int, result: list[float] | None = None
+) -> list[list[dict[str, Any]]]:
     """Per seat, where its chance fell most between two of its own decisions while other seats played
     (with whatever the deal brought meanwhile), when the fall is at least `FALL` and clearly more than its
     uncertainty (the 95% intervals of the two do not meet). It tells a seat that played every move well
     why it lost all the same: its own marked moves (`key_moments`) are then none.
     Both chances are the seat's own, each from what it knew at its decision (after its move, then before
     its next): a chance from another seat's decision is worked out from that seat's knowledge (its own
-    hand), and a fall between the two would be their difference of knowledge, not anything played."""
+    hand), and a fall between the two would be their difference of knowledge, not anything played.
+    `result`: each seat's share of the win at the end (a finished game's), the last "chance" of every seat,
+    known exactly: a fall from after a seat's last decision to the end, while others played, is a turning
+    point too ("end": true). A game lost by the others' last moves said nothing of them (issue 32: a seat at
+    78% after its last move lost, and the analysis named no moment)."""
     biggest: list[tuple[float, dict[str, Any]] | None] = [None] * players
     for seat in range(players):
         mine = [n for n, d in enumerate(decisions) if d.seat == seat]
-        for earlier, later in zip(mine, mine[1:], strict=False):
-            between = decisions[earlier + 1 : later]
-            fall = decisions[earlier].after - decisions[later].before
+        falls = [
+            (decisions[earlier], decisions[later].before, decisions[later].before_interval[1], earlier, later)
+            for earlier, later in zip(mine, mine[1:], strict=False)
+        ]
+        if result is not None and mine:
+            falls.append((decisions[mine[-1]], result[seat], result[seat], mine[-1], len(decisions)))
+        for earlier, to, to_high, start, stop in falls:
+            between = decisions[start + 1 : stop]
+            fall = earlier.after - to
             kept = biggest[seat]
-            if (
-                between
-                and clear_fall(decisions[earlier], decisions[later])
-                and (kept is None or fall > kept[0])
-            ):
-                biggest[seat] = (fall, turning_point(decisions[earlier], decisions[later], between))
+            if between and clear_fall(earlier, to, to_high) and (kept is None or fall > kept[0]):
+                biggest[seat] = (fall, turning_point(earlier, to, between, end=stop == len(decisions)))
     return [[] if kept is None else [kept[1]] for kept in biggest]
 
 
-def turning_point(earlier: Decision, later: Decision, between: list[Decision]) -> dict[str, Any]:
-    """The fall of `earlier.seat`'s chance from after its move `earlier` to before its move `later`, and
-    the other seats' moves in between (those that had a choice), the first of them where it is shown."""
-    return {
+def turning_point(earlier: Decision, to: float, between: list[Decision], end: bool) -> dict[str, Any]:
+    """The fall of `earlier.seat`'s chance from after its move `earlier` to `to` (before its next move, or
+    its share of the win at the `end`), and the other seats' moves in between (those that had a choice),
+    the first of them where it is shown."""
+    point = {
         "move": between[0].moves[0],
         "round": between[0].round,
         "by": sorted({d.seat for d in between}),
         "moves": [{"seat": d.seat, "played": d.played} for d in between],
         "from": round(earlier.after * 100),
-        "to": round(later.before * 100),
+        "to": round(to * 100),
     }
+    return {**point, "end": True} if end else point
 
 
-def clear_fall(earlier: Decision, later: Decision) -> bool:
-    """Whether a seat's chance fell by `FALL` or more from after its move `earlier` to before its move
-    `later`, beyond both intervals."""
-    return earlier.after - later.before >= FALL and earlier.after_interval[0] > later.before_interval[1]
+def clear_fall(earlier: Decision, to: float, to_high: float) -> bool:
+    """Whether a seat's chance fell by `FALL` or more from after its move `earlier` to `to` (whose 95%
+    interval ends at `to_high`), beyond both intervals."""
+    return earlier.after - to >= FALL and earlier.after_interval[0] > to_high
 
 
 def round_of(state: State) -> int:

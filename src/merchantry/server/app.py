@@ -50,7 +50,7 @@ from merchantry.bots.analysis import (
     position_key,
     summary,
 )
-from merchantry.bots.ismcts import SearchConfig
+from merchantry.bots.ismcts import SearchConfig, win_shares
 from merchantry.engine import seat_label
 from merchantry.i18n import PLATFORM_LOCALES, Translator, load_catalogue, without_clause_ids
 from merchantry.package import LANGUAGES
@@ -494,13 +494,17 @@ class Analysis:
         names = {f.name for f in fields(Decision)}
         return [Decision(**{k: v for k, v in d.items() if k in names}) for d in self.decisions]
 
-    def to_dict(self, players: int) -> dict[str, Any]:
+    def to_dict(self, result: list[float]) -> dict[str, Any]:
+        """As sent; `result`: each seat's share of the win at the game's end, where every seat's line of
+        the chart ends and its last turning point may fall to (analysis.turning_points)."""
+        players = len(result)
         body: dict[str, Any] = {"status": self.status, "done": self.done, "total": self.total}
         body["decisions"] = list(self.decisions)
+        body["result"] = result
         if self.status == "done":
             judged = self.judged()
             body["summary"] = summary(judged, players)
-            body["moments"] = moments(judged, players)
+            body["moments"] = moments(judged, players, result)
             body["marks"] = {name: threshold for threshold, name in MARKS}
         return body
 
@@ -632,8 +636,10 @@ def create_app(
         closing.add(task)
         task.add_done_callback(closing.discard)
 
-    def players_at(table_id: str) -> int:
-        return int(service.table(table_id).state.num_players)
+    def result_at(table_id: str) -> list[float]:
+        """Each seat's share of the win in a finished game (the winners share it)."""
+        state = service.table(table_id).state
+        return win_shares(state.winners(), state.num_players)
 
     async def revoke(table_id: str, seat: int) -> None:
         """A seat handed to a bot: its former holder's open connections turn into spectators, told why."""
@@ -1304,7 +1310,7 @@ def create_app(
         queued = analysis_jobs.get(table_id)
         if job.number and analyst.progress is not None and queued is not None and queued.started:
             job.status, job.done = "running", analyst.progress.of(job.number)  # (a process cannot say)
-        body = job.to_dict(await db(players_at, table_id))
+        body = job.to_dict(await db(result_at, table_id))
         if queued is not None and body["status"] == "queued":
             body["position"] = analyst.position(queued)
         return body

@@ -1050,7 +1050,7 @@ function momentButton(m, seat, table, tr, show) {
   const seats = new Intl.ListFormat(language(), { type: "conjunction" }).format(playsBySeat(m.moves).map(([other, plays]) =>
     `${seatName(table, other, m.move)} (${plays.map((played) => t("quoted", { text: moveInWords(played, tr) })).join(", ")})`));
   return h("button", { class: "link turning-point", onclick: () => show(m.move), "data-move-number": String(m.move), title: `${t("showPosition")} (${m.moves.map((other) => other.played).join(" · ")})`, "data-notation": m.moves[0].played },
-    t("turningPoint", { round: m.round, whose: seatName(table, seat, m.move), from: m.from, to: m.to, seats }));
+    t(m.end ? "turningPointEnd" : "turningPoint", { round: m.round, whose: seatName(table, seat, m.move), from: m.from, to: m.to, seats }));
 }
 
 // a whole move in words, its steps each kept on one line (a long sealed bid wraps between its cards); its
@@ -1092,11 +1092,18 @@ function roundMarks(rounds, x, y, svg, most) {
 // `before`'s interval: the move played's where it measured higher than the preferred one (Decision.before_interval)
 const beforeRange = (d) => (d.after > d.best ? d.after_interval : d.best_interval);
 
+// A finished analysis ends each line at the seat's share of the win, known exactly: a line that stopped at
+// the seat's last decision (78%) hid that the others' last moves lost it the game
 function seatPoints(analysis, seat) {
-  return analysis.decisions.filter((d) => d.seat === seat).flatMap((d) => [
+  const points = analysis.decisions.filter((d) => d.seat === seat).flatMap((d) => [
     { move: d.moves[0] - 1, chance: d.before, low: beforeRange(d)[0], high: beforeRange(d)[1] },
     { move: d.move, chance: d.after, low: d.after_interval[0], high: d.after_interval[1] },
   ]);
+  if (analysis.status === "done" && analysis.result && points.length && points[points.length - 1].move < analysis.total) {
+    const share = analysis.result[seat];
+    points.push({ move: analysis.total, chance: share, low: share, high: share, end: true });
+  }
+  return points;
 }
 
 // A desktop's chart is drawn as many units wide as the page's column is wide (at least 600), and so fills the

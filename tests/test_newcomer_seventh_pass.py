@@ -1,0 +1,100 @@
+"""What a newcomer met on a seventh pass (issue 32): a followed Byzanz hint threw away a won game, and the
+analysis said nothing of it, neither of the move (the hint and the analysis search alike, so the move was
+the analysis' own) nor of the end (each seat's chances stopped at its last decision, at 78%)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+from merchantry import records
+from merchantry.bots.analysis import analysis_recipe, analyze, hint, judge, moments, turning_points
+from merchantry.bots.ismcts import Node, searcher, unsettled, win_shares
+from merchantry.cli import moment_in_words
+from tests.test_search_bots import judged_decision
+
+RECORD = Path(__file__).parent / "records" / "byzanz-hint-takes-wine-over-the-winning-wood.json"
+WINE_AT = 161  # moves played before P1's "take wine" (move 162), P1 choosing first in round 8's market
+
+
+def before_the_wine():
+    record = json.loads(RECORD.read_text())
+    assert record["moves"][WINE_AT] == [0, "take wine"]
+    return record, records.replay(record, upto=WINE_AT)
+
+
+def test_a_byzanz_hint_takes_the_wood_that_wins_more_not_the_more_visited_wine():
+    """P1 led 30 to 26 holding wood 3; "take wood" makes a wood trio and keeps the wood from P3, who took
+    it and won. At the hint's 150 iterations "take wine" was the most visited move (46 visits, 85%) and
+    "take wood" won more (36 visits, 94%): the search now goes on until its visits agree with its means."""
+    _, state = before_the_wine()
+    assert hint(state, 0, "byzanz").plan == ["take wood"]
+    # the old search, stopped at its iterations, hinted the wine: this position tests the settling
+    unsettled_config = replace(analysis_recipe("byzanz"), settle=0.0)
+    assert hint(state, 0, "byzanz", config=unsettled_config).plan == ["take wine"]
+
+
+def test_the_analysis_prefers_the_wood_to_the_wine_played():
+    _, state = before_the_wine()
+    wine = state.game.parse_action(state, 0, "take wine")
+    preferred, outcomes = judge(state, 0, [wine], searcher("byzanz", analysis_recipe("byzanz")))
+    assert [str(step) for step in preferred] == ["take wood"]
+    played, wood = ([shares[0] for shares in outcome] for outcome in outcomes)
+    assert sum(wood) / len(wood) > sum(played) / len(played)  # measured on the same worlds
+
+
+def node(visits: int, won: float) -> Node:
+    return Node(mover=0, visits=visits, available=visits, reward=won, won=won)
+
+
+def test_a_search_is_unsettled_while_a_well_visited_move_clearly_wins_more_than_the_most_visited():
+    root = Node()
+    root.children = {(0, "wine"): node(46, 39.3), (0, "wood"): node(36, 33.7), (1, "other"): node(60, 60)}
+    assert unsettled(root, 0)  # 85% against 94%, 1.4 standard errors apart; the other seat's node ignored
+    root.children[0, "wood"] = node(22, 20.6)  # the same mean on fewer than half the visits: noise
+    assert not unsettled(root, 0)
+    root.children[0, "wood"] = node(36, 31.5)  # 87.5% against 85%: within the noise
+    assert not unsettled(root, 0)
+    root.children = {(0, "wine"): node(46, 39.3)}  # one move: nothing to settle
+    assert not unsettled(root, 0)
+
+
+def test_a_seat_that_lost_after_its_last_move_is_told_where_its_chance_fell_to_the_end():
+    decisions = [
+        judged_decision(1, 0, [0.50, 0.50]),
+        judged_decision(2, 1, [0.45, 0.55]),
+        judged_decision(3, 0, [0.80, 0.20]),  # P1's last decision: 80%
+        judged_decision(4, 1, [0.30, 0.70]),  # P2's last two moves win it the game
+        judged_decision(5, 1, [0.10, 0.90]),
+    ]
+    p1, p2 = turning_points(decisions, 2, result=[0.0, 1.0])
+    assert p1 == [
+        {
+            "move": 4,
+            "round": 2,
+            "by": [1],
+            "moves": [{"seat": 1, "played": "move4"}, {"seat": 1, "played": "move5"}],
+            "from": 80,
+            "to": 0,
+            "end": True,
+        }
+    ]
+    assert p2 == []  # the winner's chance rose to the end
+    assert turning_points(decisions, 2) == [[], []]  # without the result, nothing after the last decision
+    # a seat whose own move ends the game has no one's moves to blame: no turning point
+    assert turning_points(decisions[:3], 2, result=[0.0, 1.0]) == [[], []]
+    said = moment_in_words({"kind": "turning", **p1[0]}, 0)
+    assert said.endswith("fell from 80% to 0% (from their last move to the end)"), said
+
+
+def test_the_byzanz_game_lost_after_the_wine_names_its_end_as_p1s_turning_point():
+    record, _ = before_the_wine()
+    final = records.replay(record)
+    result = win_shares(final.winners(), final.num_players)
+    assert result == [0.0, 0.0, 1.0]  # P3 won, 32 to P1's 30
+    decisions = list(analyze(record))
+    assert [d.preferred for d in decisions if d.moves == [WINE_AT + 1]] == ["take wood"]
+    (fall,) = [m for m in moments(decisions, 3, result)[0] if m["kind"] == "turning"]
+    assert fall["end"] and fall["from"] >= 70 and fall["to"] == 0, fall
+    assert fall["move"] == WINE_AT + 2 and fall["by"] == [1, 2]  # P2's and P3's last moves
