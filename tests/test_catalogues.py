@@ -106,7 +106,7 @@ def test_a_log_reads_in_german_with_german_card_names():
     [
         ("en", "P1 draws tea, myrrh and olives", "P2 bids EUR 20 and USD 50 = 70"),
         ("de", "P1 zieht Tee, Myrrhe und Oliven", "P2 bietet EUR 20 und USD 50 = 70"),
-        ("pt", "P1 bisca chá, mirra e azeitonas", "P2 licita EUR 20 e USD 50 = 70"),
+        ("pt", "P1 tira chá, mirra e azeitonas", "P2 licita EUR 20 e USD 50 = 70"),
         ("fr", "P1 pioche thé, myrrhe et olives", "P2 offre EUR 20 et USD 50 = 70"),
     ],
 )

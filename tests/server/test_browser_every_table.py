@@ -335,6 +335,28 @@ def test_a_byzanz_replay_seen_by_a_seat_shows_no_empty_banner(live_server, brows
     page.close()
 
 
+@pytest.mark.parametrize(
+    ("game", "prompt", "your_turn"),
+    [("grand_bazaar", ".gb-prompt", "Your turn"), ("samarkand", ".sk-prompt", "Your turn")],
+)
+def test_a_replay_at_move_0_seen_by_the_first_mover_waits_for_it_and_says_no_your_turn(
+    live_server, browser, game, prompt, your_turn
+):
+    """Issue 32, seventh pass: Grand Bazaar's replay at move 0, seen by P1, said "Du bist dran" (your turn),
+    where nothing can be played."""
+    table_id = finished_bot_table(live_server, game, ["greedy", "greedy", "greedy"])
+    first = httpx.get(f"{live_server}/api/tables/{table_id}/record").json()["moves"][0][0]
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(f"{live_server}/replay/{table_id}")
+    page.wait_for_selector("#replay-seat")
+    page.select_option("#replay-seat", str(first))
+    page.wait_for_selector("#replay-at:has-text('0 /')")
+    page.wait_for_function(f"document.querySelector('{prompt}')?.textContent.includes('Waiting for')")
+    said = page.inner_text(prompt)
+    assert said.startswith("Waiting for") and your_turn not in said, said
+    page.close()
+
+
 def test_the_analysis_chart_fills_the_desktop_panel_and_fits_a_phone(live_server, browser):
     """The chart of the seats' chances was held to 40rem, half a desktop's panel: it fills the panel now,
     drawn at the scale of its width so its words keep their size; on a phone it stays within the screen."""

@@ -43,7 +43,8 @@ function closedBecause(view, seat, verb, g, can, t, tr) {
 
 function prompt(view, seat, table, can, t) {
   if (view.over) return t("finalPrompt");
-  if (seat === null || view.current !== seat) return t("waitingTrade", { seat: seatName(table, view.current) });
+  // a seat with no move is waiting, its own turn too: a replay from its point of view said "your turn"
+  if (seat === null || view.current !== seat || !can.size) return t("waitingTrade", { seat: seatName(table, view.current) });
   if (!view.turn.bought.length && !can.has("done")) return t("mustBuy");
   if (!view.turn.bought.length) return t("cannotBuy");
   return t("mayContinue");

@@ -250,7 +250,8 @@ function prompt(view, seat, moves, table, t, tr) {
     const name = tr.term(offer.name);
     return moves.sell.size ? t("promptOffer", { good: offer.good, name }) : t("promptOfferWait", { good: offer.good, name });
   }
-  const mine = seat !== null && view.current === seat;
+  // a seat with no move is waiting, its own turn too: a replay from its point of view said "your turn"
+  const mine = seat !== null && view.current === seat && Object.values(moves).some((kind) => kind.size);
   if (!mine) {
     const key = view.phase === "discard" ? "waitingDiscard" : view.phase === "second" ? "waitingSecond" : "waitingTurn";
     return t(key, { seat: who(view.current) });
