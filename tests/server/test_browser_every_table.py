@@ -357,6 +357,24 @@ def test_a_replay_at_move_0_seen_by_the_first_mover_waits_for_it_and_says_no_you
     page.close()
 
 
+def test_a_log_whose_numbers_skip_says_why(live_server, browser):
+    """Issue 32, seventh pass: Byzanz's log went 12, 13, 17 with no word why (the moves between wrote no
+    line: cards put into a bid). Where the numbers skip, a note under the log says so."""
+    table_id = finished_bot_table(live_server, "byzanz", ["greedy", "greedy", "greedy"])
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(f"{live_server}/table/{table_id}")
+    page.wait_for_selector("ol.by-move li[data-move-number]")
+    numbers = [
+        int(n)
+        for n in page.locator("ol.by-move li[data-move-number]").evaluate_all(
+            "ls => ls.map((l) => l.dataset.moveNumber)"
+        )
+    ]
+    assert any(b > a + 1 for a, b in zip(numbers, numbers[1:])), "no number skipped: nothing to explain"
+    assert "some numbers are skipped" in page.inner_text(".log-numbers-skip")
+    page.close()
+
+
 def test_the_analysis_chart_fills_the_desktop_panel_and_fits_a_phone(live_server, browser):
     """The chart of the seats' chances was held to 40rem, half a desktop's panel: it fills the panel now,
     drawn at the scale of its width so its words keep their size; on a phone it stays within the screen."""

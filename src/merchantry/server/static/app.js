@@ -606,8 +606,13 @@ function numberedLog(entries, numbers, seen, tr, table) {
       logText(entry, tr, table));
   });
   const unnumbered = entries.length > numbers.length;
+  // a move that writes no line (a card put into a bid, one's own step) keeps its number: a newcomer saw the
+  // numbers skip and was not told why
+  const known = numbers.filter((n) => n);
+  const skips = known.some((n, i) => i > 0 && n > known[i - 1] + 1);
   return [h("ol", { class: "by-move" }, lines),
-    unnumbered ? h("p", { class: "muted log-numbers-note", id: "log-numbers-note" }, t("logNumbersLater")) : null];
+    unnumbered ? h("p", { class: "muted log-numbers-note", id: "log-numbers-note" }, t("logNumbersLater")) : null,
+    skips ? h("p", { class: "muted log-numbers-note log-numbers-skip" }, t("logNumbersSkip")) : null];
 }
 
 // A seat with no move now (a bot on turn, or another person) is told whose turn it is, not shown an empty
