@@ -8,10 +8,14 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from merchantry import records
 from merchantry.bots.analysis import analysis_recipe, analyze, hint, judge, moments, turning_points
 from merchantry.bots.ismcts import Node, searcher, unsettled, win_shares
 from merchantry.cli import moment_in_words
+from merchantry.i18n import Translator
+from merchantry.package import LANGUAGES
 from tests.test_search_bots import judged_decision
 
 RECORD = Path(__file__).parent / "records" / "byzanz-hint-takes-wine-over-the-winning-wood.json"
@@ -98,3 +102,24 @@ def test_the_byzanz_game_lost_after_the_wine_names_its_end_as_p1s_turning_point(
     (fall,) = [m for m in moments(decisions, 3, result)[0] if m["kind"] == "turning"]
     assert fall["end"] and fall["from"] >= 70 and fall["to"] == 0, fall
     assert fall["move"] == WINE_AT + 2 and fall["by"] == [1, 2]  # P2's and P3's last moves
+
+
+def test_a_turning_point_quotes_two_moves_per_seat_and_counts_the_rest():
+    """The Byzanz game's P3 fall listed eleven whole turns of P1 and P2: each seat's first two are quoted."""
+    moment = {
+        "kind": "turning",
+        "moves": [{"seat": 1, "played": f"take {good}"} for good in ("wine", "wood", "cloth", "grain")]
+        + [{"seat": 2, "played": "pass"}],
+        "from": 71,
+        "to": 36,
+    }
+    said = moment_in_words(moment, 0)
+    assert "P2 played take wine then take wood and 2 more moves; P3 played pass" in said, said
+    assert "cloth" not in said
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_pages_count_of_the_other_moves_has_its_plural_forms(language):
+    tr = Translator(None, language)
+    one, many = tr.ui("morePlays", count=1), tr.ui("morePlays", count=9)
+    assert "1" in one and "9" in many and one != many and "morePlays" not in one + many

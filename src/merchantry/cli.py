@@ -413,6 +413,16 @@ MARK_RULE = (
 )
 
 
+QUOTED_PLAYS = 2  # per seat, in a turning point: a fall over two rounds quoted eleven whole turns
+
+
+def quoted_plays(played: list[str]) -> str:
+    """A seat's moves in a turning point: its first QUOTED_PLAYS, the rest counted."""
+    more = len(played) - QUOTED_PLAYS
+    said = " then ".join(played[:QUOTED_PLAYS])
+    return said + (f" and {more} more move{'s' if more > 1 else ''}" if more > 0 else "")
+
+
 def moment_in_words(moment: dict[str, Any], seat: int) -> str:
     """A key moment or a turning point of `seat` (analysis.moments) as the terminal says it."""
     if moment["kind"] == "key":
@@ -424,7 +434,7 @@ def moment_in_words(moment: dict[str, Any], seat: int) -> str:
     for m in moment["moves"]:
         plays.setdefault(m["seat"], []).append(m["played"])
     others = "; ".join(
-        f"{seat_label(other)} played {' then '.join(played)}" for other, played in plays.items()
+        f"{seat_label(other)} played {quoted_plays(played)}" for other, played in plays.items()
     )
     between = "from their last move to the end" if moment.get("end") else "between two of their moves"
     return (

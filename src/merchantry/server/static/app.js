@@ -1043,6 +1043,8 @@ function moveNumbers(moves) {
   return moves.length > 1 ? `${moves[0]}-${moves[moves.length - 1]}` : String(moves[0]);
 }
 
+const QUOTED_PLAYS = 2;  // per seat, in a turning point (the others counted)
+
 // a key moment (a seat's costly move) or its turning point (where its chance fell between two of its own
 // moves as others played: why a seat that played well lost all the same), in words; a click shows it
 function momentButton(m, seat, table, tr, show) {
@@ -1052,8 +1054,12 @@ function momentButton(m, seat, table, tr, show) {
   }
   // each move of the others in between, in words, after its seat, each seat named once (a seat that played
   // twice, across two rounds, was named twice): "P2 (“take left”, “keep”) and P3 (…)"
-  const seats = new Intl.ListFormat(language(), { type: "conjunction" }).format(playsBySeat(m.moves).map(([other, plays]) =>
-    `${seatName(table, other, m.move)} (${plays.map((played) => t("quoted", { text: moveInWords(played, tr) })).join(", ")})`));
+  // a seat's first QUOTED_PLAYS moves quoted, the rest counted: a fall over two rounds quoted eleven whole turns
+  const seats = new Intl.ListFormat(language(), { type: "conjunction" }).format(playsBySeat(m.moves).map(([other, plays]) => {
+    const quoted = plays.slice(0, QUOTED_PLAYS).map((played) => t("quoted", { text: moveInWords(played, tr) }));
+    const more = plays.length - quoted.length;
+    return `${seatName(table, other, m.move)} (${[...quoted, ...(more ? [t("morePlays", { count: more })] : [])].join(", ")})`;
+  }));
   return h("button", { class: "link turning-point", onclick: () => show(m.move), "data-move-number": String(m.move), title: `${t("showPosition")} (${m.moves.map((other) => other.played).join(" · ")})`, "data-notation": m.moves[0].played },
     t(m.end ? "turningPointEnd" : "turningPoint", { round: m.round, whose: seatName(table, seat, m.move), from: m.from, to: m.to, seats }));
 }
