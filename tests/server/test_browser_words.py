@@ -544,6 +544,50 @@ def test_every_byzanz_cards_name_lies_inside_its_card_with_room_in_german(server
         page.context.close()
 
 
+# Samarkand's hand drawn apart from the live table, holding a card of every good (each name in the page's
+# language): each card's name with its room to its card's inner box
+EVERY_SAMARKAND_GOOD_IN_ITS_CARD = """async (payload) => {
+  const drawing = await import('/games/samarkand/static/drawing.js');
+  const { gameTranslator } = await import('/static/i18n.js');
+  const tr = await gameTranslator('samarkand');
+  const map = await (await fetch('/games/samarkand/data/map.json')).json();
+  payload.view.hand = map.goods.map((g) => ({ good: g.number, name: g.name, points: 0 }));
+  payload.legal = [];
+  const shown = drawing.render(payload, () => {}, tr.ui, tr);
+  shown.id = 'every-good';
+  document.querySelector('main').append(shown);
+  return [...shown.querySelectorAll('.mine .sk-card')].map((card) => {
+    const style = getComputedStyle(card), box = card.getBoundingClientRect();
+    const name = card.querySelector('.card-kind'), text = name.getBoundingClientRect();
+    return {
+      name: name.textContent,
+      left: text.left - box.left - parseFloat(style.borderLeftWidth),
+      right: box.right - parseFloat(style.borderRightWidth) - text.right,
+    };
+  });
+}"""
+
+
+@pytest.mark.parametrize("size", [(1100, 900), (390, 844)], ids=["desktop", "phone"])
+def test_every_samarkand_cards_name_lies_inside_its_card_with_room(server, chromium, size):
+    """Issue 32, seventh pass: Portuguese "especiarias" touched its card's edges on a phone."""
+    bot = {"kind": "bot", "bot": "greedy"}
+    created = create(server, "samarkand", [{"kind": "human"}, bot, bot])
+    payload = httpx.get(
+        f"{server}/api/tables/{created['id']}", headers={"X-Seat-Token": created["token"]}
+    ).json()
+    for language in LANGUAGES:
+        page = page_in(chromium, server, language, size)
+        seat_at(page, server, created)
+        page.wait_for_selector("section.samarkand")
+        cards = page.evaluate(EVERY_SAMARKAND_GOOD_IN_ITS_CARD, payload)
+        assert len(cards) >= 20
+        for card in cards:
+            room = min(card["left"], card["right"])
+            assert room >= 3, f"{language}: {card['name']!r} is {room:.1f} px from its card's edge"
+        page.context.close()
+
+
 def test_gb_r3_a_refused_move_is_said_in_german_in_words(server, chromium):
     """Issue 32: the page says why the rules refuse a move in the reader's language (it read "Nicht erlaubt:
     you must buy at least one gem ... (GB-R3)"), gems by their German names, and without the clause id,
