@@ -76,6 +76,8 @@ def test_the_lobbys_measured_strength_names_the_opponents_in_plain_words(languag
     line = tr.ui("levelMeasured", rate=68, games=400, low=63, high=72)
     assert "greedy" not in line.lower() and SIMPLE_BOTS[language] in line, line
     assert "68" in line and "400" in line and "63" in line and "72" in line, line
+    # a newcomer read "Easy wins 13% against simple bots" as odd: the line says what an even share is
+    assert "25" in line and line.index("68") < line.index("25"), line
 
 
 LIKELY = {
