@@ -757,7 +757,9 @@ function hintBox(advice, tr) {
     h("strong", {}, `${t("hintSays")} `), advice.plan.map((step, i) => h("span", {}, i ? " → " : "",
       h("span", { class: "hint-step", "data-notation": step, title: step }, tr.move(step)))),
     h("div", { class: "notation muted" }, h("small", {}, `${t("notationToType")} `, advice.plan.flatMap((step, i) => [i ? " · " : "", h("code", {}, step)]))),
-    h("div", { class: "muted" }, t("hintChance", { chance: Math.round(advice.chance * 100), low: Math.round(advice.low * 100), high: Math.round(advice.high * 100) })));
+    h("div", { class: "muted" }, t("hintChance", { chance: Math.round(advice.chance * 100), low: Math.round(advice.low * 100), high: Math.round(advice.high * 100) })),
+    // a Money hint said 24% before the bids were shown and 2% after: a newcomer took the first for a promise
+    h("div", { class: "muted hint-knowledge" }, t("hintKnowledge", { chance: Math.round(advice.chance * 100) })));
 }
 
 // The turn clock counts down on the page between the server's messages (the server decides when time is up),
