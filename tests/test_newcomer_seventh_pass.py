@@ -123,3 +123,33 @@ def test_the_pages_count_of_the_other_moves_has_its_plural_forms(language):
     tr = Translator(None, language)
     one, many = tr.ui("morePlays", count=1), tr.ui("morePlays", count=9)
     assert "1" in one and "9" in many and one != many and "morePlays" not in one + many
+
+
+# --- eighth pass: a winner's line ended at 95%: a move that ends the game is not mapped ---------------------
+
+
+def test_a_move_that_ends_the_game_shows_its_play_outs_unmapped_not_through_the_calibration(monkeypatch):
+    """The calibration map says what a share of play-outs has meant mid-game (all won: 95% in Money); after
+    the game's last move nothing is played out, and the winner's chart line ended at 95% (eighth pass)."""
+    import random
+
+    from merchantry import bots, games
+    from merchantry.bots import analysis
+
+    game = games.get("money")
+    state, rng, moves = game.new_game(players=3, seed=5), random.Random(1), []
+    greedy = bots.get("greedy", game)
+    while not state.is_over():
+        seat = state.to_act()[0]
+        action = greedy.choose(state, seat, rng)
+        moves.append([seat, str(action)])
+        state.apply(seat, action)
+    record = {"game": "money", "players": 3, "seed": 5, "options": {}, "moves": moves}
+    flat = analysis.Calibration(fitted=True, knots=((0.0, 0.5), (1.0, 0.5)), platt_first=False)
+    monkeypatch.setattr(analysis, "calibration", lambda game, players: flat)  # every mapped chance: 50%
+    decisions = list(analyze(record, worlds=8))
+    *earlier, last = decisions
+    assert last.move == len(moves)  # the decision that ends the game
+    assert all(d.after == 0.5 for d in earlier)
+    assert last.after != 0.5 and abs(sum(last.chances) - 1) < 1e-9
+    assert last.after == win_shares(state.winners(), 3)[last.seat]  # its result: every score is known

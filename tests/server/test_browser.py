@@ -573,8 +573,9 @@ def test_a_hinted_move_played_to_the_letter_is_not_marked_by_the_analysis(live_s
             drawn = [round((nought - y) / (nought - whole), 2) for _, y in line]
             mine = [d for d in decisions if d["seat"] == seat]
             judged = [round(c, 2) for d in mine for c in (d["before"], d["after"])]
-            if mine[-1]["move"] < analysed["total"]:  # and the line ends at the seat's share of the win
-                judged.append(analysed["result"][seat])
+            result = analysed["result"][seat]
+            if mine[-1]["move"] < analysed["total"] or mine[-1]["after"] != result:
+                judged.append(result)  # and the line ends at the seat's share of the win
             assert drawn == pytest.approx(judged, abs=0.011), f"P{seat + 1}'s line is not its own chances"
             assert [x for x, _ in line] == sorted(x for x, _ in line)  # drawn left to right, move by move
         assert "the lines need not add up to 100%" in viewer.inner_text("#analysis figcaption")

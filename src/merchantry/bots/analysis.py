@@ -820,10 +820,13 @@ def _decision(
     worlds: int,
     floor: int | None,
 ) -> Decision:
-    calibrate = calibration(game, before.num_players)
     # the move as its player would say it (a bid without the cards taken back out): the same position, so
     # the same judgement, and equal to the preferred move where it is the same bid
     played = before.net_move(seat, played)
+    # a move that ends the game has its result for its chance, known, not a share of play-outs to map: the
+    # map shows play-outs all won as 95%, and a winner's line ended there (issue 32, eighth pass)
+    ends = _after(before, seat, played).is_over()
+    calibrate = Calibration() if ends else calibration(game, before.num_players)
     preferred, outcomes = judge(before, seat, played, _search_for(game, config), worlds, floor, calibrate)
     mine = [[shares[seat] for shares in outcome] for outcome in outcomes]
     after, loss = Estimate.of_chance(mine[0]), loss_of(outcomes, seat)

@@ -1106,13 +1106,15 @@ function roundMarks(rounds, x, y, svg, most) {
 const beforeRange = (d) => (d.after > d.best ? d.after_interval : d.best_interval);
 
 // A finished analysis ends each line at the seat's share of the win, known exactly: a line that stopped at
-// the seat's last decision (78%) hid that the others' last moves lost it the game
+// the seat's last decision (78%) hid that the others' last moves lost it the game (and where that decision
+// ended the game, its chance was from what the seat knew of the others' hidden cards)
 function seatPoints(analysis, seat) {
   const points = analysis.decisions.filter((d) => d.seat === seat).flatMap((d) => [
     { move: d.moves[0] - 1, chance: d.before, low: beforeRange(d)[0], high: beforeRange(d)[1] },
     { move: d.move, chance: d.after, low: d.after_interval[0], high: d.after_interval[1] },
   ]);
-  if (analysis.status === "done" && analysis.result && points.length && points[points.length - 1].move < analysis.total) {
+  const last = points[points.length - 1];
+  if (analysis.status === "done" && analysis.result && last && (last.move < analysis.total || last.chance !== analysis.result[seat])) {
     const share = analysis.result[seat];
     points.push({ move: analysis.total, chance: share, low: share, high: share, end: true });
   }
