@@ -168,6 +168,39 @@ def test_error_messages_stack_readably_and_repeat_only_once(live_server, browser
     assert not [text for text in toasts.all_inner_texts() if "·" in text], "the typed plan was refused"
 
 
+def test_a_hint_refused_after_the_seat_moved_on_is_no_error_and_the_next_press_is_answered(
+    live_server, browser
+):
+    """Issue 32, eighth pass: a newcomer pressed Hint, then sealed before it came: a red "it is not P1's turn:
+    a hint is for a decision you face" followed; and a press right after the turn came back did nothing."""
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    create_table(page, live_server, "Ann", ["human", "bot:greedy", "bot:greedy"])
+    page.wait_for_selector("#hint:not([disabled])")
+    held = []
+    page.route("**/hint", lambda route: held.append(route))  # the hint is "worked out" until released
+    page.click("#hint")
+    page.wait_for_selector("#hint[disabled]:has-text('Thinking')")
+    deadline = time.time() + 10
+    while not held and time.time() < deadline:
+        page.wait_for_timeout(50)
+    assert held, "no hint was asked for"
+    card = page.locator(".money .hand button.card[data-move^='add ']").first
+    card.click()
+    page.click(".mine button.primary")  # sealed before the hint came: the decision is made
+    page.wait_for_function("!document.querySelector('.money .hand button.card[data-move^=\"add \"]')")
+    # the hint asked before the move closes no Hint button drawn since (the next decision's)
+    page.wait_for_timeout(300)
+    assert page.locator("#hint[disabled]").count() == 0, "a hint for a decision made keeps Hint closed"
+    # the server, asked about a decision no longer faced, refuses; the page had moved on: no word of it
+    held[0].fulfill(status=409, json={"error": "it is not P1's turn: a hint is for a decision you face"})
+    page.wait_for_timeout(500)
+    assert not [t for t in page.locator("#toasts .toast").all_inner_texts() if "turn" in t], "a stale refusal"
+    page.unroute("**/hint")
+    page.wait_for_selector("#hint:not([disabled])", timeout=60_000)  # the next decision: Hint answers
+    page.click("#hint")
+    page.wait_for_selector(".hint-box code", timeout=60_000)
+
+
 def test_the_host_waits_with_the_invites_first_and_gives_a_seat_to_a_bot_of_a_chosen_level(
     live_server, browser
 ):

@@ -393,7 +393,8 @@ function connect(tableId, token, area) {
   socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${tableId}`, token ? ["merchantry", `token.${token}`] : ["merchantry"]);
   const mySocket = socket;
   mySocket.onopen = () => { reconnects = 0; };
-  const send = (action) => mySocket.send(JSON.stringify({ type: "act", action }));
+  // a hint still being worked out is for a decision this move makes: forgotten (hintFor)
+  const send = (action) => { hintAsked = null; mySocket.send(JSON.stringify({ type: "act", action })); };
   let drawn = Promise.resolve();
   let logSoFar = [];  // the log this connection was sent: each update brings only its new entries
   // a refused move's reason in the reader's language (the game's catalogue, as the table last drawn names
@@ -720,17 +721,28 @@ let lastHint = null;
 let shownPosition = null;  // the position the page shows now (drawTable)
 let hintAsked = null;  // the position a hint is being worked out for: one at a time, as the server allows
 
-// The Hint button, "Thinking…" while a hint is being worked out (also after a redraw)
+let hintDone = Promise.resolve();  // the hint request under way: the server works out one per table at a time
+
+// The Hint button, "Thinking…" while a hint is being worked out for the decision on screen (also after a
+// redraw: another seat's sealed bid changes the position, and the server answers for the position it finds).
+// A hint asked before the seat's own move is for a decision made: it closes nothing (a newcomer's press right
+// after their turn came back fell on a closed "Thinking…" while the hint for their last move was refused), and
+// a press waits for it, then asks
 function hintButton(tableId, token, position, area, tr) {
   const busy = hintAsked !== null;
   return h("button", { id: "hint", title: t("hintHelp"), disabled: busy ? true : null, onclick: () => askHint(tableId, token, position, area, tr) },
     busy ? t("hintThinking") : t("hint"));
 }
 
-async function askHint(tableId, token, position, area, tr) {
-  hintAsked = position;
+function askHint(tableId, token, position, area, tr) {
+  const asked = hintAsked = { position };
   const button = area.querySelector("#hint");
   if (button) { button.disabled = true; button.textContent = t("hintThinking"); }
+  hintDone = hintDone.then(() => hintFor(tableId, token, asked, area, tr));
+  return hintDone;
+}
+
+async function hintFor(tableId, token, asked, area, tr) {
   try {
     const advice = await api(`/api/tables/${tableId}/hint`, { method: "POST", headers: { "X-Seat-Token": token } });
     // the server works a hint out again where the position changed meanwhile: it is for the position it names
@@ -741,11 +753,16 @@ async function askHint(tableId, token, position, area, tr) {
       const head = area.querySelector(".table-head");
       area.querySelector(".hint-box")?.remove();
       if (head) head.after(hintBox(lastHint, tr));
-    } else {  // unless the page draws that position in a moment, the person is told to ask again
+    } else if (hintAsked === asked) {  // unless the page draws that position in a moment, the person is told to ask again
       const awaited = lastHint;
       setTimeout(() => { if (lastHint === awaited && awaited.position !== shownPosition) toast(t("hintStale"), "info"); }, 1500);
     }
-  } catch (error) { toast(error.message); }
+  } catch (error) {
+    // refused for a decision the seat has made since (it moved while the hint was worked out: "it is not
+    // P1's turn") is no news to the person, who moved on
+    if (hintAsked === asked) toast(error.message);
+  }
+  if (hintAsked !== asked) return;  // forgotten at the seat's move, or a newer press is under way
   hintAsked = null;
   const now = area.querySelector("#hint");  // the button drawn since, if the page was redrawn meanwhile
   if (now) { now.disabled = false; now.textContent = t("hint"); }
