@@ -20,9 +20,17 @@ export function addressLanguage() {
   return asked && LANGUAGES[asked] ? asked : null;
 }
 
+// A page keeps the language it opened in (or was switched to in it): the choice is stored for the pages
+// opened next, and a switch in another tab of the same browser changed a German table's words half-way (its
+// frame German, a hint's steps in French)
+let pageLanguage = null;
+
 export function language() {
-  const asked = addressLanguage();
-  if (asked) return asked;
+  if (!pageLanguage) pageLanguage = chosenLanguage();
+  return addressLanguage() || pageLanguage;
+}
+
+function chosenLanguage() {
   const chosen = localStorage.getItem("merchantry:lang");
   if (chosen && LANGUAGES[chosen]) return chosen;
   const browser = (navigator.language || "en").slice(0, 2).toLowerCase();
@@ -49,6 +57,7 @@ export function gameTitle(name, fallback) {
 
 export function setLanguage(lang) {
   localStorage.setItem("merchantry:lang", lang);
+  pageLanguage = lang;
 }
 
 function lookup(catalogue, path) {
