@@ -105,7 +105,7 @@ def test_the_byzanz_game_lost_after_the_wine_names_its_end_as_p1s_turning_point(
 
 
 def test_a_turning_point_quotes_two_moves_per_seat_and_counts_the_rest():
-    """The Byzanz game's P3 fall listed eleven whole turns of P1 and P2: each seat's first two are quoted."""
+    """The Byzanz game's P3 fall listed eleven whole turns of P1 and P2: each seat's first is quoted."""
     moment = {
         "kind": "turning",
         "moves": [{"seat": 1, "played": f"take {good}"} for good in ("wine", "wood", "cloth", "grain")]
@@ -114,8 +114,8 @@ def test_a_turning_point_quotes_two_moves_per_seat_and_counts_the_rest():
         "to": 36,
     }
     said = moment_in_words(moment, 0)
-    assert "P2 played take wine then take wood and 2 more moves; P3 played pass" in said, said
-    assert "cloth" not in said
+    assert "P2 played take wine and 3 more moves; P3 played pass" in said, said
+    assert "wood" not in said
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -153,3 +153,12 @@ def test_a_move_that_ends_the_game_shows_its_play_outs_unmapped_not_through_the_
     assert all(d.after == 0.5 for d in earlier)
     assert last.after != 0.5 and abs(sum(last.chances) - 1) < 1e-9
     assert last.after == win_shares(state.winners(), 3)[last.seat]  # its result: every score is known
+
+
+def test_a_key_moments_points_are_the_marks_tables_difference_in_whole_percent():
+    """Samarkand: "cost about 9 points" stood beside the marks table's "35% → 27%" (a loss of 8.8)."""
+    from merchantry.bots.analysis import key_moments
+
+    (costly,) = (replace(judged_decision(3, 0, [0.266, 0.734]), before=0.354, best=0.354, mark="inaccuracy"),)
+    mine, _ = key_moments([costly], 2)
+    assert [m["points"] for m in mine] == [35 - 27]

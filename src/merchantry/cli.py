@@ -413,7 +413,7 @@ MARK_RULE = (
 )
 
 
-QUOTED_PLAYS = 2  # per seat, in a turning point: a fall over two rounds quoted eleven whole turns
+QUOTED_PLAYS = 1  # per seat, in a turning point: a fall over two rounds quoted eleven whole turns
 
 
 def quoted_plays(played: list[str]) -> str:

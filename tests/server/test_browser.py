@@ -521,7 +521,7 @@ def test_a_hinted_move_played_to_the_letter_is_not_marked_by_the_analysis(live_s
         page.click("#hint", timeout=30_000)
         box = page.wait_for_selector(".hint-box", timeout=60_000)
         assert "The hard bot would play" in box.inner_text() and "chance to win" in box.inner_text()
-        # the chance is said to be from what the seat knows now (24% before a reveal, 2% after, read as a promise)
+        # the chance is from what the seat knows now (24% before a reveal, 2% after: read as a promise)
         assert "is from what you know now" in box.inner_text()
         plans.append(page.locator(".hint-box code").all_inner_texts())
         if len(plans) == 1:

@@ -1062,7 +1062,7 @@ function moveNumbers(moves) {
   return moves.length > 1 ? `${moves[0]}-${moves[moves.length - 1]}` : String(moves[0]);
 }
 
-const QUOTED_PLAYS = 2;  // per seat, in a turning point (the others counted)
+const QUOTED_PLAYS = 1;  // per seat, in a turning point (the others counted: a Grand Bazaar turn is long)
 
 // a key moment (a seat's costly move) or its turning point (where its chance fell between two of its own
 // moves as others played: why a seat that played well lost all the same), in words; a click shows it
@@ -1073,7 +1073,8 @@ function momentButton(m, seat, table, tr, show) {
   }
   // each move of the others in between, in words, after its seat, each seat named once (a seat that played
   // twice, across two rounds, was named twice): "P2 (“take left”, “keep”) and P3 (…)"
-  // a seat's first QUOTED_PLAYS moves quoted, the rest counted: a fall over two rounds quoted eleven whole turns
+  // a seat's first QUOTED_PLAYS moves quoted, the rest counted: a fall over two rounds quoted eleven whole turns,
+  // and two Grand Bazaar turns a seat still ran to five lines
   const seats = new Intl.ListFormat(language(), { type: "conjunction" }).format(playsBySeat(m.moves).map(([other, plays]) => {
     const quoted = plays.slice(0, QUOTED_PLAYS).map((played) => t("quoted", { text: moveInWords(played, tr) }));
     const more = plays.length - quoted.length;
