@@ -606,7 +606,7 @@ def test_bz_i1_a7_a_bots_bid_reads_as_the_log_and_the_won_offer_card_shows_at_on
     act(state, 0, "pass")  # P2 has won the lot, and chooses the card for the market
     draw_byzanz(page, live_server, state, 0)
     offers = [page.locator(".byzanz .seats .seat").nth(s).locator(".bz-offer") for s in range(3)]
-    assert [o.count() for o in offers] == [0, 1, 0] and offers[1].inner_text() == "offer card: 6"
+    assert [o.count() for o in offers] == [0, 1, 0] and offers[1].inner_text() == "Offer card: 6"
     page.close()
 
 

@@ -234,7 +234,7 @@ def test_french_analysis_says_the_played_move_and_each_game_its_own_word_for_a_b
     from merchantry import games
 
     byzanz = Translator("byzanz", "fr")
-    assert "mise" in byzanz.move("add wine3") and "mise" in byzanz.move("bid") and byzanz.ui("bid") == "mise"
+    assert "mise" in byzanz.move("add wine3") and "mise" in byzanz.move("bid") and byzanz.ui("bid") == "Mise"
     folder = games.package("byzanz").folder
     english = dict(_strings(json.loads((folder / "locales" / "en.json").read_text(encoding="utf-8"))))
     french = dict(_strings(json.loads((folder / "locales" / "fr.json").read_text(encoding="utf-8"))))
