@@ -164,10 +164,9 @@ export function render(payload, act, t, tr = { join: (items) => items.join(", ")
     seats.append(h("div", { class: `seat${s === seat ? " me" : ""}${current ? " current" : ""}`, "data-seat": s },
       h("div", { class: "seat-name" }, seatName(table, s), s === seat ? ` (${t("you")})` : ""),
       h("div", { class: "muted", title: t("cardsHelp") }, `${info.hand_size} ${t("cards")}`),
-      // at the end every hand is shown, once: one's own below, under "Your hand" (it was drawn twice), its
-      // box saying so (it stood empty beside the others' cards)
-      view.phase === "over" && finalHand(view, s) ? (s === seat && view.hand ? h("div", { class: "muted final-hand-mine" }, t("handAtEndBelow"))
-        : h("div", { class: "final-hand" }, `${t("handAtEnd")}${t("colon")}`, cards(sortHand(finalHand(view, s)), t)))
+      // at the end every hand is shown, once, each in its seat's box, one's own too (under "Your hand" below,
+      // one's box stood almost empty beside the others' cards: the hand panel is not drawn once it is over)
+      view.phase === "over" && finalHand(view, s) ? h("div", { class: "final-hand" }, `${t("handAtEnd")}${t("colon")}`, cards(sortHand(finalHand(view, s)), t))
         : info.known.length ? h("div", { class: "known", title: t("knownHelp") }, `${t("knownCards")}${t("colon")}`, cards(info.known, t)) : null,
       view.phase === "over" ? null : h("div", { class: "bid" }, `${t("bidLabel")}${t("colon")}`, bid),
       can.has(take) ? h("button", { class: "primary", onclick: () => act(take) }, t("takeBid", { seat: seatLabel(s) })) : null,
@@ -176,8 +175,8 @@ export function render(payload, act, t, tr = { join: (items) => items.join(", ")
   root.append(seats);
   if (view.phase === "exchange" && view.order.length) root.append(exchangeOrder(view, t));
 
-  // your hand and bid
-  if (seat !== null && view.hand) {
+  // your hand and bid (at the end, one's hand is in one's seat's box, as everyone's)
+  if (seat !== null && view.hand && view.phase !== "over") {
     const mine = h("div", { class: "mine" });
     const handCards = withSerials(view.hand, view.hand_serials).map(([code, serial]) => {
       const move = `add ${code}`;
