@@ -126,8 +126,9 @@ function deck(view, t) {
 function players(view, seat, table, t, tr) {
   return h("div", { class: "gb-scroll" }, h("table", { class: "scores" },
     h("caption", {}, t("players"), view.over ? h("small", { class: "muted" }, ` · ${t("cashedOut")}`) : null),
-    h("thead", {}, h("tr", {}, h("th", {}, t("seat")), view.gems.map((g) => h("th", { title: tr.term(g) }, letter(g, t), h("span", { class: "gb-gem-word" }, ` ${tr.term(g)}`))),
-      h("th", { title: t("cashHelp") }, t("cash")), h("th", { title: t("worthHelp", { value: CASH_OUT }) }, t("worth")))),
+    // each figure's heading over its figure, right-aligned as they are ("S R" stood side by side on a phone)
+    h("thead", {}, h("tr", {}, h("th", {}, t("seat")), view.gems.map((g) => h("th", { class: "num", title: tr.term(g) }, letter(g, t), h("span", { class: "gb-gem-word" }, ` ${tr.term(g)}`))),
+      h("th", { class: "num", title: t("cashHelp") }, t("cash")), h("th", { class: "num", title: t("worthHelp", { value: CASH_OUT }) }, t("worth")))),
     h("tbody", {}, view.holdings.map((row) => h("tr", { class: `${row.seat === view.current ? "current-row" : ""}${row.seat === seat ? " me" : ""}` },
       h("td", {}, seatName(table, row.seat), row.seat === seat ? ` (${t("you")})` : "", row.seat === view.opener && !view.over ? h("small", { class: "muted", title: t("openerHelp") }, ` · ${t("opener")}`) : null),
       row.gems.map((n) => h("td", { class: "num", title: view.over ? t("cashedOut") : null }, view.over && n ? `${n} → ${n * CASH_OUT}` : String(n))),
