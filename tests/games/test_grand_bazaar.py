@@ -456,7 +456,7 @@ def _a_buy_after_some_sales(state: BazaarState) -> bool:
         for g in range(3):
             if here._can_sell(player, g):
                 after = here.clone()
-                after.buy_targets = -1
+                after.position_changed()
                 after._apply(player, grand_bazaar.actions.SELL[g])  # the sale alone, not judged by GB-R7
                 todo.append(after)
     return False
@@ -478,7 +478,7 @@ def test_gb_r7_the_sales_and_done_offered_agree_with_a_search_of_every_sequence_
         state.prices = tuple(rng.randint(4, 18) for _ in range(3))
         state.stock = tuple(rng.choice((0, 1, 5)) for _ in range(3))
         state.bought, state.sold, state.bought_any = bought, sold, False
-        state.buy_targets = -1
+        state.position_changed()
         must_buy = _a_buy_after_some_sales(state)
         actions = [str(a) for a in state.legal_actions(0)]
         assert ("done" in actions) == (not must_buy)

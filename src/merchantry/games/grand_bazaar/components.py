@@ -22,3 +22,7 @@ ROUNDS: Final = len(PRICE_CARDS)  # one price card per round
 def card_text(card: int) -> str:
     """A price card as people read it: '+1 -1 0' in gem order."""
     return " ".join(f"{change:+d}" if change else "0" for change in PRICE_CARDS[card])
+
+
+# Each card's text, made once: every round's log event names its card, and a playout opens 27 rounds
+CARD_TEXTS: Final[tuple[str, ...]] = tuple(card_text(card) for card in range(len(PRICE_CARDS)))

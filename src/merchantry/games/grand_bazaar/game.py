@@ -9,7 +9,7 @@ from merchantry.engine import JSON, Allowed, EventLog, Game, State, integers
 from merchantry.errors import InvalidOption, InvalidRecord
 from merchantry.games.grand_bazaar import actions
 from merchantry.games.grand_bazaar.components import GEM_CARDS_PER_TYPE, GEMS, PRICE_CARDS, START_CASH
-from merchantry.games.grand_bazaar.rules import FORMAT_VERSION, UNKNOWN, BazaarState, market_size, setup
+from merchantry.games.grand_bazaar.rules import FORMAT_VERSION, BazaarState, market_size, setup
 
 
 class GrandBazaarGame(Game):
@@ -64,7 +64,7 @@ class GrandBazaarGame(Game):
         s.bought_any = bool(data["bought_any"])
         s.over = bool(data["over"])
         s.log = EventLog.of(data["log"])
-        s.buy_targets = UNKNOWN
+        s.position_changed()
         try:
             s.options = self.resolve_options(dict(data.get("options", {})))
         except InvalidOption as exc:

@@ -15,6 +15,7 @@ from merchantry.engine import JSON, EventLog, State, replace_at, seat_label
 from merchantry.errors import Reason
 from merchantry.games.grand_bazaar.actions import BUY, DONE, SELL, BazaarAction
 from merchantry.games.grand_bazaar.components import (
+    CARD_TEXTS,
     FINAL_GEM_VALUE,
     GEM_CARDS_PER_TYPE,
     GEM_LIMIT,
@@ -23,7 +24,6 @@ from merchantry.games.grand_bazaar.components import (
     ROUNDS,
     START_CASH,
     START_PRICE,
-    card_text,
 )
 
 GEM_RANGE: Final = range(len(GEMS))
@@ -34,6 +34,11 @@ GEM_INDICES: Final[tuple[int, ...]] = tuple(GEM_RANGE)
 NO_FLAGS: Final[tuple[bool, ...]] = (False,) * len(GEMS)
 UNKNOWN: Final = -1  # BazaarState.buy_targets before it is worked out
 GEM_BITS: Final = tuple(1 << g for g in GEM_RANGE)
+ALL_GEMS: Final = (1 << len(GEMS)) - 1  # every gem's bit
+# A buy's or a sale's log arguments, one read-only dict per (seat, gem, price), shared by every such event
+# (EventLog copies them into the event it builds). Compiled, building and later freeing a dict on every
+# trade cost more than this lookup (callgrind: ~600 instructions a trade); pure Python, about the same
+_TRADE_FIELDS: Final[dict[tuple[int, int, int], dict[str, Any]]] = {}
 FORMAT_VERSION: Final = 2  # 2: the game's seed is no longer part of the state
 
 
@@ -59,6 +64,7 @@ class BazaarState(State):
         "log",
         "options",
         "buy_targets",
+        "legal",
     )
 
     num_players: int
@@ -80,6 +86,10 @@ class BazaarState(State):
     # The gems the current seat could still buy after some sales (GB-R7, `_buy_targets`: bit g for gem g),
     # or UNKNOWN: legal_actions and apply's check both need it for the same position. Forgotten by _apply.
     buy_targets: int
+    # legal_actions(current) in this position, or None before it is worked out: a playout asks for the list
+    # and then applies one of its actions, whose check (_is_legal) is then a look in the list, not a second
+    # pass over the rules. Forgotten by _apply; never handed out (callers get a copy).
+    legal: list[BazaarAction] | None
 
     # --- the contract -----------------------------------------------------------------------------
 
@@ -99,7 +109,15 @@ class BazaarState(State):
         seat: int = player  # typed: compiled, comparing and indexing by it is then native, not generic
         if self.over or seat != self.current:
             return []
-        # _can_buy, _must_buy and _may_sell for every gem at once: random playouts spend their time here
+        known = self.legal
+        if known is None:
+            known = self.legal = self._current_seats_actions()
+        return known.copy()  # the caller may change its list, never the remembered one
+
+    def _current_seats_actions(self) -> list[BazaarAction]:
+        """legal_actions(current), worked out: _can_buy, _must_buy and _may_sell for every gem at once
+        (random playouts spend their time here)."""
+        seat = self.current
         hand, cash, prices, stock, bought, sold = (
             self.gems[seat],
             self.cash[seat],
@@ -108,15 +126,27 @@ class BazaarState(State):
             self.bought,
             self.sold,
         )
-        if sum(hand) < GEM_LIMIT:
+        held = 0  # a loop, not sum(hand): compiled, sum is a generic call (~900 instructions, a loop ~30)
+        for g in GEM_INDICES:
+            held += hand[g]
+        if held < GEM_LIMIT:
             actions = [BUY[g] for g in GEM_INDICES if stock[g] > 0 and cash >= prices[g] and not sold[g]]
         else:
             actions = []
-        must_buy = not self.bought_any and self._targets() != 0
+        # GB-R3/GB-R7: before the turn's first buy, `done` is refused while some buy is possible, and so is
+        # a sale after which none would be. Every buy at hand is a target (`_buy_targets`), so with two at
+        # hand any one sale leaves a buy, and the targets need not be worked out (most turns' first steps)
+        if self.bought_any:
+            must_buy, targets = False, 0
+        elif len(actions) >= 2:
+            must_buy, targets = True, ALL_GEMS
+        else:
+            targets = self._targets()
+            must_buy = targets != 0
         for g in GEM_INDICES:
             if hand[g] == 0 or bought[g]:
                 continue
-            if not must_buy or self.buy_targets & ~GEM_BITS[g]:  # GB-R7: some buy is left after this sale
+            if not must_buy or targets & ~GEM_BITS[g]:  # GB-R7: some buy is left after this sale
                 actions.append(SELL[g])
         if not must_buy:
             actions.append(DONE)
@@ -126,6 +156,9 @@ class BazaarState(State):
         """`action in legal_actions(player)`, without building the list: apply() asks on every move."""
         if self.over or player != self.current or not isinstance(action, BazaarAction):
             return False
+        known = self.legal
+        if known is not None:  # legal_actions worked out this position (a playout asked it first)
+            return action in known
         if action.verb in ("buy", "sell") and action.gem not in GEM_RANGE:
             return False
         if action.verb == "buy":
@@ -139,6 +172,11 @@ class BazaarState(State):
         """GB-R3/GB-R7: no buy yet this turn, and some sequence of sales still allows one. `player` is the
         current seat (the only one asked)."""
         return not self.bought_any and self._targets() != 0
+
+    def position_changed(self) -> None:
+        """Forget what was worked out for this position (its buy targets and legal actions): for code that
+        sets a state's fields itself (a bot's trial turn, from_dict, a test); apply does it on every move."""
+        self.legal, self.buy_targets = None, UNKNOWN
 
     def _targets(self) -> int:
         """`_buy_targets` for the current seat in this position, remembered until the next move."""
@@ -207,28 +245,34 @@ class BazaarState(State):
         return Reason("must_buy_gem", "you must buy at least one gem this turn before you are done", "GB-R3")
 
     def _apply(self, player: int, action: BazaarAction) -> None:
-        self.buy_targets = UNKNOWN
-        gem = action.gem
-        if action.verb in ("buy", "sell"):
+        self.legal, self.buy_targets = None, UNKNOWN  # a new position: what was worked out was for the old
+        verb, gem = action.verb, action.gem
+        if verb == "buy":
             price = self.prices[gem]
-            step = 1 if action.verb == "buy" else -1  # gems into the player's hand
-            hand, cash, stock, gems = self.gems[player], self.cash, self.stock, self.gems
-            # replace_at, written out: this runs on every move
-            self.cash = cash[:player] + (cash[player] - step * price,) + cash[player + 1 :]
-            self.stock = stock[:gem] + (stock[gem] - step,) + stock[gem + 1 :]
-            hand = hand[:gem] + (hand[gem] + step,) + hand[gem + 1 :]
-            self.gems = gems[:player] + (hand,) + gems[player + 1 :]
-            if step > 0:
-                self.bought = replace_at(self.bought, gem, True)
-                self.bought_any = True
-                self.log = self.log.add("bought", seat=player, gem=GEMS[gem], price=price)
-            else:
-                self.sold = replace_at(self.sold, gem, True)
-                self.log = self.log.add("sold", seat=player, gem=GEMS[gem], price=price)
+            self._trade(player, gem, 1, -price)
+            self.bought = replace_at(self.bought, gem, True)
+            self.bought_any = True
+            # add_fields, not add(**arguments): compiled, a call with keywords is CPython's generic call
+            self.log = self.log.add_fields("bought", _trade_fields(player, gem, price))
+        elif verb == "sell":
+            price = self.prices[gem]
+            self._trade(player, gem, -1, price)
+            self.sold = replace_at(self.sold, gem, True)
+            self.log = self.log.add_fields("sold", _trade_fields(player, gem, price))
         else:
             if not self.bought_any:
-                self.log = self.log.add("could_not_buy", seat=player)
+                self.log = self.log.add_fields("could_not_buy", {"seat": player})
             self._end_turn()
+
+    def _trade(self, player: int, gem: int, gems_in: int, cash_in: int) -> None:
+        """`gems_in` of `gem` into the player's hand from the bazaar, `cash_in` grands into its purse (a buy
+        or a sale at the gem's price). New tuples (clones share the old), each made by replace_at: a list
+        and a tuple, where slicing around the changed item made five tuples."""
+        cash, stock, gems = self.cash, self.stock, self.gems
+        hand = gems[player]
+        self.cash = replace_at(cash, player, cash[player] + cash_in)
+        self.stock = replace_at(stock, gem, stock[gem] - gems_in)
+        self.gems = replace_at(gems, player, replace_at(hand, gem, hand[gem] + gems_in))
 
     # --- turns and rounds -------------------------------------------------------------------------------
 
@@ -254,18 +298,17 @@ class BazaarState(State):
         self.current = self.opener()
         card = self.deck[-1]
         self.deck = self.deck[:-1]
-        self.revealed = (*self.revealed, card)
-        self.prices = tuple(
-            price + change for price, change in zip(self.prices, PRICE_CARDS[card], strict=True)
-        )
-        self.log = self.log.add(
-            "price_card",
-            round=self.round,
-            seat=self.current,
-            card=card_text(card),
-            **{gem: self.prices[g] for g, gem in enumerate(GEMS)},
-            new_round=self.round,
-        )
+        self.revealed = self.revealed + (card,)
+        before, changes = self.prices, PRICE_CARDS[card]
+        # by index, not zip(..., strict=True): compiled, a call with a keyword is CPython's generic call
+        self.prices = prices = tuple([before[g] + changes[g] for g in GEM_INDICES])
+        # add_fields with the dict built here, in the order add(**arguments) gave: round, seat, card, each
+        # gem's new price, new_round (compiled, the keywords and the splat went through the generic call)
+        fields: dict[str, Any] = {"round": self.round, "seat": self.current, "card": CARD_TEXTS[card]}
+        for g in GEM_INDICES:
+            fields[GEMS[g]] = prices[g]
+        fields["new_round"] = self.round
+        self.log = self.log.add_fields("price_card", fields)
 
     def _cash_out(self) -> None:
         """GB-E1: every gem in hand is worth 10 grands at the end."""
@@ -364,6 +407,7 @@ class BazaarState(State):
         new.log = self.log  # immutable, shared
         new.options = self.options  # never changed once the game is built: shared
         new.buy_targets = self.buy_targets  # the same position
+        new.legal = self.legal  # never changed, only replaced: shared
         return new
 
     def to_dict(self) -> dict[str, JSON]:
@@ -434,8 +478,17 @@ def setup(state: BazaarState, rng: random.Random, options: dict[str, Any] | None
     state.bought_any = False
     state.over = False
     state.log = EventLog()
-    state.buy_targets = UNKNOWN
+    state.position_changed()
     state._open_round()
+
+
+def _trade_fields(seat: int, gem: int, price: int) -> dict[str, Any]:
+    """The arguments of a buy's or a sale's event: seat, gem and price (in that order), read-only."""
+    key = (seat, gem, price)
+    fields = _TRADE_FIELDS.get(key)
+    if fields is None:
+        fields = _TRADE_FIELDS[key] = {"seat": seat, "gem": GEMS[gem], "price": price}
+    return fields
 
 
 def market_size(options: dict[str, Any]) -> int:
@@ -461,13 +514,13 @@ def _buy_targets(
     buying s (GB-R6): after selling s the targets are these less s. So one pass answers every sale."""
     money = cash  # cash after selling every gem that may be sold
     held = 0  # gems that must stay in hand: those bought this turn (GB-R6)
-    for g in GEM_RANGE:
+    for g in GEM_INDICES:
         if bought[g]:
             held += hand[g]
         else:
             money += hand[g] * prices[g]
     targets = 0
-    for g in GEM_RANGE:
+    for g in GEM_INDICES:
         if stock[g] == 0 or sold[g]:
             continue
         if bought[g]:

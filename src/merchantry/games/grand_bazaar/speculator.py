@@ -33,7 +33,7 @@ from merchantry.engine import State
 from merchantry.games.grand_bazaar.actions import BUY, DONE, SELL, BazaarAction
 from merchantry.games.grand_bazaar.components import GEM_LIMIT, GEMS, PRICE_CARDS
 from merchantry.games.grand_bazaar.greedy import GrandBazaarGreedyBot, make_room_or_end
-from merchantry.games.grand_bazaar.rules import GEM_RANGE, NO_FLAGS, UNKNOWN, BazaarState
+from merchantry.games.grand_bazaar.rules import GEM_RANGE, NO_FLAGS, BazaarState
 from merchantry.games.grand_bazaar.trader import ahead
 
 RISK = 0.12  # grands of expected gain given up for one grand of standard deviation against the leader
@@ -220,13 +220,12 @@ def greedy_turn(world: BazaarState, seat: int) -> Holding:
     trial.current = seat
     trial.bought = trial.sold = NO_FLAGS
     trial.bought_any = False
-    trial.buy_targets = UNKNOWN
+    trial.position_changed()
     for _ in range(16):
         action = _GREEDY.choose(trial, seat, _RNG)
         if action == DONE:
             break
         trial._apply(seat, action)
-        trial.buy_targets = UNKNOWN
     return tuple(trial.gems[seat])
 
 
