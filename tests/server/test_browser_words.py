@@ -196,7 +196,7 @@ def test_the_lobby_offers_people_the_levels_first_and_says_where_to_start(server
     assert len(help_lines) == 3
     for line, level in zip(help_lines, ("easy", "medium", "hard"), strict=True):
         measured = listed["byzanz"]["levels"][level]
-        assert f"won {percent(measured['win_rate'])}% of {measured['games']} games" in line
+        assert f"won {percent(measured['win_rate'])}% of {measured['games']}" in line
         # its interval, in plain words
         assert f"likely between {percent(measured['low'])}% and {percent(measured['high'])}%" in line
     show_other_bots(page)

@@ -30,9 +30,9 @@ term counted against how often it was available (not how often its parent was vi
 - Settle: with `settle` above 0, a search goes on past `iterations` (by up to that share of them, within
   its time) while the seat's most visited move at the root is clearly not its best by mean: another move
   with at least half its visits wins more often by over one standard error of their difference. At a small
-  budget the visits are noise: a Byzanz hint of 150 iterations said "take wine" (46 visits, 85%) over "take
-  wood" (36 visits, 94%), a newcomer followed it and lost a won game (issue 32). Searched on, UCB gives the
-  better move the visits; ties of visits go to the better mean.
+  budget the visits are noise: a hint of 150 iterations proposed a move of 46 visits at 85% over one of 36
+  visits at 94%, a newcomer followed it and lost a won game (issue 32; docs/bots.md, "Settle"). Searched on,
+  UCB gives the better move the visits; ties of visits go to the better mean.
 - Budget: `iterations`, or `seconds` of wall time, whichever ends first. For a `SearchBot`, `seconds` is the
   budget of a whole move (ENGINE principle 5: a decision as a person makes it); the steps of one move share
   it (`MoveClock`), so a bot's turn takes as long whatever its number of steps.

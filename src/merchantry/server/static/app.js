@@ -775,7 +775,7 @@ function hintBox(advice, tr) {
       h("span", { class: "hint-step", "data-notation": step, title: step }, tr.move(step)))),
     h("div", { class: "notation muted" }, h("small", {}, `${t("notationToType")} `, advice.plan.flatMap((step, i) => [i ? " · " : "", h("code", {}, step)]))),
     h("div", { class: "muted" }, t("hintChance", { chance: Math.round(advice.chance * 100), low: Math.round(advice.low * 100), high: Math.round(advice.high * 100) })),
-    // a Money hint said 24% before the bids were shown and 2% after: a newcomer took the first for a promise
+    // a hint said 24% before the sealed bids were shown and 2% after: a newcomer took the first for a promise
     h("div", { class: "muted hint-knowledge" }, t("hintKnowledge", { chance: Math.round(advice.chance * 100) })));
 }
 
@@ -1062,7 +1062,7 @@ function moveNumbers(moves) {
   return moves.length > 1 ? `${moves[0]}-${moves[moves.length - 1]}` : String(moves[0]);
 }
 
-const QUOTED_PLAYS = 1;  // per seat, in a turning point (the others counted: a Grand Bazaar turn is long)
+const QUOTED_PLAYS = 1;  // per seat, in a turning point (the others counted: a whole turn may be long)
 
 // a key moment (a seat's costly move) or its turning point (where its chance fell between two of its own
 // moves as others played: why a seat that played well lost all the same), in words; a click shows it
@@ -1074,7 +1074,7 @@ function momentButton(m, seat, table, tr, show) {
   // each move of the others in between, in words, after its seat, each seat named once (a seat that played
   // twice, across two rounds, was named twice): "P2 (“take left”, “keep”) and P3 (…)"
   // a seat's first QUOTED_PLAYS moves quoted, the rest counted: a fall over two rounds quoted eleven whole turns,
-  // and two Grand Bazaar turns a seat still ran to five lines
+  // and two turns of buys and sells a seat still ran to five lines
   const seats = new Intl.ListFormat(language(), { type: "conjunction" }).format(playsBySeat(m.moves).map(([other, plays]) => {
     const quoted = plays.slice(0, QUOTED_PLAYS).map((played) => t("quoted", { text: moveInWords(played, tr) }));
     const more = plays.length - quoted.length;
