@@ -956,10 +956,14 @@ async function replayPage(tableId) {
     } catch (error) {
       if (error.status !== 429) { toast(error.message); return; }
       // the server's limits (work.py): this client's analysis still running, or its queue full
-      busy = error.why?.key === "queue_full" ? t("analysisQueueFull", { count: error.why.params.waiting }) : t("analysisYoursWaiting");
+      const full = error.why?.key === "queue_full";
+      busy = full ? t("analysisQueueFull", { count: error.why.params.waiting }) : t("analysisYoursWaiting");
       analysis = null;
       redraw();
       area.querySelector("#analysis-busy")?.focus();
+      // one's own earlier analysis still under way: this one is asked for again by itself until the server
+      // takes it (a newcomer had to find out when the first was done, and press again)
+      if (!full) setTimeout(() => { if (location.pathname === `/replay/${tableId}` && !analysis && busy) startAnalysis(); }, ANALYSIS_RETRY_MS);
     }
   }
   // one already asked for (by anyone: it is kept with the game) is shown at once, or followed
@@ -980,6 +984,7 @@ async function replayPage(tableId) {
 }
 
 // --- post-game analysis: each seat's chance to win by the hard bot, its preferred moves and the marks ----
+const ANALYSIS_RETRY_MS = 5000;  // one's own earlier analysis still under way: asked again this often
 const SEAT_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf"];
 const SEAT_DASHES = ["", "6 3", "2 3", "8 3 2 3", "1 2", "10 4", "4 4"];  // colour-blind safe: a pattern too
 
