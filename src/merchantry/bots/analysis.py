@@ -825,8 +825,9 @@ def _decision(
     # the move as its player would say it (a bid without the cards taken back out): the same position, so
     # the same judgement, and equal to the preferred move where it is the same bid
     played = before.net_move(seat, played)
-    # a move that ends the game has its result for its chance, known, not a share of play-outs to map: the
-    # map shows play-outs all won as 95%, and a winner's line ended there (issue 32, eighth pass)
+    # a move that ends the game is judged by its worlds' results as they are: nothing is played out after it,
+    # and the map, fitted on play-outs mid-game, showed "all won" as 95% (a winner's line ended there; issue
+    # 32, eighth pass). The share is still the seat's knowledge: the others' hidden cards are sampled
     ends = _after(before, seat, played).is_over()
     calibrate = Calibration() if ends else calibration(game, before.num_players)
     preferred, outcomes = judge(before, seat, played, _search_for(game, config), worlds, floor, calibrate)
