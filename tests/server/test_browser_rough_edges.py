@@ -201,6 +201,34 @@ def test_a_hint_refused_after_the_seat_moved_on_is_no_error_and_the_next_press_i
     page.wait_for_selector(".hint-box code", timeout=60_000)
 
 
+def test_a_hint_that_comes_back_for_a_position_the_table_left_is_asked_for_again_by_itself(
+    live_server, browser
+):
+    """Issue 32, ninth pass: Hint pressed as a Money round began showed nothing, three times in two games:
+    the bots sealed one by one meanwhile, and the server answered for a position between. The page asks
+    again once it has drawn where the table is, with no second press."""
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    create_table(page, live_server, "Ann", ["human", "bot:greedy", "bot:greedy"])
+    page.wait_for_selector("#hint:not([disabled])")
+    asked = []
+
+    def answer(route):
+        asked.append(route.request.url)
+        if len(asked) > 1:
+            return route.continue_()
+        real = route.fetch()
+        stale = {**real.json(), "position": "0" * 64}  # a position the page never draws
+        return route.fulfill(response=real, json=stale)
+
+    page.route("**/hint", answer)
+    page.click("#hint")
+    page.wait_for_selector(".hint-box code", timeout=60_000)
+    assert len(asked) == 2, asked  # asked again by itself
+    said = " ".join(page.locator("#toasts").all_inner_texts())
+    assert "ask again" not in said, said
+    page.unroute("**/hint")
+
+
 def test_the_host_waits_with_the_invites_first_and_gives_a_seat_to_a_bot_of_a_chosen_level(
     live_server, browser
 ):

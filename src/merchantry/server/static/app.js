@@ -734,8 +734,10 @@ function hintButton(tableId, token, position, area, tr) {
     busy ? t("hintThinking") : t("hint"));
 }
 
+const HINT_TRIES = 3;  // a hint that comes back for a position the table has left is asked for again, so often
+
 function askHint(tableId, token, position, area, tr) {
-  const asked = hintAsked = { position };
+  const asked = hintAsked = { position, tries: 1 };
   const button = area.querySelector("#hint");
   if (button) { button.disabled = true; button.textContent = t("hintThinking"); }
   hintDone = hintDone.then(() => hintFor(tableId, token, asked, area, tr));
@@ -753,16 +755,39 @@ async function hintFor(tableId, token, asked, area, tr) {
       const head = area.querySelector(".table-head");
       area.querySelector(".hint-box")?.remove();
       if (head) head.after(hintBox(lastHint, tr));
-    } else if (hintAsked === asked) {  // unless the page draws that position in a moment, the person is told to ask again
+    } else if (hintAsked === asked) {
+      // the table moved on meanwhile (the bots sealed their bids one by one as a round began: the server
+      // answered for a position between): once the page has drawn where the table is, the hint shows if it
+      // is for it, else it is asked for again, HINT_TRIES times in all, "Thinking…" all along (a newcomer
+      // pressed Hint as a round began and saw nothing, three times in two games)
       const awaited = lastHint;
-      setTimeout(() => { if (lastHint === awaited && awaited.position !== shownPosition) toast(t("hintStale"), "info"); }, 1500);
+      setTimeout(() => againOrSaid(tableId, token, asked, awaited, area, tr), 1500);
+      return;
     }
   } catch (error) {
     // refused for a decision the seat has made since (it moved while the hint was worked out: "it is not
     // P1's turn") is no news to the person, who moved on
     if (hintAsked === asked) toast(error.message);
   }
-  if (hintAsked !== asked) return;  // forgotten at the seat's move, or a newer press is under way
+  hintReady(asked, area);
+}
+
+function againOrSaid(tableId, token, asked, awaited, area, tr) {
+  if (hintAsked !== asked) return;  // the seat moved, or a newer press is under way
+  if (lastHint === awaited && awaited.position !== shownPosition) {
+    if (asked.tries < HINT_TRIES) {
+      asked.tries += 1;
+      hintDone = hintDone.then(() => hintFor(tableId, token, asked, area, tr));
+      return;
+    }
+    toast(t("hintStale"), "info");
+  }
+  hintReady(asked, area);
+}
+
+// the Hint button open again, unless the hint was forgotten at the seat's move or a newer press is under way
+function hintReady(asked, area) {
+  if (hintAsked !== asked) return;
   hintAsked = null;
   const now = area.querySelector("#hint");  // the button drawn since, if the page was redrawn meanwhile
   if (now) { now.disabled = false; now.textContent = t("hint"); }
