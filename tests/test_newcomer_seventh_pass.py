@@ -162,3 +162,18 @@ def test_a_key_moments_points_are_the_marks_tables_difference_in_whole_percent()
     (costly,) = (replace(judged_decision(3, 0, [0.266, 0.734]), before=0.354, best=0.354, mark="inaccuracy"),)
     mine, _ = key_moments([costly], 2)
     assert [m["points"] for m in mine] == [35 - 27]
+
+
+def test_a_loss_that_may_be_a_mark_is_played_out_in_every_world():
+    """Ninth pass: a Money group choice was called a 65-point blunder from 16 worlds, where 400 show the two
+    moves alike. Play-outs stop early only where no mark can come of them."""
+    from merchantry.bots.analysis import settled
+
+    def outcome(wins: list[float]) -> list[list[float]]:
+        return [[w, 1 - w] for w in wins]
+
+    played = outcome([0.0, 1.0] * 8)
+    clearly_worse = [played, outcome([1.0] * 16)]  # the preferred move wins every world: a clear loss
+    assert not settled(clearly_worse, 0)  # a mark may come of it: played out in all the worlds
+    alike = [played, outcome([0.0, 1.0] * 8)]  # the same results: no mark can come of more worlds
+    assert settled(alike, 0)
