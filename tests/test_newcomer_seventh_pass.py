@@ -104,7 +104,7 @@ def test_the_byzanz_game_lost_after_the_wine_names_its_end_as_p1s_turning_point(
     assert fall["move"] == WINE_AT + 2 and fall["by"] == [1, 2]  # P2's and P3's last moves
 
 
-def test_a_turning_point_quotes_two_moves_per_seat_and_counts_the_rest():
+def test_a_turning_point_quotes_each_seats_first_move_and_counts_the_rest():
     """The Byzanz game's P3 fall listed eleven whole turns of P1 and P2: each seat's first is quoted."""
     moment = {
         "kind": "turning",
@@ -123,36 +123,6 @@ def test_the_pages_count_of_the_other_moves_has_its_plural_forms(language):
     tr = Translator(None, language)
     one, many = tr.ui("morePlays", count=1), tr.ui("morePlays", count=9)
     assert "1" in one and "9" in many and one != many and "morePlays" not in one + many
-
-
-# --- eighth pass: a winner's line ended at 95%: a move that ends the game is not mapped ---------------------
-
-
-def test_a_move_that_ends_the_game_shows_its_play_outs_unmapped_not_through_the_calibration(monkeypatch):
-    """The calibration map says what a share of play-outs has meant mid-game (all won: 95% in Money); after
-    the game's last move nothing is played out, and the winner's chart line ended at 95% (eighth pass)."""
-    import random
-
-    from merchantry import bots, games
-    from merchantry.bots import analysis
-
-    game = games.get("money")
-    state, rng, moves = game.new_game(players=3, seed=5), random.Random(1), []
-    greedy = bots.get("greedy", game)
-    while not state.is_over():
-        seat = state.to_act()[0]
-        action = greedy.choose(state, seat, rng)
-        moves.append([seat, str(action)])
-        state.apply(seat, action)
-    record = {"game": "money", "players": 3, "seed": 5, "options": {}, "moves": moves}
-    flat = analysis.Calibration(fitted=True, knots=((0.0, 0.5), (1.0, 0.5)), platt_first=False)
-    monkeypatch.setattr(analysis, "calibration", lambda game, players: flat)  # every mapped chance: 50%
-    decisions = list(analyze(record, worlds=8))
-    *earlier, last = decisions
-    assert last.move == len(moves)  # the decision that ends the game
-    assert all(d.after == 0.5 for d in earlier)
-    assert last.after != 0.5 and abs(sum(last.chances) - 1) < 1e-9
-    assert last.after == win_shares(state.winners(), 3)[last.seat]  # its result: every score is known
 
 
 def test_a_key_moments_points_are_the_marks_tables_difference_in_whole_percent():
