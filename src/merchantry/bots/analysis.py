@@ -827,9 +827,9 @@ def _decision(
     # the move as its player would say it (a bid without the cards taken back out): the same position, so
     # the same judgement, and equal to the preferred move where it is the same bid
     played = before.net_move(seat, played)
-    # (a move that ends the game is shown through the map too, as its hint showed it: its worlds' results are
-    # still the seat's knowledge, the others' hidden cards sampled; shown raw, a Samarkand move that lost read
-    # 100% where its hint had said 78%. The chart's line then ends at the result: issue 32, tenth pass)
+    # (a move that ends the game is shown through the map too, as its hint showed it: its worlds' results
+    # are still the seat's knowledge, the others' hidden cards sampled; shown raw, a game-ending move that
+    # lost read 100% where its hint had said 78%. The chart's line then ends at the result: issue 32)
     calibrate = calibration(game, before.num_players)
     preferred, outcomes = judge(before, seat, played, _search_for(game, config), worlds, floor, calibrate)
     mine = [[shares[seat] for shares in outcome] for outcome in outcomes]
