@@ -514,27 +514,38 @@ def test_a_seat_with_nothing_to_play_is_told_whose_turn_it_is(server, chromium, 
 
 # Byzanz's hand drawn apart from the live table, holding one card of every good and a merchant, in the
 # page's language: each card's name with its box and its card's inner box (inside its border)
-EVERY_GOOD_S_NAME_IN_ITS_CARD = """async (payload) => {
-  const drawing = await import('/games/byzanz/static/drawing.js');
-  const { gameTranslator } = await import('/static/i18n.js');
-  const tr = await gameTranslator('byzanz');
-  const codes = ['cloth4', 'spice4', 'wine4', 'wood4', 'grain4', 'olive4', 'merchant'];
-  payload.view.hand = codes;
+def every_cards_name_room(game: str, hand: str, cards: str) -> str:
+    """A script drawing `game`'s board apart from the live table, its hand set by the JS expression `hand`
+    (in the page's language), that returns each of the `cards` (a selector) with its name's room to the
+    card's inner box (inside its border) on every side."""
+    return f"""async (payload) => {{
+  const drawing = await import('/games/{game}/static/drawing.js');
+  const {{ gameTranslator }} = await import('/static/i18n.js');
+  const tr = await gameTranslator('{game}');
+  payload.view.hand = await ({hand})();
   payload.legal = [];
-  const shown = drawing.render(payload, () => {}, tr.ui, tr);
+  const shown = drawing.render(payload, () => {{}}, tr.ui, tr);
   shown.id = 'every-good';
   document.querySelector('main').append(shown);
-  return [...shown.querySelectorAll('.mine .bz-groups .card')].map((card) => {
+  return [...shown.querySelectorAll('{cards}')].map((card) => {{
     const style = getComputedStyle(card), box = card.getBoundingClientRect();
     const name = card.querySelector('.card-kind'), text = name.getBoundingClientRect();
-    return {
+    return {{
       name: name.textContent,
       left: text.left - box.left - parseFloat(style.borderLeftWidth),
       right: box.right - parseFloat(style.borderRightWidth) - text.right,
       top: text.top - box.top, bottom: box.bottom - text.bottom,
-    };
-  });
-}"""
+    }};
+  }});
+}}"""
+
+
+# Byzanz's hand holding one card of every good and a merchant
+EVERY_GOOD_S_NAME_IN_ITS_CARD = every_cards_name_room(
+    "byzanz",
+    "async () => ['cloth4', 'spice4', 'wine4', 'wood4', 'grain4', 'olive4', 'merchant']",
+    ".mine .bz-groups .card",
+)
 
 
 @pytest.mark.parametrize("size", [(1100, 900), (390, 844)], ids=["desktop", "phone"])
@@ -563,26 +574,13 @@ def test_every_byzanz_cards_name_lies_inside_its_card_with_room_in_german(server
 
 # Samarkand's hand drawn apart from the live table, holding a card of every good (each name in the page's
 # language): each card's name with its room to its card's inner box
-EVERY_SAMARKAND_GOOD_IN_ITS_CARD = """async (payload) => {
-  const drawing = await import('/games/samarkand/static/drawing.js');
-  const { gameTranslator } = await import('/static/i18n.js');
-  const tr = await gameTranslator('samarkand');
-  const map = await (await fetch('/games/samarkand/data/map.json')).json();
-  payload.view.hand = map.goods.map((g) => ({ good: g.number, name: g.name, points: 0 }));
-  payload.legal = [];
-  const shown = drawing.render(payload, () => {}, tr.ui, tr);
-  shown.id = 'every-good';
-  document.querySelector('main').append(shown);
-  return [...shown.querySelectorAll('.mine .sk-card')].map((card) => {
-    const style = getComputedStyle(card), box = card.getBoundingClientRect();
-    const name = card.querySelector('.card-kind'), text = name.getBoundingClientRect();
-    return {
-      name: name.textContent,
-      left: text.left - box.left - parseFloat(style.borderLeftWidth),
-      right: box.right - parseFloat(style.borderRightWidth) - text.right,
-    };
-  });
-}"""
+# Samarkand's hand holding a card of every good on its map
+EVERY_SAMARKAND_GOOD_IN_ITS_CARD = every_cards_name_room(
+    "samarkand",
+    "async () => (await (await fetch('/games/samarkand/data/map.json')).json())"
+    ".goods.map((g) => ({ good: g.number, name: g.name, points: 0 }))",
+    ".mine .sk-card",
+)
 
 
 @pytest.mark.parametrize("size", [(1100, 900), (390, 844)], ids=["desktop", "phone"])
