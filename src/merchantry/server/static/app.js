@@ -393,8 +393,8 @@ function connect(tableId, token, area) {
   socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${tableId}`, token ? ["merchantry", `token.${token}`] : ["merchantry"]);
   const mySocket = socket;
   mySocket.onopen = () => { reconnects = 0; };
-  // a hint still being worked out is for a decision this move makes: forgotten (hintFor)
-  const send = (action) => { hintAsked = null; mySocket.send(JSON.stringify({ type: "act", action })); };
+  // a hint still being worked out, or shown, is for a decision this move makes: forgotten (hintFor)
+  const send = (action) => { hintAsked = null; hintWanted = null; lastHint = null; mySocket.send(JSON.stringify({ type: "act", action })); };
   let drawn = Promise.resolve();
   let logSoFar = [];  // the log this connection was sent: each update brings only its new entries
   // a refused move's reason in the reader's language (the game's catalogue, as the table last drawn names
@@ -538,7 +538,7 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
       table.status === "finished" ? h("a", { href: `/replay/${tableId}` }, t("replay")) : null,
       table.status === "finished" && mine.host ? h("button", { class: "primary", id: "rematch", onclick: () => rematch(table) }, t("rematch")) : null),
     optionsLine(table, tr),
-    myTurn && lastHint && lastHint.position === position ? hintBox(lastHint, tr) : null,
+    myTurn && hintFollowed(tableId, position) ? hintBox(lastHint, tr, lastHint.position !== position) : null,
     table.status === "waiting" ? host : null,  // the invite links come first while friends are awaited
     board,
     seat !== null && table.status === "playing" && legal.length ? h("details", { class: "moves-panel", open: movesOpen(tableId, renderer),
@@ -553,6 +553,8 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   if (box) followTheEnd(box);
   tutorial.show(payload, area, mine.host);
   continueTyped(payload, position, myTurn, send, ownMove);
+  if (!myTurn && hintWanted === tableId) hintWanted = null;  // the decision asked about is over
+  else if (myTurn && table.hints) hintAgain(tableId, mine.token, position, area, tr);
   if (focused) refocus(area, focused);
   // a keyboard player who typed the last move types the next: the box has the focus again when the panel
   // comes back (it is not drawn while another seat is on turn, and the focus fell to the page with it)
@@ -736,7 +738,25 @@ function hintButton(tableId, token, position, area, tr) {
 
 const HINT_TRIES = 3;  // a hint that comes back for a position the table has left is asked for again, so often
 
+// A hint asked for follows its decision until the seat moves: where another seat's sealed bid changed what
+// the seat knows (a new position, though the same decision), the hint shown is asked for again by itself, the
+// last one shown meanwhile. A hint shown once and gone at the next seal left nothing on a phone (a newcomer
+// pressed Hint as a Money round began, twice in 18 presses: the answer came for the position between the
+// bots' seals and the next seal took it away)
+let hintWanted = null;  // the table whose seat asked for a hint for the decision it faces now
+
+function hintFollowed(tableId, position) {
+  if (!lastHint) return false;
+  return lastHint.position === position || (hintWanted === tableId && lastHint.position.startsWith(`${tableId}:`));
+}
+
+function hintAgain(tableId, token, position, area, tr) {
+  if (hintWanted !== tableId || hintAsked !== null || !lastHint || lastHint.position === position) return;
+  askHint(tableId, token, position, area, tr);
+}
+
 function askHint(tableId, token, position, area, tr) {
+  hintWanted = tableId;
   const asked = hintAsked = { position, tries: 1 };
   const button = area.querySelector("#hint");
   if (button) { button.disabled = true; button.textContent = t("hintThinking"); }
@@ -793,12 +813,13 @@ function hintReady(asked, area) {
   if (now) { now.disabled = false; now.textContent = t("hint"); }
 }
 
-// the hinted move in words, step by step; its notation in small print beneath, for people who type moves
-function hintBox(advice, tr) {
-  return h("div", { class: "hint-box", role: "status" },
+// the hinted move in words, step by step; its notation beneath, for people who type moves. A hint for the
+// decision on screen from before another seat's seal is shown "busy" while it is asked for again
+function hintBox(advice, tr, renewing = false) {
+  return h("div", { class: renewing ? "hint-box renewing" : "hint-box", role: "status", "aria-busy": renewing ? "true" : null },
     h("strong", {}, `${t("hintSays")} `), advice.plan.map((step, i) => h("span", {}, i ? " → " : "",
       h("span", { class: "hint-step", "data-notation": step, title: step }, tr.move(step)))),
-    h("div", { class: "notation muted" }, h("small", {}, `${t("notationToType")} `, advice.plan.flatMap((step, i) => [i ? " · " : "", h("code", {}, step)]))),
+    h("div", { class: "notation muted" }, `${t("notationToType")} `, advice.plan.flatMap((step, i) => [i ? " · " : "", h("code", {}, step)])),
     h("div", { class: "muted" }, t("hintChance", { chance: Math.round(advice.chance * 100), low: Math.round(advice.low * 100), high: Math.round(advice.high * 100) })),
     // a hint said 24% before the sealed bids were shown and 2% after: a newcomer took the first for a promise
     h("div", { class: "muted hint-knowledge" }, t("hintKnowledge", { chance: Math.round(advice.chance * 100) })));

@@ -294,12 +294,14 @@ export function show(payload, area, host) {
       ];
     }
   }
-  const counter = table.status === "finished" ? total : Math.min(progress.step + 1, total);
+  // over, the lesson says so: "Step 13 of 13" stood both on its last step and at the end, with other words
+  const counter = Math.min(progress.step + 1, total);
+  const count = table.status === "finished" ? t("tutorialComplete") : t("tutorialStep", { step: counter, total });
   const said = notice && notice.tableId === table.id && notice.step === progress.step ? notice.text : null;
   const panel = h("section", { id: "tutorial", class: "tutorial", "aria-labelledby": "tutorial-title" },
     h("div", { class: "tutorial-head" },
       h("h2", { id: "tutorial-title" }, t("tutorialTitle")),
-      h("span", { class: "muted", id: "tutorial-count" }, t("tutorialStep", { step: counter, total }))),
+      h("span", { class: "muted", id: "tutorial-count" }, count)),
     h("p", { id: "tutorial-text", "aria-live": "polite" }, words),
     said ? h("p", { id: "tutorial-notice", class: "tutorial-notice", role: "alert" }, said) : null,
     actions.length ? h("div", { class: "tutorial-actions" }, actions) : null);
@@ -310,7 +312,7 @@ export function show(payload, area, host) {
   const board = [...area.children].find((node) => node.tagName === "SECTION" && node !== panel);
   const head = area.querySelector(".table-head");
   if (board) board.before(panel); else if (head) head.after(panel); else area.prepend(panel);
-  reminder(panel, counter, total, words);
+  reminder(panel, count, words);
   pointing = target ? { area, step, number: progress.step, tableId: table.id, panel, current: target } : null;
   if (target && !observed.has(area)) {
     new MutationObserver(repoint).observe(area, { childList: true, subtree: true });
@@ -336,7 +338,7 @@ let watcher = null;  // the IntersectionObserver of the panel now shown
 // (fine steps: an observer answers only when a threshold is crossed, and with a few coarse ones the bar
 // stayed up while half the panel had come back into the window)
 const SIGHT_STEPS = Array.from({ length: 51 }, (_, i) => i / 50);
-function reminder(panel, counter, total, words) {
+function reminder(panel, count, words) {
   let bar = document.querySelector("#tutorial-bar");
   if (!bar) {
     bar = h("aside", { id: "tutorial-bar", class: "tutorial-bar", hidden: true, "aria-label": t("tutorialTitle") });
@@ -346,7 +348,7 @@ function reminder(panel, counter, total, words) {
   bar.replaceChildren(
     h("button", { class: "tutorial-bar-words", "aria-expanded": folded ? "false" : "true",
       onclick: () => { bar.classList.toggle("open"); bar.firstChild.setAttribute("aria-expanded", String(bar.classList.contains("open"))); roomForTheBar(bar); } },
-      h("span", { class: "muted" }, `${t("tutorialStep", { step: counter, total })} · `), words),
+      h("span", { class: "muted" }, `${count} · `), words),
     h("button", { class: "tutorial-bar-up", title: t("tutorialTitle"), "aria-label": t("tutorialTitle"),
       onclick: () => panel.scrollIntoView({ block: "start", behavior: "smooth" }) }, "↑"));
   if (watcher) watcher.disconnect();
