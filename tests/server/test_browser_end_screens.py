@@ -76,8 +76,10 @@ def test_money_end_table_is_the_engines_scores_and_every_hand_is_shown(live_serv
         worked = column(page, ".money table.scores", "Currencies: total → score")
         for s, hand in enumerate(final):  # each currency worked out step by step (MO-E3, MO-E4)
             for currency, c in hand["currencies"].items():
-                said = re.search(rf"{currency} {c['total']}( [^\n]*?= (\d+))?(\n|$)", worked[s])
+                said = re.search(rf"{currency} {c['total']}( [^\n]*?[=→] (\d+))?(\n|$)", worked[s])
                 assert said and int(said.group(2) or c["total"]) == c["score"], (currency, worked[s])
+                if c["total"] < 200:  # the rules' "loses 100, never below 0", not "BRL 90 − 90" (tenth pass)
+                    assert said.group(1).startswith(" − 100 (under 200)"), (currency, worked[s])
         # the coins' column holds their points (10 each, MO-E5) and says so ("Coins" over 20 read as 20 coins)
         coins = column(page, ".money table.scores", "Coin points (10 each)")
         assert {s: int(v) for s, v in coins.items()} == {s: hand["coins"] for s, hand in enumerate(final)}

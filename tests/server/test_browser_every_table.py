@@ -427,3 +427,33 @@ def test_a_whole_bid_in_words_names_its_cards_in_one_phrase(live_server, browser
     assert said == expected
     if language == "en":  # Grand Bazaar has no words for a run of buys: a phrase a step, as before
         assert grand_bazaar == "buy one ruby, then buy one ruby, then end the turn", grand_bazaar
+
+
+def test_samarkand_says_when_one_more_relationship_ends_the_game(live_server, browser):
+    """Issue 32, tenth pass: a newcomer's own camel ended a Samarkand game they lost by a point, and nothing
+    on the table had warned that a family was at 4 of its 5 relationships (SK-E1). The table now says which
+    family's next relationship ends the game, and which families alone have had none; and nothing early on."""
+    page = browser.new_page(viewport=PHONE)
+    near = {"on": False}
+
+    def last_markers(data):
+        families = (data.get("view") or {}).get("families") or []
+        if near["on"] and families:
+            families[0]["markers_left"] = 1  # one left: its next relationship ends the game
+            for family in families[1:-1]:
+                family["markers_left"] = 3  # every family but the last has had a relationship
+            families[-1]["markers_left"] = 5
+
+    page.route_web_socket(re.compile(r"/ws/tables/"), rewriting(last_markers))
+    create_table(page, live_server, "Ann", ["human", "bot:greedy"], game="samarkand")
+    page.wait_for_selector(".samarkand .sk-families")
+    assert page.locator(".sk-end-near").count() == 0, "no warning at the start"
+    near["on"] = True
+    page.reload()
+    page.wait_for_selector(".sk-end-near")
+    said = page.inner_text(".sk-end-near")
+    names = page.locator(".sk-families tbody tr th").all_inner_texts()
+    first, last = (name.strip().split(" ", 1)[1] for name in (names[0], names[-1]))  # past the swatch's letter
+    assert f"One more relationship of {first} (its last marker) ends the game at once." in said, said
+    assert f"{last} has had no relationship yet: its first ends the game at once." in said, said
+    page.close()

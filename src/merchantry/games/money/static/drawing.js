@@ -212,8 +212,12 @@ function currencyScore(view, currency, c, t) {
   const penalty = (view.variants || {}).penalty ?? 100;
   const bonus = (view.variants || {}).trio_bonus ?? 100;
   const lost = c.total < 200 ? Math.min(c.total, penalty) : 0;
-  const steps = [lost ? ` − ${lost} (${t("under200")})` : "", c.trios ? ` + ${c.trios * bonus} (${t("trios", { count: c.trios })})` : ""].join("");
+  // the rules' "loses 100, never below 0": "BRL 90 − 100 (under 200) → 0", not "BRL 90 − 90", which read as if
+  // the penalty were the currency's own total
+  const floored = lost && lost < penalty ? " → 0" : "";
+  const steps = [lost ? ` − ${penalty} (${t("under200")})${floored}` : "", c.trios ? ` + ${c.trios * bonus} (${t("trios", { count: c.trios })})` : ""].join("");
   if (c.total - lost + c.trios * bonus !== c.score) return `${currency} ${c.total} → ${c.score}`;  // a rule this page does not know
+  if (floored && !c.trios) return `${currency} ${c.total}${steps}`;  // "→ 0" is its score
   return steps ? `${currency} ${c.total}${steps} = ${c.score}` : `${currency} ${c.total}`;
 }
 

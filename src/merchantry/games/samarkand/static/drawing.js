@@ -302,6 +302,20 @@ export function offerPanel(view, moves, act, text, t, tr, table = {}) {
   return panel;
 }
 
+// SK-E1 in sight before it strikes: the game ends at once when a family's last relationship marker goes (a
+// newcomer's own camel ended a game they lost by a point, unwarned) or when every family has had a relationship
+const MARKERS_PER_FAMILY = 5;  // SK-C2
+function endNear(view, t, tr) {
+  if (view.phase === "over") return null;
+  const names = (families) => tr.join(families.map((f) => tr.term(f.name)));
+  const last = view.families.filter((f) => f.markers_left === 1);
+  const unmet = view.families.filter((f) => f.markers_left === MARKERS_PER_FAMILY);
+  const lines = [];
+  if (last.length) lines.push(t("endNearLastMarker", { count: last.length, families: names(last) }));
+  if (unmet.length && unmet.length <= 2) lines.push(t("endNearUnmet", { count: unmet.length, families: names(unmet) }));
+  return lines.length ? h("div", { class: "banner sk-end-near", role: "note" }, lines.map((line) => h("div", {}, line))) : null;
+}
+
 function familiesTable(view, moves, act, t, tr, table) {
   const head = [["family", ""], ["cost", "cost"], ["treasury", "treasury"], ["camelsLeft", "camelsLeft"], ["tilesLeft", "tilesLeft"], ["markersLeft", "markersLeft"], ["marriedTo", ""], ["met", ""]];
   return scrolling(h("table", { class: "scores sk-families" },
@@ -420,6 +434,7 @@ export function render(payload, send, t, tr = { term: (w) => w, join: (items) =>
     mapFrame(view, targets || new Set(), onSpace, t, tr),
     h("div", { class: "status-line" }, `${t("deck")}${t("colon")}${view.deck_size} · ${t("discardPile")}${t("colon")}${view.discard_size}`
       + (view.players === 2 ? ` · ${t("bag")}${t("colon")}${view.bag_size}` : "")),
+    endNear(view, t, tr),
     familiesTable(view, moves, act, t, tr, table),
     playersTable(view, seat, table, t, tr));
   revealTargets(root);
