@@ -453,7 +453,7 @@ def test_samarkand_says_when_one_more_relationship_ends_the_game(live_server, br
     page.wait_for_selector(".sk-end-near")
     said = page.inner_text(".sk-end-near")
     names = page.locator(".sk-families tbody tr th").all_inner_texts()
-    first, last = (name.strip().split(" ", 1)[1] for name in (names[0], names[-1]))  # past the swatch's letter
+    first, last = (name.strip().split(" ", 1)[1] for name in (names[0], names[-1]))  # past the swatch
     assert f"One more relationship of {first} (its last marker) ends the game at once." in said, said
     assert f"{last} has had no relationship yet: its first ends the game at once." in said, said
     page.close()
