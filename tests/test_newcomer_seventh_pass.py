@@ -5,6 +5,7 @@ the analysis' own) nor of the end (each seat's chances stopped at its last decis
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import replace
 from pathlib import Path
 
@@ -147,3 +148,47 @@ def test_a_loss_that_may_be_a_mark_is_played_out_in_every_world():
     assert not settled(clearly_worse, 0)  # a mark may come of it: played out in all the worlds
     alike = [played, outcome([0.0, 1.0] * 8)]  # the same results: no mark can come of more worlds
     assert settled(alike, 0)
+
+
+def test_a_mark_stands_only_on_more_worlds_where_the_first_ones_may_be_a_fluke(monkeypatch):
+    """Tenth pass: the same Money choice still read 63% → 30% on 48 worlds (a blunder) where 400 show the two
+    moves alike. A loss the first worlds would mark is played out in new worlds, up to `CONFIRM` times as
+    many, while it would: here the first 48 worlds favour the preferred move by chance, the rest do not."""
+    from merchantry.bots import analysis
+
+    class World:
+        def __init__(self, number: int):
+            self.number = number
+
+        def clone(self):
+            return self
+
+        def apply(self, seat, action):
+            pass
+
+    class Position:
+        drawn = 0
+
+        def sample_hidden(self, seat, rng):
+            self.drawn += 1
+            return World(self.drawn)
+
+    def shares_after(trial, seat, search, rng):
+        preferred = trial is shares_after.last  # the second move played in the same world
+        shares_after.last = trial
+        # in the first worlds, by chance, the preferred move wins 8 the move played lost
+        lucky = trial.number <= analysis.WORLDS and trial.number % 6 == 2 and preferred
+        won = 1.0 if lucky else float(trial.number % 2)
+        return [won, 1 - won]
+
+    shares_after.last = None
+    monkeypatch.setattr(analysis, "shares_after", shares_after)
+    moves = [["played"], ["preferred"]]
+    first = analysis.play_outs(Position(), 0, moves, None, random.Random(1), analysis.WORLDS, 16)
+    assert len(first[1]) == analysis.WORLDS and analysis.markable(first, 0), "48 worlds alone mark it"
+    shares_after.last = None
+    confirmed = analysis.play_outs(
+        Position(), 0, moves, None, random.Random(1), analysis.WORLDS, 16, confirm=analysis.CONFIRM
+    )
+    assert analysis.WORLDS < len(confirmed[0]) == len(confirmed[1]) <= analysis.WORLDS * analysis.CONFIRM
+    assert not analysis.markable(confirmed, 0), "on the worlds after, the two moves are alike: no mark"

@@ -53,6 +53,10 @@ WORLDS = 48  # worlds each whole move is played out in, the same worlds for ever
 # a preferred move that differs from the move played is played out in at least this many of those worlds,
 # then only until its loss is clearly on one side of every mark's threshold (the move played: in all WORLDS)
 FLOOR = 16
+# a move the first WORLDS would mark is played out, with its preferred move, in new worlds up to this many times
+# WORLDS in all before its mark stands: a Money choice read as a 33-point blunder on 48 worlds where 400 showed
+# the two moves alike (issue 32, the ninth and tenth passes: one of a game's many decisions, a 1-in-300 fluke)
+CONFIRM = 4
 # an analysis searches each position with this share of the hard bot's iterations, and no time cap (so it
 # is a function of the record alone, in one process or several); the hint searches alike (agreement)
 SEARCH_SHARE = 0.25
@@ -430,6 +434,7 @@ def play_outs(
     worlds: int,
     floor: int | None = None,
     calibrate: Calibration | None = None,
+    confirm: int = 1,
 ) -> list[list[list[float]]]:
     """Each whole move played in the same `worlds` worlds sampled for `seat`, then played out by the search's
     rollout from one random stream per world for every move (`shares_after`): per move, per world, each
@@ -437,10 +442,15 @@ def play_outs(
     With a `floor`, the moves after the first (the one played) stop being played out once they have been in
     `floor` worlds and their loss against the first is `settled` (as `calibrate` shows it): the worlds
     drawn, and so the first move's play-outs, are the same either way (each world's play-outs have a stream
-    of their own)."""
+    of their own). With `confirm` above 1, a loss that `worlds` would mark goes on in more worlds, up to
+    `confirm` times as many, while it would: a mark stands on all of them."""
     outcomes: list[list[list[float]]] = [[] for _ in moves]
     playing = len(moves)
-    for done in range(1, worlds + 1):
+    done = 0
+    while done < worlds or (
+        done < worlds * confirm and playing > 1 and markable(outcomes, seat, calibrate)
+    ):
+        done += 1
         world = state.sample_hidden(seat, rng)
         stream = rng.getrandbits(64)
         for outcome, steps in zip(outcomes[:playing], moves[:playing], strict=True):
@@ -457,6 +467,18 @@ def loss_of(outcomes: list[list[list[float]]], seat: int) -> Estimate:
     """How much more the last move wins for `seat` than the first, on the worlds both were played in."""
     first, last = outcomes[0], outcomes[-1]
     return Estimate.of([b[seat] - a[seat] for a, b in zip(first, last, strict=False)], floor=-1.0)
+
+
+def markable(outcomes: list[list[list[float]]], seat: int, calibrate: Calibration | None = None) -> bool:
+    """Whether the play-outs so far would mark the move played (as `_decision` marks it): its loss through
+    the calibration map at a mark's threshold, and above 0 beyond its 95% interval."""
+    loss = loss_of(outcomes, seat)
+    if loss.low <= 0:
+        return False
+    played = sum(shares[seat] for shares in outcomes[0]) / len(outcomes[0])
+    best = min(1.0, max(0.0, played + loss.value))
+    shown = calibrate or Calibration()
+    return mark(shown(best) - shown(played)) is not None
 
 
 def settled(outcomes: list[list[list[float]]], seat: int, calibrate: Calibration | None = None) -> bool:
@@ -731,7 +753,8 @@ def judge(
     stream = position_stream(before, seat)
     preferred, _ = whole_move(before, seat, search, stream, options=False)
     moves = [played] if preferred == played else [played, preferred]
-    return preferred, play_outs(before, seat, moves, search, stream, worlds, floor, calibrate)
+    confirm = CONFIRM if floor is not None else 1
+    return preferred, play_outs(before, seat, moves, search, stream, worlds, floor, calibrate, confirm)
 
 
 def analyze(
