@@ -53,9 +53,9 @@ WORLDS = 48  # worlds each whole move is played out in, the same worlds for ever
 # a preferred move that differs from the move played is played out in at least this many of those worlds,
 # then only until its loss is clearly on one side of every mark's threshold (the move played: in all WORLDS)
 FLOOR = 16
-# a move the first WORLDS would mark is played out, with its preferred move, in new worlds up to this many times
-# WORLDS in all before its mark stands: a Money choice read as a 33-point blunder on 48 worlds where 400 showed
-# the two moves alike (issue 32, the ninth and tenth passes: one of a game's many decisions, a 1-in-300 fluke)
+# a move the first WORLDS would mark is played out, with its preferred move, in new worlds up to this many
+# times WORLDS in all before its mark stands: a Money choice read as a 33-point blunder on 48 worlds where
+# 400 showed the two moves alike (issue 32, ninth and tenth passes: one of a game's many decisions, a fluke)
 CONFIRM = 4
 # an analysis searches each position with this share of the hard bot's iterations, and no time cap (so it
 # is a function of the record alone, in one process or several); the hint searches alike (agreement)
