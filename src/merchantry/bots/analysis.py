@@ -447,9 +447,7 @@ def play_outs(
     outcomes: list[list[list[float]]] = [[] for _ in moves]
     playing = len(moves)
     done = 0
-    while done < worlds or (
-        done < worlds * confirm and playing > 1 and markable(outcomes, seat, calibrate)
-    ):
+    while done < worlds or (done < worlds * confirm and playing > 1 and markable(outcomes, seat, calibrate)):
         done += 1
         world = state.sample_hidden(seat, rng)
         stream = rng.getrandbits(64)
