@@ -13,7 +13,6 @@ import time
 from collections import Counter
 
 from analysis_speed import seeded_record
-
 from merchantry.bots import analysis
 
 GAMES = ["money", "byzanz", "samarkand", "grand_bazaar"]
@@ -32,15 +31,26 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=1)
     args = parser.parse_args()
     shipped = analysis.CONFIRM
-    print(f"{os.uname().nodename} · {os.cpu_count()} cores · load {os.getloadavg()[0]:.1f} · CPU seconds, 1 process")
-    print("| game | seed | CONFIRM | decisions | inaccuracies | mistakes | blunders | CPU s |")
+    machine = f"{os.uname().nodename} · {os.cpu_count()} cores · load {os.getloadavg()[0]:.1f}"
+    print(f"{machine} · CPU seconds, 1 process")
+    columns = ["game", "seed", "CONFIRM", "decisions", "inaccuracies", "mistakes", "blunders", "CPU s"]
+    print("| " + " | ".join(columns) + " |")
     print("|---|---|---|---|---|---|---|---|")
     for game in args.games.split(","):
         for seed in range(1, args.seeds + 1):
             record = seeded_record(game, seed)
             for confirm in (1, shipped):
                 marks, count, cpu = judged(record, confirm)
-                row = [game, seed, confirm, count, marks["inaccuracy"], marks["mistake"], marks["blunder"], f"{cpu:.1f}"]
+                row = [
+                    game,
+                    seed,
+                    confirm,
+                    count,
+                    marks["inaccuracy"],
+                    marks["mistake"],
+                    marks["blunder"],
+                    f"{cpu:.1f}",
+                ]
                 print("| " + " | ".join(str(x) for x in row) + " |", flush=True)
 
 
