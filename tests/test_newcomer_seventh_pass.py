@@ -93,16 +93,21 @@ def test_a_seat_that_lost_after_its_last_move_is_told_where_its_chance_fell_to_t
     assert said.endswith("fell from 80% to 0% (from their last move to the end)"), said
 
 
-def test_the_byzanz_game_lost_after_the_wine_names_its_end_as_p1s_turning_point():
+def test_the_byzanz_game_lost_after_the_wine_marks_the_wine_a_blunder():
+    """The game the hint's wine lost: its analysis did not mark the wine (the fall came "from P1's last move
+    to the end"). With the final selling played out as every player plays it (the eleventh pass), the
+    wood's worlds win where the wine's lose: the wine is the game's key moment, a blunder."""
     record, _ = before_the_wine()
     final = records.replay(record)
     result = win_shares(final.winners(), final.num_players)
     assert result == [0.0, 0.0, 1.0]  # P3 won, 32 to P1's 30
     decisions = list(analyze(record))
-    assert [d.preferred for d in decisions if d.moves == [WINE_AT + 1]] == ["take wood"]
-    (fall,) = [m for m in moments(decisions, 3, result)[0] if m["kind"] == "turning"]
-    assert fall["end"] and fall["from"] >= 70 and fall["to"] == 0, fall
-    assert fall["move"] == WINE_AT + 2 and fall["by"] == [1, 2]  # P2's and P3's last moves
+    (wine,) = [d for d in decisions if d.moves == [WINE_AT + 1]]
+    assert wine.preferred == "take wood" and wine.mark == "blunder", wine
+    key = [m for m in moments(decisions, 3, result)[0] if m["kind"] == "key"]
+    assert [(m["move"], m["played"], m["preferred"]) for m in key] == [
+        (WINE_AT + 1, "take wine", "take wood")
+    ]
 
 
 def test_a_turning_point_quotes_each_seats_first_move_and_counts_the_rest():

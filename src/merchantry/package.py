@@ -66,6 +66,10 @@ class GamePackage:
     knowledge: tuple[str, ...] = ()
     # where an analysis' play-outs stop and how the world is judged there (None: played out to the end)
     analysis_cut: PlayOutCut | None = None
+    # where the play-outs that measure a chance (hints, analyses) are played by the greedy bot for every seat:
+    # a part of the game whose choices no player gets wrong (a final sale of every set one holds), where a
+    # random play-out throws points away in one line and not in another that made the same choice earlier
+    greedy_ending: Callable[[State], bool] | None = None
 
     def file(self, *parts: str) -> Path | None:
         """A file of the package, or None if it has none (a missing drawing, rules page, ...)."""

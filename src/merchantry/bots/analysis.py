@@ -54,7 +54,7 @@ WORLDS = 48  # worlds each whole move is played out in, the same worlds for ever
 # then only until its loss is clearly on one side of every mark's threshold (the move played: in all WORLDS)
 FLOOR = 16
 # a move the first WORLDS would mark is played out, with its preferred move, in new worlds up to this many
-# times WORLDS in all before its mark stands: a Money choice read as a 33-point blunder on 48 worlds where
+# times WORLDS in all before its mark stands: a group choice read as a 33-point blunder on 48 worlds where
 # 400 showed the two moves alike (issue 32, ninth and tenth passes: one of a game's many decisions, a fluke)
 CONFIRM = 4
 # an analysis searches each position with this share of the hard bot's iterations, and no time cap (so it

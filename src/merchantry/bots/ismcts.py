@@ -220,6 +220,8 @@ class Search:
     ) -> None:
         self.config = config
         self.even = even  # the move where the search tells the moves no apart (see the module's "Even")
+        # where a chance's play-out goes on by `even` (greedy) for every seat (the package's `greedy_ending`)
+        self.greedy_ending: Callable[[State], bool] | None = None
         self.policy = policy
         self.own_policy = own_policy or policy  # the searching seat's own steps in rollouts
         self.evaluate = evaluate
@@ -383,10 +385,14 @@ class Search:
         """Play `world` on as a rollout does: to the end, or for `rollout_depth` actions (unless told to go
         `to_the_end`, or to stop after `actions` actions, as an analysis' cut play-out does)."""
         depth = actions if actions is not None else None if to_the_end else self.config.rollout_depth
+        # (a chance's play-out only: the search's own rollouts, and so the bot's moves, stay as measured)
+        ending, even = (self.greedy_ending if to_the_end else None), self.even
         steps = 0
         while not world.is_over() and (depth is None or steps < depth):
             actor = world.to_act()[0]
             policy = self.own_policy if actor == seat else self.policy
+            if ending is not None and even is not None and ending(world):
+                policy = even
             world.apply(actor, policy(world, actor, rng))
             steps += 1
 
@@ -517,7 +523,9 @@ def searcher(game_name: str, config: SearchConfig) -> Search:
     kind = FlatSearch if config.method == "flat" else Search
     package = games.package(game_name)
     even = _bot_policy(game_name, "greedy") if "greedy" in package.bots else None
-    return kind(config, policy, package.evaluate, anchor, own, even)
+    made = kind(config, policy, package.evaluate, anchor, own, even)
+    made.greedy_ending = package.greedy_ending
+    return made
 
 
 def private_picture(world: State, seat: int) -> Any:

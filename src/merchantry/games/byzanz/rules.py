@@ -1094,3 +1094,8 @@ def knowledge_error(state: ByzanzState) -> str | None:
                 if unsure > room:
                     return f"seat {q} is known to hold or have discarded a {CODES[code]} that is not there"
     return None
+
+
+def in_final_selling(state: State) -> bool:
+    """Whether the game is in its final selling (BZ-E1), where every player sells what sets they can."""
+    return isinstance(state, ByzanzState) and state.phase == FINAL

@@ -741,7 +741,7 @@ const HINT_TRIES = 3;  // a hint that comes back for a position the table has le
 // A hint asked for follows its decision until the seat moves: where another seat's sealed bid changed what
 // the seat knows (a new position, though the same decision), the hint shown is asked for again by itself, the
 // last one shown meanwhile. A hint shown once and gone at the next seal left nothing on a phone (a newcomer
-// pressed Hint as a Money round began, twice in 18 presses: the answer came for the position between the
+// pressed Hint as a round of sealed bids began, twice in 18 presses: the answer came for the position between the
 // bots' seals and the next seal took it away)
 let hintWanted = null;  // the table whose seat asked for a hint for the decision it faces now
 
