@@ -736,3 +736,17 @@ def test_samarkands_zoom_buttons_cover_no_space_of_the_map_on_a_phone(live_serve
         box = button.bounding_box()
         assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390
     shot(page, "32-samarkand-zoom-beside-the-map-phone")
+
+
+def test_the_end_of_a_game_leads_to_its_computer_analysis_in_one_click(live_server, browser):
+    """Issue 32, eleventh pass: a newcomer found the analysis only behind Replay. The finished table links to
+    it; the replay page opens on the panel and asks for the analysis itself."""
+    table_id = finished_bot_table(live_server, "money", ["greedy"] * 3, {"max_rounds": 2})
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(f"{live_server}/table/{table_id}")
+    page.locator("#to-analysis", has_text="Computer analysis").click()
+    page.wait_for_selector("#analysis h2", timeout=60_000)  # started without a second press
+    assert page.url.endswith(f"/replay/{table_id}#analysis")
+    assert page.locator("#analyse").count() == 0
+    top = page.evaluate("document.querySelector('#analysis').getBoundingClientRect().top")
+    assert 0 <= top < 844, f"the panel is in view ({top} px)"

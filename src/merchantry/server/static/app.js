@@ -536,6 +536,8 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
       rulesUrl ? h("a", { href: `${rulesUrl}?lang=${language()}`, target: "_blank" }, t("rules")) : null,
       myTurn && table.hints ? hintButton(tableId, mine.token, position, area, tr) : null,
       table.status === "finished" ? h("a", { href: `/replay/${tableId}` }, t("replay")) : null,
+      // the analysis, one click from the end (a newcomer found it only behind Replay)
+      table.status === "finished" ? h("a", { id: "to-analysis", href: `/replay/${tableId}#analysis` }, t("analyse")) : null,
       table.status === "finished" && mine.host ? h("button", { class: "primary", id: "rematch", onclick: () => rematch(table) }, t("rematch")) : null),
     optionsLine(table, tr),
     myTurn && hintFollowed(tableId, position) ? hintBox(lastHint, tr, lastHint.position !== position) : null,
@@ -1026,7 +1028,11 @@ async function replayPage(tableId) {
     if (e.key === "ArrowRight") show(at + 1);
     if (e.key === "ArrowLeft") show(at - 1);
   };
-  show(0).then(storedAnalysis);
+  // come from the end's "Computer analysis": the panel in view, and the analysis asked for if none is kept
+  const asked = location.hash === "#analysis";
+  show(0)
+    .then(() => { if (asked) area.querySelector("#analysis")?.scrollIntoView({ block: "start" }); return storedAnalysis(); })
+    .then(() => { if (asked && !analysis && !busy) startAnalysis(); });
 }
 
 // --- post-game analysis: each seat's chance to win by the hard bot, its preferred moves and the marks ----
@@ -1290,7 +1296,7 @@ document.addEventListener("click", (event) => {
   const link = event.target.closest("a");
   if (link && link.origin === location.origin && !link.target && !link.pathname.startsWith("/rules")) {
     event.preventDefault();
-    history.pushState({}, "", link.pathname + link.search);
+    history.pushState({}, "", link.pathname + link.search + link.hash);  // (#analysis: the replay's panel)
     route();
   }
 });
