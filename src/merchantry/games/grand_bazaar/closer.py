@@ -6,7 +6,11 @@ the closer judges each of the speculator's best `CANDIDATES` holdings for this t
 the game out to the end on the same `WORLDS` orders of the price cards left (GB-I1: their order is the only
 secret), its own later turns by the speculator, the others' by greedy; it keeps the holding that wins most
 often (the speculator's on a tie). Comparing holdings on the same orders (common random numbers) is what
-lets a few dozen playouts tell them apart: they differ only by this turn.
+lets playouts tell them apart: they differ only by this turn. More orders tell them apart better (24 orders
+and 6 candidates before; 96 and 10 won 3-6 points more on the same deals: docs/bots.md), so the orders are
+spread over the next card (`sample_orders`; every order once in the last rounds) and a greedy seat's turn,
+the same on one order for most candidates, is looked up rather than played again (`TurnMemo`). A level's
+deadline (`choose_within`) cuts the look order by order.
 
 A turn is then played towards that holding as the speculator plays towards its own (sales first, then buys).
 """
