@@ -48,6 +48,13 @@ VARIANTS: dict[str, Callable[[], GrandBazaarCloserBot | GrandBazaarSpeculatorBot
     "unpredicted-worlds48": lambda: GrandBazaarCloserBot(predict=False, worlds=48),
     "predict-worlds24": lambda: GrandBazaarCloserBot(predict=True, worlds=24),
     "predict-worlds48": lambda: GrandBazaarCloserBot(predict=True, worlds=48),
+    # issue 29, ninth session: the old sampling (independent orders) against orders spread over the next
+    # card (every order once near the end), more orders and candidates, a longer look
+    "shipped": lambda: GrandBazaarCloserBot(stratify=False),
+    "w96c10": lambda: GrandBazaarCloserBot(worlds=96, candidates=10, stratify=False),
+    "w96c10s": lambda: GrandBazaarCloserBot(worlds=96, candidates=10, stratify=True),
+    "w160c10s": lambda: GrandBazaarCloserBot(worlds=160, candidates=10, stratify=True),
+    "w96c10s-r16": lambda: GrandBazaarCloserBot(worlds=96, candidates=10, stratify=True, rounds=16),
     # the policy alone (no look: thousands of deals in minutes), as it is and judging the leader by the
     # holding it will carry into the next card (speculator.rival_holding)
     "speculator": GrandBazaarSpeculatorBot,

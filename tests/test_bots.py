@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 
@@ -454,6 +455,67 @@ def test_the_samarkand_closer_plays_the_investors_game_until_near_the_end_then_t
     assert 1 < len(options) <= bot.candidates and set(options) <= set(legal)
 
 
+def test_the_grand_bazaar_closers_play_outs_find_a_greedy_turn_played_before_and_play_the_same_games():
+    """A memo shared by the candidates played out on one order of the price cards (a greedy seat's turn
+    looked up by what it depends on; the speculator's holding chosen once a turn) changes no play-out."""
+    from merchantry.games.grand_bazaar import closer
+    from merchantry.games.grand_bazaar.greedy import GrandBazaarGreedyBot
+
+    bot, greedy = closer.GrandBazaarCloserBot(), GrandBazaarGreedyBot()
+    looked_up = 0
+    for seed in range(3):
+        state = games.get("grand_bazaar").new_game(players=4, seed=seed)
+        rng = random.Random(seed)
+        while state.round < 15 + seed:
+            seat = state.to_act()[0]
+            state.apply(seat, greedy.choose(state, seat, rng))
+        seat = state.to_act()[0]
+        options = closer.candidates(state, seat, 10)
+        assert len(options) > 3
+        for order in closer.sample_orders(state, seat, rng, 6):
+            memo: closer.TurnMemo = {}
+            for holding in options:
+                plain = closer.play_out(order, seat, holding, bot.speculator, bot.greedy, 0.5)
+                before = len(memo)
+                fast = closer.play_out(order, seat, holding, bot.speculator, bot.greedy, 0.5, memo)
+                assert fast == plain
+                looked_up += before == len(memo)
+            assert memo  # the greedy seats' turns were kept
+    assert looked_up > 0  # some candidates' play-outs found every greedy turn already played
+
+
+def test_the_grand_bazaar_closer_spreads_its_orders_over_the_next_price_card():
+    """GB-I1: only the order of the cards left is secret. Stratified, each card left is the next one (the
+    top of the deck, last) as evenly as the count allows; where there are no more orders than asked for,
+    each is played out once."""
+    from merchantry.games.grand_bazaar import closer
+
+    state = games.get("grand_bazaar").new_game(players=4, seed=3)
+    greedy = bots.get("greedy", "grand_bazaar")
+    rng = random.Random(1)
+    while len(state.deck) > 8:
+        seat = state.to_act()[0]
+        state.apply(seat, greedy.choose(state, seat, rng))
+    cards = sorted(state.deck)
+    seat = state.to_act()[0]
+    orders = closer.sample_orders(state, seat, random.Random(2), 20)
+    assert len(orders) == 20 and all(sorted(world.deck) == cards for world in orders)
+    nexts = [world.deck[-1] for world in orders]
+    assert sorted(nexts[:8]) == cards  # the first 8 orders: every card next once (a cut look is spread)
+    assert {nexts.count(card) for card in cards} == {2, 3}
+    assert len({world.deck for world in orders}) == 20
+    # the independent orders of before: any card next, by chance
+    plain = closer.sample_orders(state, seat, random.Random(2), 20, stratify=False)
+    assert len(plain) == 20 and all(sorted(world.deck) == cards for world in plain)
+    # four cards left: 24 orders, each once when 24 or more are asked for
+    while len(state.deck) > 4:
+        seat = state.to_act()[0]
+        state.apply(seat, greedy.choose(state, seat, rng))
+    seat = state.to_act()[0]
+    every = closer.sample_orders(state, seat, random.Random(2), 96)
+    assert sorted(world.deck for world in every) == sorted(itertools.permutations(sorted(state.deck)))
+
+
 def test_the_grand_bazaar_closer_with_deny_also_plays_out_buying_the_most_of_each_gem():
     """GB-R5 (a buy needs stock): with `deny`, the closer's candidates are its usual ones, then for each gem
     the speculator's best among the holdings that buy the most of it, so that taking what greedy players
@@ -495,9 +557,8 @@ def test_the_grand_bazaar_closer_ends_its_turn_on_the_holding_that_won_most_ofte
     reachable = {holding for holding, _, _ in closer.reachable(state, 0)}
     assert set(options) <= reachable
     # the worlds the closer plays out are drawn from its random stream: the same stream, the same worlds
-    rng = random.Random(9)
-    worlds = [state.sample_hidden(0, rng) for _ in range(closer.WORLDS)]
     bot = closer.GrandBazaarCloserBot()
+    worlds = closer.sample_orders(state, 0, random.Random(9), bot.worlds)
     wins = {
         holding: sum(closer.play_out(w, 0, holding, bot.speculator, bot.greedy) for w in worlds)
         for holding in options

@@ -6,8 +6,8 @@ The searching seat's own steps are played by the `speculator` bot (speculator.py
 the search finds one clearly better: against greedy players, taking measured risks apart from the leader
 while behind wins more often than any search over greedy's moves found (docs/bots.md). Hard plays the
 `closer` (closer.py): the speculator's game and, in the last 12 rounds, a flat search over whole-turn
-holdings, each played out to the end on the same orders of the price cards left; no tree overrules it
-(issue 29: every tree tried lost games against the policy it was anchored on).
+holdings, each played out to the end on the same 160 orders of the price cards left (within the move's
+budget); no tree overrules it (issue 29: every tree tried lost games against the policy it was anchored on).
 """
 
 import math
