@@ -64,6 +64,7 @@ MIN_ITERATIONS = 20
 MAX_DETOURS = 3  # a whole move whose searches come back to where they were more often is finished by greedy
 MOVE_STEPS = 100  # a whole move is cut after this many steps (a bid that never ends)
 Z95 = 1.96
+DECIDED_WORLDS = 4  # worlds sampled to tell whether anything is hidden from a seat (`decided`)
 
 
 def mark(loss: float) -> str | None:
@@ -491,6 +492,21 @@ def settled(outcomes: list[list[list[float]]], seat: int, calibrate: Calibration
     return loss.high * stretch < min(threshold for threshold, _ in MARKS)
 
 
+def decided(state: State, seat: int, outcomes: list[list[list[float]]]) -> bool:
+    """Whether the play-outs measured a certainty: nothing is hidden from `seat` (the worlds sampled for it
+    are one world) and every play-out of every move ended alike. Its chance is then shown as measured, not
+    through the calibration map, which reads the play-outs' raw shares as the games fitted on meant them: a
+    tie settled once the last hidden card was known read 39% where the tie's share is 50%, and a won game
+    95% (issue 32, the twelfth pass). With something hidden, worlds that agree are still guesses (a
+    game-ending move that lost read 100% on its worlds: the tenth pass), so the map stays."""
+    first = outcomes[0][0]
+    if any(shares != first for outcome in outcomes for shares in outcome):
+        return False
+    probe = random.Random(0)  # (which worlds are drawn does not matter: only whether they differ)
+    world = state.sample_hidden(seat, probe).to_dict()
+    return all(state.sample_hidden(seat, probe).to_dict() == world for _ in range(DECIDED_WORLDS - 1))
+
+
 def chances(outcome: list[list[float]]) -> list[float]:
     """Each seat's mean win share over the play-outs of one move (they add up to 1)."""
     return [sum(shares[p] for shares in outcome) / len(outcome) for p in range(len(outcome[0]))]
@@ -547,8 +563,9 @@ def hint(
         assert first is not None  # a whole move with its options searched
     outcome = play_outs(state, seat, [steps], search, stream, worlds)[0]
     raw = Estimate.of_chance([shares[seat] for shares in outcome])
-    calibrate = calibration(game_name, state.num_players)
-    low, high = calibrate.interval(raw, len(outcome))
+    certain = decided(state, seat, [outcome])
+    calibrate = Calibration() if certain else calibration(game_name, state.num_players)
+    low, high = (raw.value, raw.value) if certain else calibrate.interval(raw, len(outcome))
     return Hint(
         seat=seat,
         best=str(steps[0]),
@@ -853,6 +870,9 @@ def _decision(
     # lost read 100% where its hint had said 78%. The chart's line then ends at the result: issue 32)
     calibrate = calibration(game, before.num_players)
     preferred, outcomes = judge(before, seat, played, _search_for(game, config), worlds, floor, calibrate)
+    certain = decided(before, seat, outcomes)
+    if certain:
+        calibrate = Calibration()  # a certainty is shown as measured, with no interval around it
     mine = [[shares[seat] for shares in outcome] for outcome in outcomes]
     after, loss = Estimate.of_chance(mine[0]), loss_of(outcomes, seat)
     # the preferred move's chance: the move played's plus the difference measured on the same worlds (the
@@ -879,8 +899,8 @@ def _decision(
         after=shown_after,
         best=shown_best,
         mark=mark(shown_loss) if loss.low > 0 else None,
-        after_interval=calibrate.interval(after, len(mine[0])),
-        best_interval=calibrate.interval(best, len(mine[-1])),
+        after_interval=(after.value, after.value) if certain else calibrate.interval(after, len(mine[0])),
+        best_interval=(best.value, best.value) if certain else calibrate.interval(best, len(mine[-1])),
         # (a difference of two chances: within -1 and 1, however steep the map; it read 0.35-1.10)
         loss_interval=(max(-1.0, loss.low * stretch), min(1.0, loss.high * stretch)),
         chances=calibrate.seats(chances(outcomes[0]), seat),
