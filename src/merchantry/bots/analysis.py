@@ -530,6 +530,7 @@ class Hint:
         dict[str, Any]
     ]  # each first step tried: action, visits, chance after it; most visited first
     position: str = ""  # the `position_key` of the position it was worked out for
+    certain: bool = False  # nothing hidden from the seat and every play-out alike (`decided`): no guess
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -579,6 +580,7 @@ def hint(
             for a in (first.actions if first else [])
         ],
         position=position_key(state, seat),
+        certain=certain,
     )
 
 

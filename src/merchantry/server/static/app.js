@@ -824,7 +824,8 @@ function hintBox(advice, tr, renewing = false) {
     h("div", { class: "notation muted" }, `${t("notationToType")} `, advice.plan.flatMap((step, i) => [i ? " · " : "", h("code", {}, step)])),
     h("div", { class: "muted" }, t("hintChance", { chance: Math.round(advice.chance * 100), low: Math.round(advice.low * 100), high: Math.round(advice.high * 100) })),
     // a hint said 24% before the sealed bids were shown and 2% after: a newcomer took the first for a promise
-    h("div", { class: "muted hint-knowledge" }, t("hintKnowledge", { chance: Math.round(advice.chance * 100) })));
+    // (a certainty, nothing hidden any more, says no such thing)
+    advice.certain ? null : h("div", { class: "muted hint-knowledge" }, t("hintKnowledge", { chance: Math.round(advice.chance * 100) })));
 }
 
 // The turn clock counts down on the page between the server's messages (the server decides when time is up),
