@@ -532,9 +532,15 @@ def test_the_step_bar_never_covers_the_board(live_server, browser, viewport):
             # clean-clone CI under load once measured it so)
             page.wait_for_function(BAR_UP)
             # (the page's room below its end comes with the bar, from an observer, and a scroll may still be
-            # under way: the clean-clone CI under load measured a moment before it ended, once)
+            # under way, or a bot's move may lengthen the page after it: the clean-clone CI under load
+            # measured such a moment twice. Each look scrolls to the end again first)
             with contextlib.suppress(PlaywrightTimeout):
-                page.wait_for_function(f"!({BAR_COVERS_THE_END})().covered", timeout=5_000)
+                page.wait_for_function(
+                    "(() => { window.scrollTo(0, document.documentElement.scrollHeight); "
+                    f"return !({BAR_COVERS_THE_END})().covered; }})()",
+                    timeout=5_000,
+                )
+            page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
             end = page.evaluate(BAR_COVERS_THE_END)
             assert not end["covered"], f"{game} ({'unfolded' if unfolded else 'folded'}): {end}"
             assert end["bar"] >= viewport["height"] * 0.6, f"{game}: the bar takes most of the window: {end}"
