@@ -120,7 +120,7 @@ def test_a_turning_point_quotes_each_seats_first_move_and_counts_the_rest():
         "to": 36,
     }
     said = moment_in_words(moment, 0)
-    assert "P2 played take wine and 3 more moves; P3 played pass" in said, said
+    assert "P2 played take wine and 3 other moves; P3 played pass" in said, said
     assert "wood" not in said
 
 

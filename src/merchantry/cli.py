@@ -420,7 +420,13 @@ def quoted_plays(played: list[str]) -> str:
     """A seat's moves in a turning point: its first QUOTED_PLAYS, the rest counted."""
     more = len(played) - QUOTED_PLAYS
     said = " then ".join(played[:QUOTED_PLAYS])
-    return said + (f" and {more} more move{'s' if more > 1 else ''}" if more > 0 else "")
+    return said + (f" and {more} other move{'s' if more > 1 else ''}" if more > 0 else "")
+
+
+NO_KEY_MOMENTS = (
+    "none: no player's move was marked, and no player's chance fell clearly by 10 points or more while"
+    " the others played"
+)
 
 
 def moment_in_words(moment: dict[str, Any], seat: int) -> str:
@@ -506,9 +512,12 @@ def cmd_analyze_game(args: argparse.Namespace, console: Console) -> int:
     console.print(totals)
     final = records.replay(record)  # a finished game's result ends each seat's chances
     result = win_shares(final.winners(), final.num_players) if final.is_over() else None
-    for seat, mine in enumerate(moments(decisions, record["players"], result)):
+    said = moments(decisions, record["players"], result)
+    for seat, mine in enumerate(said):
         for moment in mine:
             console.print(f"{seat_label(seat)}, round {moment['round']}: {moment_in_words(moment, seat)}")
+    if not any(said):  # said, as the page says it: a missing list read as a missing feature
+        console.print(f"Key moments: {NO_KEY_MOMENTS}")
     if args.json:
         Path(args.json).write_text(
             json.dumps([asdict(d) for d in decisions], indent=1) + "\n", encoding="utf-8"

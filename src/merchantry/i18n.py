@@ -183,8 +183,17 @@ class Translator:
                 return self.ui("nothing")
             return self.join([self.term(v) if isinstance(v, str) else str(v) for v in value])
         if isinstance(value, str):
-            return self.term(value)
+            return with_minus_signs(self.term(value))
         return number(value) if isinstance(value, float) else value
+
+
+# a hyphen that starts a figure ("+1 -1 0"): written as the minus sign the boards and tables use
+SIGNED_FIGURE = re.compile(r"(?<![\w-])-(?=\d)")
+
+
+def with_minus_signs(text: str) -> str:
+    """'+1 -1 0' -> '+1 −1 0': an event's text argument as the rest of the page writes numbers."""
+    return SIGNED_FIGURE.sub("\u2212", text)
 
 
 def number(value: Any) -> str:

@@ -105,6 +105,17 @@ def test_gb_s2_seat_zero_is_player_one_and_opens_round_one():
     assert "Round 1: P1 reveals" in log_lines(state.view(None))[0]
 
 
+def test_a_price_cards_fall_reads_with_the_minus_sign_in_the_log_as_on_its_panel():
+    """Issue 32, twelfth pass: the log wrote a card "+1 -1 0" (a hyphen) where the price cards' panel and
+    the tracks write "−1". Every language's log line writes the minus sign; the event keeps its text."""
+    state = GAME.new_game(players=3, seed=4)
+    finish(state, random.Random(4))
+    lines = [line for line in log_lines(state.view(None)) if "reveals" in line]
+    falls = [line for line in lines if "\u22121" in line]
+    assert falls and not any(" -1" in line for line in lines), lines[:3]
+    assert any("-1" in event.get("card", "") for event in state.view(None)["log"])  # the record as it was
+
+
 # --- rounds -----------------------------------------------------------------------------------------
 
 

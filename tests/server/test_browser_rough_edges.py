@@ -750,3 +750,98 @@ def test_the_end_of_a_game_leads_to_its_computer_analysis_in_one_click(live_serv
     assert page.locator("#analyse").count() == 0
     top = page.evaluate("document.querySelector('#analysis').getBoundingClientRect().top")
     assert 0 <= top < 844, f"the panel is in view ({top} px)"
+
+
+def analysis_answer(chances: list[tuple[int, float, float]], total: int, result: list[float]) -> dict:
+    """A finished analysis as the server sends it, of decisions (seat, chance before, after), one move
+    each, unmarked, with tight intervals: its summary and moments worked out by the analysis' own code."""
+    from merchantry.bots.analysis import Decision, moments, summary
+
+    def tight(x: float) -> tuple[float, float]:
+        return (max(0.0, x - 0.02), min(1.0, x + 0.02))
+
+    decisions = [
+        Decision(
+            move=n,
+            moves=[n],
+            seat=seat,
+            played="take left",
+            preferred="take left",
+            before=before,
+            after=after,
+            best=before,
+            mark=None,
+            after_interval=tight(after),
+            best_interval=tight(before),
+            loss_interval=(0.0, 0.0),
+            chances=[1 / 3] * 3,
+            round=1,
+        )
+        for n, (seat, before, after) in enumerate(chances, start=1)
+    ]
+    from dataclasses import asdict
+
+    return {
+        "status": "done",
+        "done": total,
+        "total": total,
+        "result": result,
+        "decisions": [asdict(d) for d in decisions],
+        "summary": summary(decisions, 3),
+        "moments": moments(decisions, 3, result),
+        "marks": {},
+    }
+
+
+def test_an_analysis_says_when_it_has_no_key_moments_names_its_dotted_line_and_counts_other_moves(
+    live_server, browser
+):
+    """Issue 32, twelfth pass: a game without key moments showed no section at all (the newcomer looked
+    for it); the chart's dotted line was unexplained; a turning point's "“take left”, 1 more move" read as
+    part of the quote. The section now says it has none, the legend names the even share, and the other
+    moves are counted as "and 2 other moves"."""
+    table_id = finished_bot_table(live_server, "money", ["greedy"] * 3, {"max_rounds": 2})
+    total = len(httpx.get(f"{live_server}/api/tables/{table_id}/record").json()["moves"])
+    even = [1 / 3] * 3  # a shared win: no seat's chance falls at the end either
+    flat = analysis_answer([(0, 0.33, 0.33), (1, 0.33, 0.33), (2, 0.33, 0.33)], total, even)
+    assert not any(flat["moments"])
+    # P1 at 60% after its move, 20% before its next, while P2 made three moves: a turning point for P1
+    fall = analysis_answer(
+        [(0, 0.6, 0.6), (1, 0.3, 0.3), (1, 0.3, 0.3), (1, 0.3, 0.3), (0, 0.2, 0.2)], total, [1.0, 0.0, 0.0]
+    )
+    assert fall["moments"][0] and fall["moments"][0][0]["kind"] == "turning"
+    page = browser.new_page(viewport={"width": 1100, "height": 800})
+    answer = {"body": flat}
+    page.route(
+        f"**/api/tables/{table_id}/analysis",
+        lambda route: route.fulfill(content_type="application/json", body=json.dumps(answer["body"])),
+    )
+    page.goto(f"{live_server}/replay/{table_id}")
+    section = page.locator("#analysis .key-moments")
+    section.wait_for()
+    assert section.locator("h3").inner_text() == "Key moments"
+    assert section.locator(".no-key-moments").inner_text().startswith("None: no player's move was marked")
+    assert page.locator(".chart-legend .legend-parity").inner_text().strip() == "even share (33%)"
+    dotted = page.locator("svg.chance-chart .parity-line")
+    assert dotted.get_attribute("stroke-dasharray") == page.locator(".legend-parity line").get_attribute(
+        "stroke-dasharray"
+    )
+    answer["body"] = fall
+    page.reload()
+    point = page.locator("#analysis .key-moments .turning-point").first  # P1's, over P2's three moves
+    point.wait_for()
+    assert re.search(r"P2 [^(]*\(“[^”]+” and 2 other moves\)", point.inner_text()), point.inner_text()
+    assert page.locator(".no-key-moments").count() == 0
+    page.close()
+
+
+def test_grand_bazaars_log_writes_a_price_cards_fall_with_the_minus_sign(live_server, browser):
+    """Issue 32, twelfth pass: the page's log wrote price cards "+1 -1 0" beside a panel writing "−1"."""
+    table_id = finished_bot_table(live_server, "grand_bazaar", ["greedy"] * 3)
+    page = browser.new_page(viewport={"width": 1100, "height": 800})
+    page.goto(f"{live_server}/table/{table_id}")
+    page.wait_for_selector(".log ol li")
+    reveals = [line for line in page.locator(".log ol li").all_inner_texts() if "reveals" in line]
+    assert len(reveals) == 27, reveals[:3]
+    assert any("\u22121" in line for line in reveals) and not any(" -1" in line for line in reveals)
+    page.close()

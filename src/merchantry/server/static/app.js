@@ -1077,7 +1077,9 @@ function analysisPanel(analysis, table, start, show, tr, rounds = [], busy = nul
   return h("section", { id: "analysis" },
     h("h2", {}, t("analysisTitle")),
     h("p", { class: "muted", id: "analysis-help" }, analysisHelp(tr)),
-    moments.length ? h("div", { class: "key-moments" }, h("h3", {}, t("keyMoments")), h("ul", {}, moments)) : null,
+    // the section is always there, saying when it has none (a game without one left a newcomer looking for it)
+    h("div", { class: "key-moments" }, h("h3", {}, t("keyMoments")),
+      moments.length ? h("ul", {}, moments) : h("p", { class: "no-key-moments" }, t("noKeyMoments"))),
     chanceChart(analysis, table, tr, rounds),
     // six columns do not fit a phone either: the summary stacks like the marks (the last column was cut)
     h("div", { class: "table-scroll" }, stackable(h("table", { class: "scores analysis-summary" }, h("thead", {}, h("tr", {}, ["seat", "decisions", "inaccuracies", "mistakes", "blunders", "meanLoss"].map((k) => h("th", {}, t(k))))), h("tbody", {}, totals)))),
@@ -1136,7 +1138,8 @@ function momentButton(m, seat, table, tr, show) {
   const seats = new Intl.ListFormat(language(), { type: "conjunction" }).format(playsBySeat(m.moves).map(([other, plays]) => {
     const quoted = plays.slice(0, QUOTED_PLAYS).map((played) => t("quoted", { text: moveInWords(played, tr) }));
     const more = plays.length - quoted.length;
-    return `${seatName(table, other, m.move)} (${[...quoted, ...(more ? [t("morePlays", { count: more })] : [])].join(", ")})`;
+    // "P2 (“take left” and 2 other moves)": a bare "1 more move" after a comma read as part of the quote
+    return `${seatName(table, other, m.move)} (${[...quoted, ...(more ? [t("morePlays", { count: more })] : [])].join(" ")})`;
   }));
   return h("button", { class: "link turning-point", onclick: () => show(m.move), "data-move-number": String(m.move), title: `${t("showPosition")} (${m.moves.map((other) => other.played).join(" · ")})`, "data-notation": m.moves[0].played },
     t(m.end ? "turningPointEnd" : "turningPoint", { round: m.round, whose: seatName(table, seat, m.move), from: m.from, to: m.to, seats }));
@@ -1228,7 +1231,8 @@ function chanceChart(analysis, table, tr, rounds = []) {
       svg("text", { x: pad - 3, y: y(level) + 4, "font-size": 10, "text-anchor": "end", class: "chance-tick" }, `${level * 100}%`));
   }
   const parity = 1 / table.players;
-  chart.append(svg("line", { x1: pad, x2: W - pad, y1: y(parity), y2: y(parity), stroke: "#999", "stroke-dasharray": "2 4" }));
+  const parityDash = { stroke: "#999", "stroke-dasharray": "2 4" };
+  chart.append(svg("line", { x1: pad, x2: W - pad, y1: y(parity), y2: y(parity), class: "parity-line", ...parityDash }));
   moveTicks(analysis.total).forEach((move) => chart.append(
     svg("line", { x1: x(move), x2: x(move), y1: y(0), y2: y(0) + 4, stroke: "#666" }),
     svg("text", { x: x(move), y: y(0) + 20, "font-size": 10, "text-anchor": "middle", class: "move-tick" }, String(move))));
@@ -1255,6 +1259,10 @@ function chanceChart(analysis, table, tr, rounds = []) {
       svg("svg", { width: 28, height: 10 }, svg("line", { x1: 0, x2: 28, y1: 5, y2: 5, stroke: colour, "stroke-width": 2, "stroke-dasharray": dash })),
       ` ${noted(table, seat)}`));
   }
+  // the dotted line named in the legend: a newcomer read it as a line of its own, unexplained
+  legend.append(h("span", { class: "legend-item legend-parity" },
+    svg("svg", { width: 28, height: 10 }, svg("line", { x1: 0, x2: 28, y1: 5, y2: 5, ...parityDash })),
+    ` ${t("evenShare", { percent: Math.round(parity * 100) })}`));
   // the shaded band behind each line, said in words: the range its chance likely lies in
   const bandHelp = h("p", { class: "muted chart-band-help" }, t("chartBand"));
   const perspective = h("p", { class: "muted chart-perspective" }, t("chartPerspective"));

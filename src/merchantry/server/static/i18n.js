@@ -234,6 +234,7 @@ function describe(name, value, { ui, term, seatName, join }) {
     if (!value.length) return ui("nothing");
     return join(value.map((v) => (typeof v === "string" ? term(v) : String(v))));
   }
-  if (typeof value === "string") return term(value);
+  // a hyphen that starts a figure ("+1 -1 0") reads as the minus sign, as i18n.py's with_minus_signs
+  if (typeof value === "string") return term(value).replace(/(?<![\w-])-(?=\d)/g, "\u2212");
   return value;
 }
