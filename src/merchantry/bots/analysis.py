@@ -468,14 +468,21 @@ def loss_of(outcomes: list[list[list[float]]], seat: int) -> Estimate:
     return Estimate.of([b[seat] - a[seat] for a, b in zip(first, last, strict=False)], floor=-1.0)
 
 
+def played_and_best(outcomes: list[list[list[float]]], seat: int) -> tuple[float, float, Estimate]:
+    """The move played's raw chance for `seat`, the preferred move's (the played one's plus the difference
+    measured on the same worlds: the preferred move may have been played out in fewer of them), and that
+    difference, the loss, with its interval. What `markable`, `settled` and `_decision` each judge."""
+    loss = loss_of(outcomes, seat)
+    played = sum(shares[seat] for shares in outcomes[0]) / len(outcomes[0])
+    return played, min(1.0, max(0.0, played + loss.value)), loss
+
+
 def markable(outcomes: list[list[list[float]]], seat: int, calibrate: Calibration | None = None) -> bool:
     """Whether the play-outs so far would mark the move played (as `_decision` marks it): its loss through
     the calibration map at a mark's threshold, and above 0 beyond its 95% interval."""
-    loss = loss_of(outcomes, seat)
+    played, best, loss = played_and_best(outcomes, seat)
     if loss.low <= 0:
         return False
-    played = sum(shares[seat] for shares in outcomes[0]) / len(outcomes[0])
-    best = min(1.0, max(0.0, played + loss.value))
     shown = calibrate or Calibration()
     return mark(shown(best) - shown(played)) is not None
 
@@ -485,9 +492,8 @@ def settled(outcomes: list[list[list[float]]], seat: int, calibrate: Calibration
     as the calibration map shows it) lies below the smallest mark's threshold. A loss that may be a mark is
     played out in every world: a 16-world sample, its 0-or-1 outcomes lumpy and the map steep near the top,
     read as a 65-point blunder where 200 worlds show the two moves alike (issue 32, ninth pass)."""
-    loss = loss_of(outcomes, seat)
-    played = sum(shares[seat] for shares in outcomes[0]) / len(outcomes[0])
-    ends = sorted((played, min(1.0, max(0.0, played + loss.value))))
+    played, best, loss = played_and_best(outcomes, seat)
+    ends = sorted((played, best))
     stretch = (calibrate or Calibration()).slope(*ends)
     return loss.high * stretch < min(threshold for threshold, _ in MARKS)
 
@@ -876,11 +882,9 @@ def _decision(
     if certain:
         calibrate = Calibration()  # a certainty is shown as measured, with no interval around it
     mine = [[shares[seat] for shares in outcome] for outcome in outcomes]
-    after, loss = Estimate.of_chance(mine[0]), loss_of(outcomes, seat)
-    # the preferred move's chance: the move played's plus the difference measured on the same worlds (the
-    # preferred one may have been played out in fewer of them), its spread from its own play-outs
-    spread = Estimate.of_chance(mine[-1])
-    best_value = min(1.0, max(0.0, after.value + loss.value))
+    after = Estimate.of_chance(mine[0])
+    _, best_value, loss = played_and_best(outcomes, seat)
+    spread = Estimate.of_chance(mine[-1])  # the preferred move's interval: the spread of its own play-outs
     best = Estimate(
         best_value,
         max(0.0, best_value - (spread.value - spread.low)),
