@@ -395,3 +395,32 @@ def test_steps_that_take_themselves_back_are_part_of_the_decision_that_follows()
     (before, decider, steps), *_ = decisions_in(record)
     assert decider == seat and [n for n, _ in steps] == [1, 2, 3, 4]
     assert [str(a) for a in before.net_move(seat, [a for _, a in steps])] == [str(note), "bid"]
+
+
+def test_analyze_game_says_when_it_has_no_key_moments(monkeypatch, tmp_path, capsys):
+    """Issue 32, twelfth pass: with no moment to tell, the page's section and the terminal's list were
+    absent, read as a missing feature. Both say there are none."""
+    from dataclasses import replace
+
+    from merchantry import cli, records, simulate
+    from merchantry.bots import analysis
+
+    record = simulate.play_one("grand_bazaar", ["greedy", "random"], run_seed=4, index=0).record
+    final = records.replay(record)
+    shares = [
+        1.0 if seat in final.winners() else 0.0 for seat in range(2)
+    ]  # each seat's line ends at its result
+    decisions = [_marked(3, 0, 0.0, shares), _marked(4, 1, 0.0, shares)]
+    decisions = [
+        replace(
+            d, before=shares[d.seat], after=shares[d.seat], best=shares[d.seat], after_interval=(0.0, 1.0)
+        )
+        for d in decisions
+    ]
+    assert not any(analysis.moments(decisions, 2, shares))
+    monkeypatch.setattr(analysis, "analyze", lambda *args, **kwargs: decisions)
+    path = tmp_path / "game.json"
+    records.save(record, path)
+    assert cli.main(["analyze-game", str(path), "--iterations", "4", "--workers", "1"]) == 0
+    said = " ".join(capsys.readouterr().out.split())  # as wrapped at the console's width
+    assert f"Key moments: {cli.NO_KEY_MOMENTS}" in said
