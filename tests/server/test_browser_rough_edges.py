@@ -826,6 +826,7 @@ def test_an_analysis_says_when_it_has_no_key_moments_names_its_dotted_line_and_c
     assert dotted.get_attribute("stroke-dasharray") == page.locator(".legend-parity line").get_attribute(
         "stroke-dasharray"
     )
+    shot(page, "32-analysis-without-key-moments")
     answer["body"] = fall
     page.reload()
     point = page.locator("#analysis .key-moments .turning-point").first  # P1's, over P2's three moves
