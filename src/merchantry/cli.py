@@ -456,6 +456,7 @@ def cmd_analyze_game(args: argparse.Namespace, console: Console) -> int:
         analysis_recipe,
         analyze,
         moments,
+        percent,
         summary,
     )
     from merchantry.bots.ismcts import win_shares
@@ -493,8 +494,8 @@ def cmd_analyze_game(args: argparse.Namespace, console: Console) -> int:
                 seat_label(d.seat),
                 d.played,
                 d.preferred if d.preferred != d.played else "=",
-                f"{d.before:.0%}",
-                f"{d.after:.0%} (likely between {low:.0%} and {high:.0%})",
+                f"{percent(d.before)}%",  # rounded as the marks are judged (analysis.percent)
+                f"{percent(d.after)}% (likely between {percent(low)}% and {percent(high)}%)",
                 d.mark or "",
             )
     console.print(table)

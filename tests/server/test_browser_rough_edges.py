@@ -846,3 +846,30 @@ def test_grand_bazaars_log_writes_a_price_cards_fall_with_the_minus_sign(live_se
     assert len(reveals) == 27, reveals[:3]
     assert any("\u22121" in line for line in reveals) and not any(" -1" in line for line in reveals)
     page.close()
+
+
+def test_a_hinted_move_played_step_by_step_keeps_its_rest_on_screen(live_server, browser):
+    """Issue 32, thirteenth pass: following a hint step by step, a newcomer pressed Hint again after each
+    step, and a new search changed the move half-way. The hint's rest now stays on screen after each of its
+    steps, the same move with the same chance, and the server confirms it for the new position."""
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    create_table(page, live_server, "Ann", ["human", "bot:greedy", "bot:greedy"])
+    page.wait_for_selector(".money .mine [data-move^='add ']", timeout=60_000)
+    page.wait_for_selector("#hint:not([disabled])")
+    page.click("#hint")
+    box = page.locator(".hint-box:not(.renewing)")
+    box.locator(".hint-step").first.wait_for(timeout=60_000)
+    plan = box.locator(".notation code").all_inner_texts()
+    chance = box.locator(".muted").nth(1).inner_text()
+    assert len(plan) >= 2 and plan[0].startswith("add "), plan
+    page.click(f".money .mine [data-move='{plan[0]}']")
+    page.wait_for_function(
+        "n => [...document.querySelectorAll('.hint-box:not(.renewing) .notation code')].length === n",
+        arg=len(plan) - 1,
+        timeout=60_000,
+    )
+    assert box.locator(".notation code").all_inner_texts() == plan[1:]
+    assert box.locator(".muted").nth(1).inner_text() == chance  # the same move's chance
+    assert page.locator("#hint").inner_text() == "Hint"
+    shot(page, "32-hint-followed-step-by-step")
+    page.close()

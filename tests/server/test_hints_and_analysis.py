@@ -268,3 +268,55 @@ def test_a_game_played_by_the_hint_at_the_servers_own_settings_has_no_mistake_in
 
 def finished(client, table_id):
     return client.get(f"/api/tables/{table_id}").json()["table"]["status"] == "finished"
+
+
+def test_a_hinted_move_followed_step_by_step_is_hinted_on_to_its_end_not_searched_again(client, monkeypatch):
+    """Issue 32, thirteenth pass: a newcomer played the first step of a hinted Samarkand move ("H5, then
+    G6", 50%), asked again, and a new search proposed "I3" (37%); the move played, H5 then I3, was neither
+    hint's, and the analysis marked it against the first hint's. Asked again half-way along a hinted move,
+    the server gives the rest of the same move, with its chance; a step off the hint gets a new search."""
+    from merchantry.bots import analysis
+
+    searched = []
+
+    def counted(state, seat, *args):
+        searched.append(analysis.position_key(state, seat))
+        return analysis.hint(state, seat, *args)
+
+    monkeypatch.setattr("merchantry.server.app.hint", counted)
+    table = new_table(client, game="money", seats=("human", "bot", "bot"))
+    tid, token = table["id"], table["token"]
+    seat_token = {"X-Seat-Token": token}
+    wait_for(lambda: my_turn(client, tid, token))
+    first = client.post(f"/api/tables/{tid}/hint", headers=seat_token).json()
+    assert len(first["plan"]) >= 2, first  # a bid: its cards, then "bid"
+    searches = len(searched)  # (more than one where a bot sealed its bid meanwhile: worked out again)
+    for done in range(1, len(first["plan"])):
+        step = first["plan"][done - 1]
+        assert (
+            client.post(f"/api/tables/{tid}/act", json={"action": step}, headers=seat_token).status_code
+            == 200
+        )
+        now = client.get(f"/api/tables/{tid}", headers=seat_token).json()
+        rest = client.post(f"/api/tables/{tid}/hint", headers=seat_token).json()
+        assert rest["plan"] == first["plan"][done:] and rest["best"] == first["plan"][done]
+        assert (rest["chance"], rest["low"], rest["high"]) == (first["chance"], first["low"], first["high"])
+        assert rest["position"] == now["position"] and rest["best"] in now["legal"]
+    assert len(searched) == searches, "followed, the move was not searched again"
+    # a step the hint did not propose leaves its move: the next hint is searched for the new position
+    client.post(f"/api/tables/{tid}/act", json={"action": first["plan"][-1]}, headers=seat_token)
+    for _ in range(20):  # on to P1's next bid (an exchange may come first: played as hinted)
+        if not wait_for(lambda: my_turn(client, tid, token) or finished(client, tid)) or finished(
+            client, tid
+        ):
+            return
+        again = client.post(f"/api/tables/{tid}/hint", headers=seat_token).json()
+        payload = client.get(f"/api/tables/{tid}", headers=seat_token).json()
+        off = [m for m in payload["legal"] if m.startswith("add ") and m != again["best"]]
+        if off and again["position"] == payload["position"]:
+            break
+        client.post(f"/api/tables/{tid}/act", json={"action": again["best"]}, headers=seat_token)
+    client.post(f"/api/tables/{tid}/act", json={"action": off[0]}, headers=seat_token)
+    searches = len(searched)
+    client.post(f"/api/tables/{tid}/hint", headers=seat_token)
+    assert len(searched) > searches, "off the hinted move, a new search"

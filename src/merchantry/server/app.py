@@ -43,6 +43,7 @@ from merchantry.bots.analysis import (
     MARKS,
     WORLDS,
     Decision,
+    FollowedHints,
     analysis_recipe,
     analyze,
     hint,
@@ -551,6 +552,8 @@ def create_app(
     creations = RateWindow(limits.tables_per_minute)
     joins = RateWindow(limits.joins_per_minute)
     hinting: set[str] = set()  # tables with a hint being worked out: one at a time per table
+    # each seat's last hinted move, step by step (per process: asked of another, a hint is searched anew)
+    followed = FollowedHints()
     # CPU work, each kind in threads of its own, taken in turns by client (server/work.py)
     # a server owning its process thinks in worker processes (work.in_processes); tests in threads
     processes = tune_process if cpu_processes is None else cpu_processes
@@ -1191,6 +1194,8 @@ def create_app(
         meanwhile (a sealed bid changes no log line, yet what the seat knows), it is worked out again, so
         that a person following it plays the move the analysis judges from that position."""
         seat, position, taught = await hint_position_of(table_id, x_seat_token)
+        if not taught and (rest := followed.next_of((table_id, seat), position, seat)) is not None:
+            return dict(rest.to_dict())  # the hinted move being followed: its next steps, not a new search
         if table_id in hinting:
             raise Refused(429, "a hint is already being worked out at this table: wait for it")
         hinting.add(table_id)
@@ -1204,6 +1209,7 @@ def create_app(
                 )
                 seat, position, taught = await hint_position_of(table_id, x_seat_token)
                 if position_key(position, seat) == advice.position:
+                    followed.remember((table_id, seat), advice, position)
                     break
         finally:
             hinting.discard(table_id)

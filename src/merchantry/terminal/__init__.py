@@ -18,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from merchantry import bots, games
-from merchantry.bots.analysis import hint
+from merchantry.bots.analysis import FollowedHints, hint
 from merchantry.bots.levels import LEVELS
 from merchantry.engine import State, seat_label
 from merchantry.errors import IllegalAction
@@ -101,6 +101,7 @@ class TerminalTable:
         self.console = console
         self.read = read
         self.rng = rng
+        self.followed = FollowedHints(most=1)  # a hinted move followed step by step: asked again, its rest
         self.record_path = record_path
         self.save_on_quit = save_on_quit
         self.renderer = renderer_for(session.game.name)
@@ -253,8 +254,12 @@ class TerminalTable:
 
     def show_hint(self) -> None:
         """What the hard bot would play here, searched on worlds sampled for the player's seat only."""
-        with self.console.status(self.say("hintThinking")):
-            advice = hint(self.state, self.human, self.session.game.name, random.Random(self.rng.random()))
+        advice = self.followed.next_of(None, self.state, self.human)
+        if advice is None:
+            with self.console.status(self.say("hintThinking")):
+                stream = random.Random(self.rng.random())
+                advice = hint(self.state, self.human, self.session.game.name, stream)
+            self.followed.remember(None, advice, self.state)
         plan = " -> ".join(advice.plan)
         words = " -> ".join(self.translator.move(step) for step in advice.plan)
         if words != plan:  # the move in words, then its notation, which is what one types

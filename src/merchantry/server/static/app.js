@@ -393,8 +393,21 @@ function connect(tableId, token, area) {
   socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${tableId}`, token ? ["merchantry", `token.${token}`] : ["merchantry"]);
   const mySocket = socket;
   mySocket.onopen = () => { reconnects = 0; };
-  // a hint still being worked out, or shown, is for a decision this move makes: forgotten (hintFor)
-  const send = (action) => { hintAsked = null; hintWanted = null; lastHint = null; mySocket.send(JSON.stringify({ type: "act", action })); };
+  // a hint still being worked out, or shown, is for a decision this move makes: forgotten (hintFor). But a
+  // step of the hinted move keeps its rest on screen, and asks the server again for the new position: its
+  // answer is the same move's rest (FollowedHints), not a new search that may change its mind half-way
+  const send = (action) => {
+    const following = lastHint !== null && lastHint.plan.length > 1 && lastHint.plan[0] === action;
+    hintAsked = null;
+    if (following) {
+      lastHint = { ...lastHint, best: lastHint.plan[1], plan: lastHint.plan.slice(1), position: `${tableId}:` };
+      hintWanted = tableId;
+    } else {
+      hintWanted = null;
+      lastHint = null;
+    }
+    mySocket.send(JSON.stringify({ type: "act", action }));
+  };
   let drawn = Promise.resolve();
   let logSoFar = [];  // the log this connection was sent: each update brings only its new entries
   // a refused move's reason in the reader's language (the game's catalogue, as the table last drawn names
