@@ -873,3 +873,27 @@ def test_a_hinted_move_played_step_by_step_keeps_its_rest_on_screen(live_server,
     assert page.locator("#hint").inner_text() == "Hint"
     shot(page, "32-hint-followed-step-by-step")
     page.close()
+
+
+def test_a_closed_table_prompts_nobody_and_a_running_games_replay_says_when_it_opens(live_server, browser):
+    """Issue 32, thirteenth pass: after "Close this table" the banner said so while the game's prompt still
+    asked for an exchange; the replay of a game in play was the server's bare "replays are for finished
+    games". The closed table prompts nobody; the replay says it opens at the end and leads back."""
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    create_table(page, live_server, "Ann", ["human", "bot:greedy", "bot:greedy"])
+    page.wait_for_selector(".money .mine [data-move^='add ']", timeout=60_000)
+    table_id = page.url.rstrip("/").split("/")[-1]
+    assert page.locator("#table .money [role=status]").count() >= 1  # the game's prompt, while it is played
+    replay = browser.new_page(viewport={"width": 1100, "height": 900})
+    replay.goto(f"{live_server}/replay/{table_id}")
+    said = replay.locator("#replay p[role=status]")
+    said.wait_for()
+    assert said.inner_text() == "This game is still being played: its replay opens once it has ended."
+    assert replay.locator(f"#replay a[href='/table/{table_id}']").inner_text() == "Back to the table"
+    replay.close()
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("details.host summary")  # "Seats and the table"
+    page.click("#close-table")
+    page.locator(".banner", has_text="The host closed this table").wait_for()
+    assert page.locator("#table .money [role=status]").count() == 0
+    page.close()

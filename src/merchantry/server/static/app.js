@@ -536,8 +536,9 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   const focused = document.activeElement && area.contains(document.activeElement) ? focusMemory(document.activeElement) : null;
   const myTurn = seat !== null && table.status === "playing" && (view.to_act || []).includes(seat) && !payload.answered_for_you;
   const board = renderer.render(payload, send, tr.ui, tr);
-  // before every seat is taken nobody can act: the game's own prompt ("add cards... then Bid") would mislead
-  if (table.status === "waiting") board.querySelectorAll("[role=status]").forEach((node) => node.remove());
+  // before every seat is taken nobody can act: the game's own prompt ("add cards... then Bid") would mislead;
+  // nor at a table the host closed (its last prompt, "Your exchange: take a market group...", stayed)
+  if (table.status === "waiting" || table.status === "closed") board.querySelectorAll("[role=status]").forEach((node) => node.remove());
   // invite links and seat changes belong to a game still to be played with others: not a guided first game's
   const host = mine.host && !table.tutorial && ["waiting", "playing"].includes(table.status) ? hostPanel(tableId, table, mine) : null;
   // a hint holds while what the seat knows is the same (a sealed bid of another seat changes it, not the log)
@@ -992,7 +993,16 @@ async function replayPage(tableId) {
       const box = area.querySelector(".log");
       if (box) followTheEnd(box);
       table = info.table;
-    } catch (error) { toast(error.message); }
+    } catch (error) {
+      // a game still in play has no replay yet: said in words, with the way back (the bare server sentence
+      // "replays are for finished games" stood alone on the page)
+      if (error.status === 409 && !table) {
+        area.replaceChildren(h("p", { class: "banner", role: "status" }, t("replayNotYet")),
+          h("p", {}, h("a", { href: `/table/${tableId}` }, t("backToTable"))));
+        return;
+      }
+      toast(error.message);
+    }
   }
   let analysis = null;
   let table = null;
