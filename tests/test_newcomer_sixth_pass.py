@@ -276,7 +276,7 @@ def test_a_turning_point_across_two_rounds_names_each_seat_once_in_the_terminal(
 
     said = moment_in_words(SPANNING, 0)
     assert said.count("P2") == 1 and said.count("P3") == 1, said
-    assert "P2 played buy ruby and 1 more move; P3 played pass" in said, said  # its first move quoted
+    assert "P2 played buy ruby and 1 other move; P3 played pass" in said, said  # its first move quoted
 
 
 # --- 8. a negative figure is written with the minus sign "−", not a hyphen ---------------------------------
