@@ -896,4 +896,9 @@ def test_a_closed_table_prompts_nobody_and_a_running_games_replay_says_when_it_o
     page.click("#close-table")
     page.locator(".banner", has_text="The host closed this table").wait_for()
     assert page.locator("#table .money [role=status]").count() == 0
+    # a closed table never ends: its replay says it has none (it said "still being played": 14th pass)
+    page.goto(f"{live_server}/replay/{table_id}")
+    said = page.locator("#replay p[role=status]")
+    said.wait_for()
+    assert said.inner_text() == "The host closed this table before the game ended: it has no replay."
     page.close()

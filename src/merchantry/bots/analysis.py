@@ -602,40 +602,43 @@ def hint(
     )
 
 
-def continuations(advice: Hint, position: State) -> dict[str, Hint]:
-    """The rest of a hinted whole move at each position its steps lead to while the seat still acts,
-    keyed by `position_key`: the same move's next steps with the same chance (the whole move's, as its
-    first hint measured it)."""
-    kept: dict[str, Hint] = {}
-    after = position.clone()
-    for step in range(1, len(advice.plan)):
-        after.apply(advice.seat, advice.plan[step - 1])
-        if after.is_over() or advice.seat not in after.to_act():
-            break
-        key = position_key(after, advice.seat)
-        kept[key] = replace(advice, best=advice.plan[step], plan=advice.plan[step:], options=[], position=key)
-    return kept
-
-
 class FollowedHints:
-    """The hints given, each kept as its whole move's continuations (`continuations`), per asker (a table's
-    seat): a person who plays a hinted move step by step and asks again half-way gets the rest of the same
-    move. A new search there could change its mind half-way (issue 32's thirteenth pass: "H5, then G6" at
-    50%, after H5 "I3" at 37%), and the player, following every hint, ended on a move neither hint had
-    proposed, which the analysis then marked against the first hint's. Kept for the `most` latest askers."""
+    """The hint last given to each asker (a table's seat), with the number of moves the game had then: asked
+    again once the seat has played the first steps of the hinted move, and while that move goes on
+    (`State.in_turn`), the answer is the rest of the same move with the same chance, whatever other seats
+    did meanwhile (sealed their bids). A new search half-way could change its mind: issue 32's thirteenth
+    pass had "H5, then G6" at 50%, after H5 "I3" at 37%, and the player, following every hint, ended on a
+    move neither hint had proposed, which the analysis marked against the first hint's; the fourteenth had a
+    Money bid's rest re-searched after the bots sealed, at another chance than the chart's. The analysis
+    judges a decision from the position before its first step, where the first hint was worked out, so
+    the rest of that hint is the move it prefers. Kept for the `most` latest askers."""
 
     def __init__(self, most: int = 1000) -> None:
         self.most = most
-        self._kept: dict[Any, dict[str, Hint]] = {}
+        self._kept: dict[Any, tuple[Hint, int]] = {}
 
-    def next_of(self, asker: Any, position: State, seat: int) -> Hint | None:
-        """The rest of the move last hinted to `asker`, where `position` is one its steps led to."""
-        return self._kept.get(asker, {}).get(position_key(position, seat))
+    def next_of(self, asker: Any, position: State, seat: int, moves: list[Any]) -> Hint | None:
+        """The rest of the move last hinted to `asker`, where `moves` (the game's, each `(seat, notation)`)
+        show that `seat` has played its first steps since, and nothing else, and `position` continues it."""
+        kept = self._kept.get(asker)
+        if kept is None:
+            return None
+        advice, since = kept
+        mine = [str(text) for mover, text in moves[since:] if mover == seat]
+        done = len(mine)
+        if not 0 < done < len(advice.plan) or mine != advice.plan[:done]:
+            return None
+        if position.is_over() or seat not in position.to_act() or not position.in_turn(seat):
+            return None
+        if advice.plan[done] not in {str(a) for a in position.legal_actions(seat)}:
+            return None
+        rest = advice.plan[done:]
+        return replace(advice, best=rest[0], plan=rest, options=[], position=position_key(position, seat))
 
-    def remember(self, asker: Any, advice: Hint, position: State) -> None:
-        """`advice`, just given to `asker` for `position` (the seat's real position, hidden cards and all)."""
+    def remember(self, asker: Any, advice: Hint, moves_so_far: int) -> None:
+        """`advice`, just given to `asker`, when the game had `moves_so_far` moves."""
         self._kept.pop(asker, None)
-        self._kept[asker] = continuations(advice, position)
+        self._kept[asker] = (advice, moves_so_far)
         while len(self._kept) > self.most:  # the oldest asker first (a dict keeps insertion order)
             del self._kept[next(iter(self._kept))]
 

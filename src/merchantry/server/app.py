@@ -1193,8 +1193,8 @@ def create_app(
         The hint is for the position as the seat knows it when the answer is sent: where another seat acted
         meanwhile (a sealed bid changes no log line, yet what the seat knows), it is worked out again, so
         that a person following it plays the move the analysis judges from that position."""
-        seat, position, taught = await hint_position_of(table_id, x_seat_token)
-        if not taught and (rest := followed.next_of((table_id, seat), position, seat)) is not None:
+        seat, position, taught, moves = await hint_position_of(table_id, x_seat_token)
+        if not taught and (rest := followed.next_of((table_id, seat), position, seat, moves)) is not None:
             return dict(rest.to_dict())  # the hinted move being followed: its next steps, not a new search
         if table_id in hinting:
             raise Refused(429, "a hint is already being worked out at this table: wait for it")
@@ -1207,24 +1207,25 @@ def create_app(
                 advice = await hints.run(
                     client, hint, position, seat, game, random.Random(), config, WORLDS, taught
                 )
-                seat, position, taught = await hint_position_of(table_id, x_seat_token)
+                seat, position, taught, moves = await hint_position_of(table_id, x_seat_token)
                 if position_key(position, seat) == advice.position:
-                    followed.remember((table_id, seat), advice, position)
+                    followed.remember((table_id, seat), advice, len(moves))
                     break
         finally:
             hinting.discard(table_id)
         return dict(advice.to_dict())
 
-    async def hint_position_of(table_id: str, token: str) -> tuple[int, Any, list[str] | None]:
-        """The asking seat, a copy of its position and the moves a lesson's step asks of it there (409 once
-        it is no longer to act)."""
+    async def hint_position_of(table_id: str, token: str) -> tuple[int, Any, list[str] | None, list[Any]]:
+        """The asking seat, a copy of its position, the moves a lesson's step asks of it there, and the game's
+        moves so far (409 once it is no longer to act)."""
         async with await lock_for(table_id):
             seat = await db(service.seat_for_token, table_id, token)
             if seat is None:
                 raise Refused(403, "spectators get no hints")
             position = await db(service.hint_position, table_id, seat)
             taught = await db(service.lesson_asks, table_id, seat)
-        return seat, position, taught
+            moves = await db(service.moves_so_far, table_id)
+        return seat, position, taught, moves
 
     async def analysis_of(table_id: str, client: str) -> Analysis:
         """The game's analysis: in memory, or stored, or else queued now (429 over the limits)."""

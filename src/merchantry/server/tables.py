@@ -791,6 +791,11 @@ class TableService:
             raise Refused(409, f"it is not {seat_label(seat)}'s turn: a hint is for a decision you face")
         return table.state.clone()
 
+    def moves_so_far(self, table_id: str) -> list[tuple[int, str]]:
+        """The game's moves so far, each (seat, notation), for the server's own use (never sent: a seat may
+        not count the sealed steps of others): a hinted move followed step by step is told by them."""
+        return [(seat, text) for seat, text in self.table(table_id).session.moves]
+
     def lesson_asks(self, table_id: str, seat: int) -> list[str] | None:
         """At a guided first game, the moves its step asks of the person (`seat`, the first) here, which the
         hint proposes; None at any other table, or once the person plays on their own."""

@@ -254,12 +254,12 @@ class TerminalTable:
 
     def show_hint(self) -> None:
         """What the hard bot would play here, searched on worlds sampled for the player's seat only."""
-        advice = self.followed.next_of(None, self.state, self.human)
+        advice = self.followed.next_of(None, self.state, self.human, self.session.moves)
         if advice is None:
             with self.console.status(self.say("hintThinking")):
                 stream = random.Random(self.rng.random())
                 advice = hint(self.state, self.human, self.session.game.name, stream)
-            self.followed.remember(None, advice, self.state)
+            self.followed.remember(None, advice, len(self.session.moves))
         plan = " -> ".join(advice.plan)
         words = " -> ".join(self.translator.move(step) for step in advice.plan)
         if words != plan:  # the move in words, then its notation, which is what one types

@@ -996,8 +996,11 @@ async function replayPage(tableId) {
     } catch (error) {
       // a game still in play has no replay yet: said in words, with the way back (the bare server sentence
       // "replays are for finished games" stood alone on the page)
+      // (a table its host closed never ends: it has none, and says so)
       if (error.status === 409 && !table) {
-        area.replaceChildren(h("p", { class: "banner", role: "status" }, t("replayNotYet")),
+        const info = await api(`/api/tables/${tableId}`).catch(() => null);
+        const closed = info?.table?.status === "closed";
+        area.replaceChildren(h("p", { class: "banner", role: "status" }, t(closed ? "replayClosed" : "replayNotYet")),
           h("p", {}, h("a", { href: `/table/${tableId}` }, t("backToTable"))));
         return;
       }
