@@ -833,6 +833,13 @@ def test_an_analysis_says_when_it_has_no_key_moments_names_its_dotted_line_and_c
     point.wait_for()
     assert re.search(r"P2 [^(]*\(“[^”]+” and 2 other moves\)", point.inner_text()), point.inner_text()
     assert page.locator(".no-key-moments").count() == 0
+    # a click on it shows the move, and brings the board, far above, into view (the fourteenth pass saw
+    # nothing happen where it clicked)
+    point.click()
+    page.locator("#replay-at", has_text=f"Move {fall['moments'][0][0]['move']} /").wait_for()
+    page.wait_for_function(
+        "(t => t > -2 && t < 100)(document.querySelector('.replay-bar').getBoundingClientRect().top)"
+    )
     page.close()
 
 

@@ -987,7 +987,7 @@ async function replayPage(tableId) {
           return h("li", { class: move === at && at > 0 ? "current" : "", value: move || null, "data-move-number": String(move) },
             logText(entry, tr, info.table));
         }))),
-        analysisPanel(analysis, info.table, startAnalysis, show, tr, step.rounds || []),
+        analysisPanel(analysis, info.table, startAnalysis, showFromAnalysis, tr, step.rounds || []),
       ].filter(Boolean));  // a part with nothing to say (no variants) is left out, not written as "null"
       // the log follows the move shown: its newest line in view, inside the log's own box
       const box = area.querySelector(".log");
@@ -1007,12 +1007,15 @@ async function replayPage(tableId) {
       toast(error.message);
     }
   }
+  // a move clicked in the analysis (a key moment, a marked move) is shown, and the board brought into view:
+  // it is far above the panel, and a newcomer saw nothing happen where they clicked
+  const showFromAnalysis = (to) => show(to).then(() => area.querySelector(".replay-bar")?.scrollIntoView({ block: "start" }));
   let analysis = null;
   let table = null;
   let words = null;  // the game's translator: moves are shown in words
   let roundStarts = [];  // after how many moves each round begins: the chart marks them
   let busy = null;  // why the server refused to start one (429: too many analyses), said in the panel
-  const redraw = () => { const old = area.querySelector("#analysis"); if (old && table) old.replaceWith(analysisPanel(analysis, table, startAnalysis, show, words, roundStarts, busy)); };
+  const redraw = () => { const old = area.querySelector("#analysis"); if (old && table) old.replaceWith(analysisPanel(analysis, table, startAnalysis, showFromAnalysis, words, roundStarts, busy)); };
   // the analysis as it goes: its place in the queue, then its decisions as they are judged
   async function follow() {
     redraw();
