@@ -609,9 +609,9 @@ class FollowedHints:
     did meanwhile (sealed their bids). A new search half-way could change its mind: issue 32's thirteenth
     pass had "H5, then G6" at 50%, after H5 "I3" at 37%, and the player, following every hint, ended on a
     move neither hint had proposed, which the analysis marked against the first hint's; the fourteenth had a
-    Money bid's rest re-searched after the bots sealed, at another chance than the chart's. The analysis
-    judges a decision from the position before its first step, where the first hint was worked out, so
-    the rest of that hint is the move it prefers. Kept for the `most` latest askers."""
+    sealed bid's rest searched again after the other seats sealed theirs, at another chance than the
+    analysis'. The analysis judges a decision from the position before its first step, where the first hint
+    was worked out, so the rest of that hint is the move it prefers. Kept for the `most` latest askers."""
 
     def __init__(self, most: int = 1000) -> None:
         self.most = most
