@@ -423,4 +423,5 @@ def test_analyze_game_says_when_it_has_no_key_moments(monkeypatch, tmp_path, cap
     records.save(record, path)
     assert cli.main(["analyze-game", str(path), "--iterations", "4", "--workers", "1"]) == 0
     said = " ".join(capsys.readouterr().out.split())  # as wrapped at the console's width
-    assert f"Key moments: {cli.NO_KEY_MOMENTS}" in said
+    none = Translator(None, "en").ui("noKeyMoments")
+    assert none.startswith("None: no player's move was marked") and f"Key moments: {none}" in said

@@ -423,12 +423,6 @@ def quoted_plays(played: list[str]) -> str:
     return said + (f" and {more} other move{'s' if more > 1 else ''}" if more > 0 else "")
 
 
-NO_KEY_MOMENTS = (
-    "none: no player's move was marked, and no player's chance fell clearly by 10 points or more while"
-    " the others played"
-)
-
-
 def moment_in_words(moment: dict[str, Any], seat: int) -> str:
     """A key moment or a turning point of `seat` (analysis.moments) as the terminal says it."""
     if moment["kind"] == "key":
@@ -517,8 +511,9 @@ def cmd_analyze_game(args: argparse.Namespace, console: Console) -> int:
     for seat, mine in enumerate(said):
         for moment in mine:
             console.print(f"{seat_label(seat)}, round {moment['round']}: {moment_in_words(moment, seat)}")
-    if not any(said):  # said, as the page says it: a missing list read as a missing feature
-        console.print(f"Key moments: {NO_KEY_MOMENTS}")
+    if not any(said):  # said in the page's words: a missing list read as a missing feature
+        words = Translator(None, "en")
+        console.print(f"{words.ui('keyMoments')}{words.ui('colon')}{words.ui('noKeyMoments')}")
     if args.json:
         Path(args.json).write_text(
             json.dumps([asdict(d) for d in decisions], indent=1) + "\n", encoding="utf-8"

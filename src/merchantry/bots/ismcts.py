@@ -217,11 +217,12 @@ class Search:
         anchor: Callable[[State, int, random.Random], Action] | None = None,
         own_policy: Callable[[State, int, random.Random], Action] | None = None,
         even: Callable[[State, int, random.Random], Action] | None = None,
+        greedy_ending: Callable[[State], bool] | None = None,
     ) -> None:
         self.config = config
         self.even = even  # the move where the search tells the moves no apart (see the module's "Even")
         # where a chance's play-out goes on by `even` (greedy) for every seat (the package's `greedy_ending`)
-        self.greedy_ending: Callable[[State], bool] | None = None
+        self.greedy_ending = greedy_ending
         self.policy = policy
         self.own_policy = own_policy or policy  # the searching seat's own steps in rollouts
         self.evaluate = evaluate
@@ -523,9 +524,7 @@ def searcher(game_name: str, config: SearchConfig) -> Search:
     kind = FlatSearch if config.method == "flat" else Search
     package = games.package(game_name)
     even = _bot_policy(game_name, "greedy") if "greedy" in package.bots else None
-    made = kind(config, policy, package.evaluate, anchor, own, even)
-    made.greedy_ending = package.greedy_ending
-    return made
+    return kind(config, policy, package.evaluate, anchor, own, even, package.greedy_ending)
 
 
 def private_picture(world: State, seat: int) -> Any:
