@@ -838,6 +838,38 @@ def test_a_whole_move_drops_the_steps_that_change_nothing():
     assert steps == [pass_]
 
 
+class Roundabout(Planned):
+    """A search whose every plan puts the next of `cards` into the bid and takes it back out."""
+
+    def __init__(self, cards):
+        self.cards, self.searches = cards, 0
+
+    def run(self, world, seat, rng):
+        card = self.cards[self.searches % len(self.cards)]
+        self.searches += 1
+        self.plan = [f"add {card}", f"remove {card}"]
+        self.plan = [world.game.parse_action(world, seat, step) for step in self.plan]
+        return super().run(world, seat, rng)
+
+
+def test_a_whole_move_that_went_round_until_it_was_cut_is_ended_by_greedy(monkeypatch):
+    """Money (MO-R1): a search that puts notes into its bid and takes them back, each time in a new order of
+    the hand (a note taken back goes to its end, so no picture repeats), was cut at MOVE_STEPS; its net move
+    was nothing, and the hint crashed on it (ci27: IndexError at steps[0]). The move is ended instead, by
+    greedy from where the take-backs leave it: a sealed bid."""
+    from merchantry.bots import analysis
+
+    monkeypatch.setattr(analysis, "MOVE_STEPS", 6)
+    state = records.Session("money", 3, seed=4).state
+    search = Roundabout([a.arg for a in state.legal_actions(0) if a.verb == "add"][:2])
+    steps, _ = whole_move(state, 0, search, random.Random(1))
+    assert steps, "a move"
+    after = state.clone()
+    for step in steps:
+        after.apply(0, step)
+    assert after.committed[0], f"the bid is sealed: {steps}"
+
+
 def test_in_byzanz_s_last_round_a_whole_move_ending_in_a_pass_is_the_pass_alone():
     """Issue 32: in the last round the hint read "add cloth4, add wine2, add wine3, add olive2, add olive3,
     pass" (passing hands the bid back, BZ-A5). P1's face-down discards (BZ-H1) had made the cards "in the

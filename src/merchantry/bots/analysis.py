@@ -325,12 +325,10 @@ def whole_move(
                 position = _after(state, seat, steps)
                 seen = {p: n for p, n in seen.items() if n <= len(steps)}
                 if detours > MAX_DETOURS:
-                    steps = _finished_by_greedy(position, seat, steps, rng)
-                    return state.net_move(seat, without_idle_steps(state, seat, steps)), first
+                    return _move_made(state, seat, _finished_by_greedy(position, seat, steps, rng), rng), first
                 continue
             if _decided(position, seat, steps):
-                # net_move: a detour the picture cannot see (a note taken back goes to the end of the hand)
-                return state.net_move(seat, without_idle_steps(state, seat, steps)), first
+                return _move_made(state, seat, steps, rng), first
             seen[picture] = len(steps)
 
 
@@ -383,13 +381,24 @@ def _after(state: State, seat: int, steps: list[Action]) -> State:
     return position
 
 
+def _move_made(state: State, seat: int, steps: list[Action], rng: random.Random) -> list[Action]:
+    """`steps` as a move: without its idle steps and its take-backs (`net_move`: a detour the picture cannot
+    see, as a note taken back goes to the end of the hand). Where that leaves the decision open (steps that
+    went round by ever new orders of the hand until MOVE_STEPS cut them, then netted to nothing: a hint
+    crashed on its empty move), greedy ends it from there."""
+    move = state.net_move(seat, without_idle_steps(state, seat, steps))
+    position = _after(state, seat, move)
+    if move and _decision_over(position, seat):
+        return move
+    return _finished_by_greedy(position, seat, move, rng, cap=False)
+
+
 def _decided(position: State, seat: int, steps: list[Action]) -> bool:
-    return (
-        position.is_over()
-        or seat not in position.to_act()
-        or not position.in_turn(seat)
-        or len(steps) >= MOVE_STEPS
-    )
+    return _decision_over(position, seat) or len(steps) >= MOVE_STEPS
+
+
+def _decision_over(position: State, seat: int) -> bool:
+    return position.is_over() or seat not in position.to_act() or not position.in_turn(seat)
 
 
 def _picture(position: State, seat: int) -> str:
@@ -399,12 +408,16 @@ def _picture(position: State, seat: int) -> str:
     return json.dumps(view, sort_keys=True, default=str)
 
 
-def _finished_by_greedy(position: State, seat: int, steps: list[Action], rng: random.Random) -> list[Action]:
+def _finished_by_greedy(
+    position: State, seat: int, steps: list[Action], rng: random.Random, cap: bool = True
+) -> list[Action]:
+    """`steps` played on by greedy until the decision ends (or, with `cap`, MOVE_STEPS are taken), with a
+    step at least: before its first step a seat is not yet in its decision (`in_turn`), which is not its end."""
     from merchantry import bots
 
     game = position.game
     greedy = bots.get("greedy" if "greedy" in bots.names(game) else "random", game)
-    while not _decided(position, seat, steps):
+    while not steps or not (_decided(position, seat, steps) if cap else _decision_over(position, seat)):
         action = greedy.choose(position.sample_hidden(seat, rng), seat, rng)
         position.apply(seat, action)
         steps.append(action)
