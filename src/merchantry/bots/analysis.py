@@ -325,7 +325,8 @@ def whole_move(
                 position = _after(state, seat, steps)
                 seen = {p: n for p, n in seen.items() if n <= len(steps)}
                 if detours > MAX_DETOURS:
-                    return _move_made(state, seat, _finished_by_greedy(position, seat, steps, rng), rng), first
+                    steps = _finished_by_greedy(position, seat, steps, rng)
+                    return _move_made(state, seat, steps, rng), first
                 continue
             if _decided(position, seat, steps):
                 return _move_made(state, seat, steps, rng), first
@@ -412,7 +413,7 @@ def _finished_by_greedy(
     position: State, seat: int, steps: list[Action], rng: random.Random, cap: bool = True
 ) -> list[Action]:
     """`steps` played on by greedy until the decision ends (or, with `cap`, MOVE_STEPS are taken), with a
-    step at least: before its first step a seat is not yet in its decision (`in_turn`), which is not its end."""
+    step at least: before its first step a seat is not yet in its decision (`in_turn`), nor is that its end."""
     from merchantry import bots
 
     game = position.game
