@@ -413,7 +413,7 @@ def _finished_by_greedy(
     position: State, seat: int, steps: list[Action], rng: random.Random, cap: bool = True
 ) -> list[Action]:
     """`steps` played on by greedy until the decision ends (or, with `cap`, MOVE_STEPS are taken), with a
-    step at least: before its first step a seat is not yet in its decision (`in_turn`), nor is that its end."""
+    step at least: before its first step a seat is not yet in its decision (`in_turn`): that is no end."""
     from merchantry import bots
 
     game = position.game
