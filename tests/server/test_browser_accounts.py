@@ -91,6 +91,21 @@ def test_a_seat_left_open_is_taken_from_the_lobby(live_server, browser):  # noqa
     other.wait_for_selector("#open-seats td[colspan]")  # nothing open any more
 
 
+def test_a_browser_with_no_seat_is_told_it_is_watching_and_how_to_play(live_server, browser):  # noqa: F811
+    """Issue 32, fourteenth pass: a newcomer who opened the table's address in another browser was a
+    spectator with no sign of it; while a seat was open the page even told them to send invite links."""
+    host = browser.new_context().new_page()
+    create_table(host, live_server, "Ann", ["human", "human", "bot:greedy"])
+    host.wait_for_selector(".money")
+    assert "Waiting for" in host.inner_text(".banner")  # the host is asked to send the links
+    fan = browser.new_context().new_page()
+    fan.goto(host.url)
+    fan.wait_for_selector(".money")
+    said = fan.inner_text(".banner")
+    assert "You are watching" in said and "no seat at this table" in said and "invite link" in said
+    assert "send each friend" not in said
+
+
 def test_players_chat_beside_the_table_markup_stays_text_and_spectators_only_read(live_server, browser):  # noqa: F811
     host = browser.new_context().new_page()
     create_table(host, live_server, "Ann", ["human", "human", "bot:greedy"])

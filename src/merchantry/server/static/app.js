@@ -494,10 +494,12 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   const lastLog = area.querySelector(".log ol");
   const seen = lastLog ? lastLog.children.length : (view.log || []).length;
   let banner;
-  if (table.status === "waiting") banner = t("waitingToJoin", { who: listOf(table.waiting_for.map(seatLabel)) });
-  else if (table.status === "finished") banner = `${t("winner")}${t("colon")}${listOf(table.result.winners.map((w) => noted(table, w)))}`;
+  if (table.status === "finished") banner = `${t("winner")}${t("colon")}${listOf(table.result.winners.map((w) => noted(table, w)))}`;
   else if (table.status === "closed") banner = t("closedBanner");
+  // a browser with no seat is told so, and how to get one (a newcomer who opened the table's address in
+  // another browser took it for their seat: issue 32, fourteenth pass); not "send each friend their link"
   else if (seat === null) banner = t("spectator");
+  else if (table.status === "waiting") banner = t("waitingToJoin", { who: listOf(table.waiting_for.map(seatLabel)) });
   // a seat the server answers for (a sale offer for a card it does not hold) waits like everyone else
   else if ((view.to_act || []).includes(seat) && !payload.answered_for_you) banner = yourTurnBanner(table, tr);
   else banner = waitingBanner(table, (view.to_act || []).filter((s) => s !== seat));
