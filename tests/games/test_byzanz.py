@@ -511,12 +511,13 @@ def test_bz_h1_over_seven_cards_the_player_must_discard_or_sell_first():
     assert seen["discarded"] == 2 and "wine1" not in json.dumps(state.view(1)["log"])
     assert "wine1" not in json.dumps(state.view(None)["log"])
     # the log tells the discarding player (only) which card went: an event with an audience
-    assert "You discard wine 1 face down" in log_lines(state.view(0))
+    # in the third person, as every other line of the log (it read "P1 Tess has 8 cards... / You discard")
+    assert "P1 discards wine 1 face down (only you see which)" in log_lines(state.view(0))
     assert "P1 discards a card face down" in log_lines(state.view(1))
     # one line per discard: its player reads the card, never "a card face down" besides
     assert [line for line in log_lines(state.view(0)) if "discard" in line] == [
-        "You discard wine 1 face down",
-        "You discard olive 1 face down",
+        "P1 discards wine 1 face down (only you see which)",
+        "P1 discards olive 1 face down (only you see which)",
     ]
     assert [line for line in log_lines(state.view(1)) if "discard" in line] == [
         "P1 discards a card face down"
