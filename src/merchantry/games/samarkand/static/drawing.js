@@ -72,8 +72,11 @@ function familyIndex(name) {
   return MAP.families.findIndex((f) => f.name.toLowerCase() === name.toLowerCase());
 }
 
-function swatch(colour, letter) {
-  return h("span", { class: `sk-swatch${DARK.has(colour) ? " dark" : ""}`, style: `background:${COLOURS[colour]}` }, letter);
+// a family's colour with its letter; `name` (where no name is written beside it) is what a screen reader
+// reads and a pointer's tooltip shows: a row of letters alone read as one word ("CaLAI")
+function swatch(colour, letter, name = null) {
+  const named = name ? { role: "img", title: name, "aria-label": name } : {};
+  return h("span", { class: `sk-swatch${DARK.has(colour) ? " dark" : ""}`, style: `background:${COLOURS[colour]}`, ...named }, letter);
 }
 
 // Moves by kind, from the legal move texts: {marry: Set(family), expand: Map(family -> Set(space)), ...}
@@ -352,7 +355,7 @@ function playersTable(view, seat, table, t, tr) {
       h("td", { class: "num" }, String(row.money)),
       h("td", { class: "num" }, `${row.hand_size}`),
       h("td", {}, tr.join(row.sold.map((g) => `${g} ${tr.term(MAP.goods[g - 1].name)}`)) || "–"),
-      h("td", {}, row.tiles.map((name) => swatch(MAP.families[familyIndex(name)].colour, MARKS[familyIndex(name)]))),
+      h("td", {}, row.tiles.flatMap((name, i) => [i ? " " : null, swatch(MAP.families[familyIndex(name)].colour, MARKS[familyIndex(name)], tr.term(name))])),
       h("td", { class: "num" }, String(row.goods_markers)),
       h("td", { class: "num" }, String(row.relation_markers)))))), t);
 }
