@@ -183,7 +183,8 @@ def test_samarkand_end_table_is_the_engines_scores_and_every_hand_is_shown(live_
         # each seat's family tiles are named to a screen reader, apart (their letters read as one word)
         players = page.locator("table.scores:has(caption:text-is('Players')) tbody tr")
         named = players.evaluate_all(
-            "rows => rows.map((r) => [...r.querySelectorAll('.sk-swatch')].map((s) => s.getAttribute('aria-label')))"
+            "rows => rows.map((r) => [...r.querySelectorAll('.sk-swatch')]"
+            ".map((s) => s.getAttribute('aria-label')))"
         )
         assert named == [info["tiles"] for info in state.view(None)["seats"]]
         assert any(len(tiles) > 1 for tiles in named), "a seat with two tiles or more"
