@@ -109,7 +109,7 @@ def test_analyze_game_judges_a_record_and_writes_its_analysis(tmp_path, capsys):
     # its ranges and its marking rule in plain words, as the analysis page says them (issue 32)
     flat = " ".join(text.split())
     assert "likely between" in flat and "interval" not in flat, flat
-    assert "the low end of the range the loss likely lies in is above 0" in flat
+    assert "the whole range it likely lies in is above 0" in flat
     decisions = json.loads(out.read_text())
     assert decisions and {d["seat"] for d in decisions} == {0, 1}
     assert all(d["move"] <= len(result.record["moves"]) for d in decisions)

@@ -407,9 +407,10 @@ def seat_number(text: str, players: int) -> int:
 
 
 MARK_RULE = (
-    "A move is marked when the preferred move wins at least 5 (inaccuracy), 10 (mistake) or 20 (blunder)"
-    " points more, measured on the same sampled worlds, and only when that loss is clearly more than its"
-    " uncertainty: the low end of the range the loss likely lies in is above 0."
+    "A move is marked when the move the hard bot prefers wins at least 5 (inaccuracy), 10 (mistake) or 20"
+    " (blunder) points more of chance, both played on from what the player knew, and only when that cost is"
+    " clearly real: the whole range it likely lies in is above 0. Mean loss is the average cost of all"
+    " decisions, marked or not: small or uncertain costs add up without a mark."
 )
 
 

@@ -597,7 +597,7 @@ def test_a_hinted_move_played_to_the_letter_is_not_marked_by_the_analysis(live_s
             cell = viewer.locator(".analysis-summary .mean-loss").nth(row["seat"]).inner_text()
             assert cell == f"{100 * row['mean_loss']:.1f} (likely between {low} and {high})", cell
         said = viewer.inner_text("#analysis")
-        assert "the low end of the range the loss likely lies in is above 0" in said  # the rule, said
+        assert "the whole range it likely lies in is above 0" in said  # the rule, said
         assert "the range its chance likely lies in" in said  # the chart's band, said
         assert "interval" not in said
         for row in viewer.locator(".analysis-marks tbody tr").all():
