@@ -121,7 +121,13 @@ def engine(name: str, players: int, seconds: float) -> Rates:
 def pettingzoo(name: str, players: int, seconds: float) -> Rates:
     from merchantry.rl import pettingzoo as pz
 
-    env, rng, agent = pz.env(name, players=players), random.Random(1), Agent(pick)
+    agent = Agent(pick)
+    return timed(aec_games(pz.env(name, players=players), agent), seconds, agent)
+
+
+def aec_games(env: Any, agent: Callable[[np.ndarray], int]) -> Callable[[], int]:
+    """One game of a PettingZoo AEC environment per call, `agent` choosing from each mask; its steps."""
+    rng = random.Random(1)
 
     def game() -> int:
         env.reset(seed=rng.getrandbits(31))
@@ -135,7 +141,7 @@ def pettingzoo(name: str, players: int, seconds: float) -> Rates:
             steps += 1
         return steps
 
-    return timed(game, seconds, agent)
+    return game
 
 
 def acting(observations: dict[str, dict[str, np.ndarray]], rng: random.Random) -> dict[str, int]:
@@ -195,7 +201,15 @@ def openspiel(name: str, players: int, seconds: float) -> Rates:
     from merchantry.rl import openspiel as osp
 
     osp.register()
-    game, agent = pyspiel.load_game(osp.short_name(name), {"players": players}), Agent(choice)
+    agent = Agent(choice)
+    return timed(
+        openspiel_games(pyspiel.load_game(osp.short_name(name), {"players": players}), agent), seconds, agent
+    )
+
+
+def openspiel_games(game: Any, agent: Callable[[list[int]], int]) -> Callable[[], int]:
+    """One game of a pyspiel game per call, observed before every action, `agent` choosing from the
+    legal actions; its steps."""
 
     def play() -> int:
         state, steps = game.new_initial_state(), 0
@@ -205,7 +219,7 @@ def openspiel(name: str, players: int, seconds: float) -> Rates:
             steps += 1
         return steps
 
-    return timed(play, seconds, agent)
+    return play
 
 
 def main() -> None:

@@ -91,21 +91,8 @@ def pettingzoo_floor(players: int, observation: int, actions: int, seconds: floa
                 self.terminations[other] = True
             self._accumulate_rewards()
 
-    env = Floor()
-
-    def game() -> int:
-        env.reset()
-        steps = 0
-        for _agent in env.agent_iter():
-            observation, _, termination, truncation, _ = env.last()
-            if termination or truncation:
-                env.step(None)
-                continue
-            env.step(0)
-            steps += 1
-        return steps
-
-    return bench_rl.timed(game, seconds).environment
+    first = bench_rl.aec_games(Floor(), lambda mask: 0)  # a fixed action: no pick to take off
+    return bench_rl.timed(first, seconds).environment
 
 
 def openspiel_floor(players: int, observation: int, actions: int, seconds: float) -> float:
@@ -175,15 +162,8 @@ def openspiel_floor(players: int, observation: int, actions: int, seconds: float
     pyspiel.register_game(kind, FloorGame)
     game = pyspiel.load_game(kind.short_name)
 
-    def play() -> int:
-        state, steps = game.new_initial_state(), 0
-        while not state.is_terminal():
-            state.observation_tensor(state.current_player())
-            state.apply_action(state.legal_actions()[0])
-            steps += 1
-        return steps
-
-    return bench_rl.timed(play, seconds).environment
+    first = bench_rl.openspiel_games(game, lambda legal: legal[0])
+    return bench_rl.timed(first, seconds).environment
 
 
 def ceiling(floor: float, engine: float) -> float:
