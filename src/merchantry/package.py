@@ -6,6 +6,7 @@ and this record, so it never names a game: adding a game is one folder and one l
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -70,6 +71,10 @@ class GamePackage:
     # a part of the game whose choices no player gets wrong (a final sale of every set one holds), where a
     # random play-out throws points away in one line and not in another that made the same choice earlier
     greedy_ending: Callable[[State], bool] | None = None
+    # the searches' model of what the others chose unseen (merchantry.bots.worlds.sampled_world): applied, in
+    # place, to each world sampled for a seat (`hidden_model(world, seat, rng)`), where `sample_hidden`'s
+    # uniform draw of such a choice does not match how the play-outs play the others (a sealed bid)
+    hidden_model: Callable[[State, int, random.Random], None] | None = None
 
     def file(self, *parts: str) -> Path | None:
         """A file of the package, or None if it has none (a missing drawing, rules page, ...)."""

@@ -16,6 +16,7 @@ import pytest
 
 import merchantry
 from merchantry import games, records
+from merchantry.bots.worlds import sampled_world
 from merchantry.engine import State
 from tests.conformance.walks import game_setups, random_walk
 
@@ -301,6 +302,11 @@ def _same_world_from_the_same_stream(state: State, twin: State, viewer: int | No
         for _ in zip(range(40), random_walk(playing, random.Random(key)), strict=False):
             pass
     assert full_state(world) == full_state(twin_world), "the worlds play on apart"
+    if viewer is not None:  # the searches' worlds too: the game's model of the others reads the world only
+        stream, twin_stream = random.Random(key), random.Random(key)
+        world, twin_world = sampled_world(state, viewer, stream), sampled_world(twin, viewer, twin_stream)
+        assert full_state(world) == full_state(twin_world), "the model's world depends on what is unseen"
+        assert stream.getstate() == twin_stream.getstate(), "the model's use of the stream depends on it"
 
 
 def test_a_world_is_a_function_of_what_its_seat_knows(setup):

@@ -26,6 +26,7 @@ from importlib import metadata
 from types import ModuleType
 from typing import Any, Protocol
 
+from merchantry.bots.worlds import sampled_world
 from merchantry.engine import Action, Game, State
 from merchantry.errors import UnknownBot
 
@@ -183,5 +184,5 @@ def _from_factory(spec: str, name: str, game: Game | str) -> Bot:
 
 def play_turn(state: State, seat: int, bot: Bot, rng: random.Random) -> Action:
     """Let `bot` choose for `seat` from a world sampled for that seat; returns the action (not applied)."""
-    world = state.sample_hidden(seat, rng)
+    world = sampled_world(state, seat, rng)
     return bot.choose(world, seat, rng)

@@ -45,6 +45,7 @@ from typing import Any
 from merchantry import games, records
 from merchantry.bots.ismcts import Search, SearchConfig, SearchResult, searcher, win_shares
 from merchantry.bots.levels import recipe
+from merchantry.bots.worlds import sampled_world
 from merchantry.engine import Action, State
 from merchantry.package import PlayOutCut
 
@@ -302,7 +303,7 @@ def whole_move(
     detours = 0
     final = search.anchor_is_final()
     while True:
-        world = position.sample_hidden(seat, rng)
+        world = sampled_world(position, seat, rng)
         if final:
             if options and not steps and first is None:
                 first = search.run(world, seat, _copy_of(rng))  # its move is the anchor's, drawn alike
@@ -419,7 +420,7 @@ def _finished_by_greedy(
     game = position.game
     greedy = bots.get("greedy" if "greedy" in bots.names(game) else "random", game)
     while not steps or not (_decided(position, seat, steps) if cap else _decision_over(position, seat)):
-        action = greedy.choose(position.sample_hidden(seat, rng), seat, rng)
+        action = greedy.choose(sampled_world(position, seat, rng), seat, rng)
         position.apply(seat, action)
         steps.append(action)
     return steps
@@ -476,7 +477,7 @@ def play_outs(
     done = 0
     while done < worlds or (done < worlds * confirm and playing > 1 and markable(outcomes, seat, calibrate)):
         done += 1
-        world = state.sample_hidden(seat, rng)
+        world = sampled_world(state, seat, rng)
         stream = rng.getrandbits(64)
         for outcome, steps in zip(outcomes[:playing], moves[:playing], strict=True):
             trial = world.clone()

@@ -56,6 +56,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from merchantry.bots.worlds import sampled_world
 from merchantry.engine import Action, State
 
 Evaluation = Callable[[State], list[float]]
@@ -261,7 +262,7 @@ class Search:
         while not self.has_answer(root, seat, acting) or (
             root.visits < config.iterations and time_for_another(clock(), begun, done, deadline)
         ):
-            self.iterate(root, world.sample_hidden(seat, rng), seat, rng)
+            self.iterate(root, sampled_world(world, seat, rng), seat, rng)
             done += 1
         settled_by = config.iterations + round(config.settle * config.iterations)
         while (
@@ -270,7 +271,7 @@ class Search:
             and unsettled(root, seat)
             and time_for_another(clock(), begun, done, deadline)
         ):
-            self.iterate(root, world.sample_hidden(seat, rng), seat, rng)
+            self.iterate(root, sampled_world(world, seat, rng), seat, rng)
             done += 1
         if anchored is None and acting and self.all_even(root, seat):
             anchored = self.even_move(world, seat, rng)
@@ -483,7 +484,7 @@ class FlatSearch(Search):
         wins = [0.0] * len(legal)
         begun, done = clock(), 0
         while done < config.iterations and (done == 0 or time_for_another(clock(), begun, done, deadline)):
-            sampled = world.sample_hidden(seat, rng)
+            sampled = sampled_world(world, seat, rng)
             stream = rng.getrandbits(64)
             for i, action in enumerate(legal):
                 trial = sampled.clone()

@@ -28,6 +28,7 @@ from sqlalchemy.orm import selectinload, sessionmaker
 
 from merchantry import bots, games, records
 from merchantry.bots.analysis import made_no_move, view_key, without_idle_steps
+from merchantry.bots.worlds import sampled_world
 from merchantry.engine import seat_label
 from merchantry.errors import IllegalAction
 from merchantry.server import tutorials
@@ -271,7 +272,7 @@ class BotTurn:
             if self.bot is None:
                 action = position.legal_actions(seat)[0]
             else:
-                action = self.bot.choose(position.sample_hidden(seat, self.rng), seat, self.rng)
+                action = self.bot.choose(sampled_world(position, seat, self.rng), seat, self.rng)
             position.apply(seat, action)
             steps.append(action)
             if position.is_over() or seat not in position.to_act() or not position.in_decision(seat):

@@ -8,6 +8,7 @@ from merchantry.games.money.evaluation import evaluate
 from merchantry.games.money.game import GAME, MoneyGame
 from merchantry.games.money.greedy import MoneyGreedyBot
 from merchantry.games.money.levels import LEVELS
+from merchantry.games.money.opponent_model import redraw_sealed_bids
 from merchantry.games.money.rules import MoneyState
 from merchantry.games.money.scoring import HandScore, score_breakdown, score_hand
 from merchantry.games.money.scripted import SCRIPTED
@@ -22,6 +23,7 @@ PACKAGE = GamePackage(
     terminal="merchantry.games.money.terminal",
     encoding="merchantry.games.money.encoding",
     rules_numbers="merchantry.games.money.rules_numbers",
+    hidden_model=redraw_sealed_bids,
 )
 
 __all__ = [

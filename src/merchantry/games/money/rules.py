@@ -751,6 +751,18 @@ class MoneyState(State):
         world.deal_seed = rng.getrandbits(63)
         return world
 
+    def reopen_bid(self, player: int) -> None:
+        """`player`'s sealed bid back in its hand, unsealed: only in a world sampled for another seat, where
+        a search's model of the others (the package's `hidden_model`) bids for it again (MO-R1: a sealed bid
+        is unseen, so how it is drawn is the model's choice). Never in play: a sealed bid stays sealed."""
+        if self.phase != BIDDING or not self.committed[player]:
+            raise ValueError(f"P{player + 1} has no sealed bid to reopen")
+        self.hands[player] = self.hands[player] + self.bids[player]
+        self.bids[player] = ()
+        self.bluff_bid[player] = False
+        self.committed[player] = False
+        self.waiting = tuple(p for p in range(self.num_players) if not self.committed[p])
+
     def _draw_sealed_bid(self, player: int, rng: random.Random) -> None:
         hand = list(self.hands[player])
         rng.shuffle(hand)
