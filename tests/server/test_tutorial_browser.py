@@ -679,6 +679,9 @@ def test_a_move_played_on_a_step_to_read_is_taken_by_the_step_that_asks_for_it(l
     hinted = page.locator(".hint-box .notation code").all_inner_texts()
     assert hinted
     asked = tutorials.moves_asked(step)
+    # the lesson's move is said to be the lesson's, not the hard bot's (issue 32, fifteenth pass)
+    lead = page.inner_text(".hint-box strong").strip()
+    assert lead == (ui["hintLesson"] if hinted == asked else ui["hintSays"]), (lead, hinted, asked)
     # a move that is not the lesson's (the Hint's, else another card of the hand): the asking step says
     # why, in its words, and nothing of it is played
     other = hinted if hinted != asked else ["add cloth2", "bid"]

@@ -368,8 +368,44 @@ def test_the_hint_proposes_what_each_step_of_the_lesson_asks(service, game):
             assert asked == step[done:], f"{game}: the lesson asks {step[done:]}, the hint would say {asked}"
             advice = hint(service.table(table_id).state.clone(), 0, game, worlds=2, taught=asked)
             assert advice.plan == asked and advice.best == move
+            assert advice.taught, "the page says it is the lesson's move, not the hard bot's"
             service.act(table_id, 0, move)
     assert service.lesson_asks(table_id, 0) is None
+    # and the analysis knows them: every move the lesson asked for, and only the person's
+    moves = service.table(table_id).session.moves
+    taught = tutorials.taught_moves(script, moves)
+    assert len(taught) == sum(len(step) for step in tutorials.scripted(script))
+    assert all(moves[number - 1][0] == 0 for number in taught)
+
+
+def test_a_lessons_analysis_shows_the_moves_it_asked_for_unmarked():
+    """Issue 32, fifteenth pass: the analysis of a guided first game marked two moves the lesson had asked
+    for ("imprécision", "erreur"), where its hint had called the lesson's move the hard bot's. A decision
+    made of the lesson's moves keeps its chances (the chart) and has no mark, in the marks, the summary
+    and the key moments alike."""
+    from merchantry.bots.analysis import Decision
+    from merchantry.server.app import Analysis
+    from merchantry.server.work import decision_body
+
+    def decision(moves: list[int], mark: str) -> dict:
+        judged = Decision(
+            moves[-1], moves, 0, "a", "b", 0.6, 0.3, 0.6, mark, (0.2, 0.4), (0.5, 0.7), (0.2, 0.4), [0.3, 0.7]
+        )
+        return decision_body(judged)
+
+    job = Analysis(
+        total=9, status="done", done=9, decisions=[decision([2, 3], "blunder"), decision([7], "mistake")]
+    )
+    body = job.to_dict([0.0, 1.0], taught={2, 3})
+    assert [(d["mark"], d.get("taught", False)) for d in body["decisions"]] == [
+        (None, True),
+        ("mistake", False),
+    ]
+    assert (body["summary"][0]["blunder"], body["summary"][0]["mistake"]) == (0, 1)
+    assert [moment["move"] for moment in body["moments"][0]] == [7]
+    elsewhere = job.to_dict([0.0, 1.0])  # at any other table, marked as judged
+    assert elsewhere["decisions"][0]["mark"] == "blunder"
+    assert [moment["move"] for moment in elsewhere["moments"][0]] == [2, 7]
 
 
 def test_grand_bazaars_ninth_step_and_its_hint_agree_over_the_api(tmp_path):

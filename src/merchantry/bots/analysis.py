@@ -564,6 +564,7 @@ class Hint:
     ]  # each first step tried: action, visits, chance after it; most visited first
     position: str = ""  # the `position_key` of the position it was worked out for
     certain: bool = False  # nothing hidden from the seat and every play-out alike (`decided`): no guess
+    taught: bool = False  # the moves a guided first game's step asks for (`hint`'s `taught`), not searched
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -614,6 +615,7 @@ def hint(
         ],
         position=position_key(state, seat),
         certain=certain,
+        taught=bool(taught),
     )
 
 
@@ -675,6 +677,7 @@ class Decision:
     chances: list[float]  # every seat's chance after the move played (they add up to 1)
     round: int = 0  # the round it was made in (the newest "new_round" of the log before it; 0: none yet)
     chance_intervals: list[tuple[float, float]] = field(default_factory=list)  # every seat's, as `chances`
+    taught: bool = False  # a guided first game's move that its lesson asked for: shown, never marked
 
     @property
     def before_interval(self) -> tuple[float, float]:

@@ -495,19 +495,29 @@ class Analysis:
         names = {f.name for f in fields(Decision)}
         return [Decision(**{k: v for k, v in d.items() if k in names}) for d in self.decisions]
 
-    def to_dict(self, result: list[float]) -> dict[str, Any]:
+    def to_dict(self, result: list[float], taught: set[int] | None = None) -> dict[str, Any]:
         """As sent; `result`: each seat's share of the win at the game's end, where every seat's line of
-        the chart ends and its last turning point may fall to (analysis.turning_points)."""
+        the chart ends and its last turning point may fall to (analysis.turning_points). `taught`: the
+        moves a guided first game's lesson asked for, whose decisions are shown unmarked (`lesson_moves`)."""
         players = len(result)
         body: dict[str, Any] = {"status": self.status, "done": self.done, "total": self.total}
-        body["decisions"] = list(self.decisions)
+        lesson = taught or set()
+        body["decisions"] = [
+            as_taught(d) if lesson and lesson.issuperset(d["moves"]) else d for d in self.decisions
+        ]
         body["result"] = result
         if self.status == "done":
-            judged = self.judged()
+            names = {f.name for f in fields(Decision)}
+            judged = [Decision(**{k: v for k, v in d.items() if k in names}) for d in body["decisions"]]
             body["summary"] = summary(judged, players)
             body["moments"] = moments(judged, players, result)
             body["marks"] = {name: threshold for threshold, name in MARKS}
         return body
+
+
+def as_taught(decision: dict[str, Any]) -> dict[str, Any]:
+    """A decision a lesson asked for, as sent: its chances kept (the chart's line), no mark."""
+    return {**decision, "mark": None, "taught": True}
 
 
 def bot_pool(threads: int, priority: Priority | None) -> FairPool:
@@ -638,6 +648,13 @@ def create_app(
         """Hold a background task until it is done (the loop keeps only a weak reference)."""
         closing.add(task)
         task.add_done_callback(closing.discard)
+
+    def lesson_moves(table_id: str) -> set[int]:
+        """At a guided first game, the numbers of the person's moves its lesson asked for."""
+        table = service.table(table_id)
+        if not table.tutorial or not tutorials.has_tutorial(table.game):
+            return set()
+        return tutorials.taught_moves(tutorials.tutorial(table.game), table.session.moves)
 
     def result_at(table_id: str) -> list[float]:
         """Each seat's share of the win in a finished game (the winners share it)."""
@@ -1317,7 +1334,7 @@ def create_app(
         queued = analysis_jobs.get(table_id)
         if job.number and analyst.progress is not None and queued is not None and queued.started:
             job.status, job.done = "running", analyst.progress.of(job.number)  # (a process cannot say)
-        body = job.to_dict(await db(result_at, table_id))
+        body = job.to_dict(await db(result_at, table_id), await db(lesson_moves, table_id))
         if queued is not None and body["status"] == "queued":
             body["position"] = analyst.position(queued)
         return body

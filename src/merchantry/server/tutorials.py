@@ -143,6 +143,23 @@ def asked_next(script: dict[str, Any], played: list[str]) -> list[str] | None:
     return steps[at][done:] if at < len(steps) else None
 
 
+def taught_moves(script: dict[str, Any], moves: list[list[Any]]) -> set[int]:
+    """The numbers (1-based, in the record's `moves`) of the person's moves (P1's) that were the lesson's
+    steps: the analysis does not judge them (they teach the rules, not the best play: a newcomer's first
+    analysis called two moves the lesson had asked for an inaccuracy and a mistake, issue 32, fifteenth
+    pass)."""
+    taught: set[int] = set()
+    played: list[str] = []
+    for number, (seat, text) in enumerate(moves, start=1):
+        if seat != 0:
+            continue
+        asked = asked_next(script, played)
+        if asked and text == asked[0]:
+            taught.add(number)
+        played.append(text)
+    return taught
+
+
 def reached(view: dict[str, Any], until: dict[str, Any]) -> bool:
     """Whether a view is at the moment a free step waits for (as static/tutorial.js `reached` decides)."""
 

@@ -835,7 +835,9 @@ function hintReady(asked, area) {
 // decision on screen from before another seat's seal is shown "busy" while it is asked for again
 function hintBox(advice, tr, renewing = false) {
   return h("div", { class: renewing ? "hint-box renewing" : "hint-box", role: "status", "aria-busy": renewing ? "true" : null },
-    h("strong", {}, `${t("hintSays")} `), advice.plan.map((step, i) => h("span", {}, i ? " → " : "",
+    // a guided first game's step: the lesson's move, which the hard bot need not prefer (its analysis once
+    // marked a move the hint had called the hard bot's, issue 32, fifteenth pass)
+    h("strong", {}, `${t(advice.taught ? "hintLesson" : "hintSays")} `), advice.plan.map((step, i) => h("span", {}, i ? " → " : "",
       h("span", { class: "hint-step", "data-notation": step, title: step }, tr.move(step)))),
     h("div", { class: "notation muted" }, `${t("notationToType")} `, advice.plan.flatMap((step, i) => [i ? " · " : "", h("code", {}, step)])),
     h("div", { class: "muted" }, t("hintChance", { chance: Math.round(advice.chance * 100), low: Math.round(advice.low * 100), high: Math.round(advice.high * 100) })),
@@ -1108,6 +1110,7 @@ function analysisPanel(analysis, table, start, show, tr, rounds = [], busy = nul
   return h("section", { id: "analysis" },
     h("h2", {}, t("analysisTitle")),
     h("p", { class: "muted", id: "analysis-help" }, analysisHelp(tr)),
+    analysis.decisions.some((d) => d.taught) ? h("p", { class: "muted lesson-moves" }, t("analysisLesson")) : null,
     // the section is always there, saying when it has none (a game without one left a newcomer looking for it)
     h("div", { class: "key-moments" }, h("h3", {}, t("keyMoments")),
       moments.length ? h("ul", {}, moments) : h("p", { class: "no-key-moments" }, t("noKeyMoments"))),
