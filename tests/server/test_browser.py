@@ -17,6 +17,7 @@ import pytest
 
 from merchantry import records
 from merchantry.bots.ismcts import SearchConfig, win_shares
+from merchantry.i18n import Translator
 from merchantry.server.app import create_app
 from tests.server.conftest import free_port, serving  # noqa: F401  (free_port: for the modules that import it from here)
 from tests.server.live_tables import wait_until_finished
@@ -363,6 +364,9 @@ def test_a_person_plays_samarkand_to_the_end_on_a_desktop_and_a_phone_with_a_rel
             page.wait_for_selector("section.samarkand svg .sk-space")
             shot(page, "09-samarkand-phone")
             assert page.evaluate("document.documentElement.scrollWidth") <= 390 + 1, "the page fits the phone"
+            # what a card scores is written under the hand, not only a tooltip a phone cannot show
+            worth = page.locator(".sk-worth")
+            assert worth.is_visible() and worth.inner_text() == Translator("samarkand", "en").ui("cardWorth")
             reloaded = True
         page.wait_for_timeout(50)
     shot(page, "10-samarkand-final")

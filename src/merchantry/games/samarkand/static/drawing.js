@@ -365,6 +365,8 @@ function handPanel(view, moves, act, t, tr) {
   const limit = t("handLimit", { limit: view.hand_limit });
   return h("div", { class: "mine" },
     h("div", { class: "group-title", title: t("cardWorth") }, `${t("yourHand")} (${view.hand.length}) · ${limit}`),
+    // written out, not only a tooltip: a phone has no pointer to hover with (issue 32, fifteenth pass)
+    h("div", { class: "muted sk-worth" }, t("cardWorth")),
     h("div", { class: "cards" }, view.hand.map((card) => {
       const canDiscard = moves.discard.has(card.good);
       const body = [h("span", { class: "card-value" }, String(card.good)), h("span", { class: "card-kind" }, tr.term(card.name)),
