@@ -1,0 +1,189 @@
+"""Issue 32, the fifteenth newcomer pass: its rough edges (grammar of generated text, notation), pinned."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from importlib import resources
+
+import pytest
+
+from merchantry.i18n import Translator, name_form
+
+FAMILIES = (
+    "byzantium",
+    "caucasus",
+    "khwarezm",
+    "sogdiana",
+    "china",
+    "egypt",
+    "levant",
+    "arabia",
+    "persia",
+    "india",
+)
+
+# Samarkand's move text for every family: a marriage and a camel, as each language bends the name after its
+# preposition ("un chameau de Arabie", "s'allier à Chine" in French; "in Levante einheiraten" in German;
+# "um camelo de China" in Portuguese)
+MARRY = {
+    "fr": [
+        "s'allier à Byzance",
+        "s'allier au Caucase",
+        "s'allier au Khwarezm",
+        "s'allier à la Sogdiane",
+        "s'allier à la Chine",
+        "s'allier à l'Égypte",
+        "s'allier au Levant",
+        "s'allier à l'Arabie",
+        "s'allier à la Perse",
+        "s'allier à l'Inde",
+    ],
+    "de": [
+        "in Byzanz einheiraten",
+        "in den Kaukasus einheiraten",
+        "in Choresmien einheiraten",
+        "in Sogdien einheiraten",
+        "in China einheiraten",
+        "in Ägypten einheiraten",
+        "in die Levante einheiraten",
+        "in Arabien einheiraten",
+        "in Persien einheiraten",
+        "in Indien einheiraten",
+    ],
+    "pt": [
+        "casar com Bizâncio",
+        "casar com o Cáucaso",
+        "casar com a Corásmia",
+        "casar com a Sogdiana",
+        "casar com a China",
+        "casar com o Egito",
+        "casar com o Levante",
+        "casar com a Arábia",
+        "casar com a Pérsia",
+        "casar com a Índia",
+    ],
+}
+EXPAND = {
+    "fr": [
+        "un chameau de Byzance en K2",
+        "un chameau du Caucase en K2",
+        "un chameau du Khwarezm en K2",
+        "un chameau de Sogdiane en K2",
+        "un chameau de Chine en K2",
+        "un chameau d'Égypte en K2",
+        "un chameau du Levant en K2",
+        "un chameau d'Arabie en K2",
+        "un chameau de Perse en K2",
+        "un chameau d'Inde en K2",
+    ],
+    "de": [
+        "ein Kamel von Byzanz auf K2",
+        "ein Kamel vom Kaukasus auf K2",
+        "ein Kamel von Choresmien auf K2",
+        "ein Kamel von Sogdien auf K2",
+        "ein Kamel von China auf K2",
+        "ein Kamel von Ägypten auf K2",
+        "ein Kamel von der Levante auf K2",
+        "ein Kamel von Arabien auf K2",
+        "ein Kamel von Persien auf K2",
+        "ein Kamel von Indien auf K2",
+    ],
+    "pt": [
+        "um camelo de Bizâncio em K2",
+        "um camelo do Cáucaso em K2",
+        "um camelo da Corásmia em K2",
+        "um camelo da Sogdiana em K2",
+        "um camelo da China em K2",
+        "um camelo do Egito em K2",
+        "um camelo do Levante em K2",
+        "um camelo da Arábia em K2",
+        "um camelo da Pérsia em K2",
+        "um camelo da Índia em K2",
+    ],
+}
+MOVES = [f"marry {family}" for family in FAMILIES] + [f"expand {family} K2" for family in FAMILIES]
+
+
+def test_samarkand_families_are_the_ten_the_move_text_is_checked_for():
+    from merchantry.games.samarkand.actions import FAMILY_WORDS
+
+    assert sorted(FAMILY_WORDS) == sorted(FAMILIES)
+
+
+@pytest.mark.parametrize("language", sorted(MARRY))
+def test_samarkand_move_text_bends_every_familys_name_after_its_preposition(language):
+    tr = Translator("samarkand", language)
+    assert [tr.move(m) for m in MOVES] == MARRY[language] + EXPAND[language]
+
+
+@pytest.mark.parametrize("language", ["en", *sorted(MARRY)])
+def test_every_samarkand_family_has_each_form_its_language_uses(language):
+    catalogue = json.loads(
+        (resources.files("merchantry.games.samarkand") / "locales" / f"{language}.json").read_text("utf-8")
+    )
+    english = json.loads(
+        (resources.files("merchantry.games.samarkand") / "locales" / "en.json").read_text("utf-8")
+    )
+    families = {name for name in english["term"] if name.lower() in FAMILIES}
+    assert len(families) == 10
+    forms = [section for section in catalogue if name_form(section)]
+    assert sorted(forms) == ["termInto", "termOf"]
+    for form in forms:
+        assert set(catalogue[form]) == families, form
+
+
+def test_samarkand_german_log_bends_the_familys_name():
+    tr = Translator("samarkand", "de")
+    camel = tr.event({"type": "camel_one", "seat": 0, "family": "Levant", "space": "K2"})
+    assert camel == "P1 setzt ein Kamel von der Levante auf K2"
+    met = {"type": "relationship", "seat": 0, "family": "Caucasus", "other": "Levant", "count": 2}
+    said = tr.event({**met, "active_seats": [0], "passive_seats": [1]})
+    assert "Eingeheiratet in den Kaukasus: P1" in said and "Eingeheiratet in die Levante: P2" in said, said
+    unheld = tr.event({**met, "type": "relationship_unheld", "active_seats": [0]})
+    assert "Niemand hat in die Levante eingeheiratet." in unheld, unheld
+
+
+def test_a_language_without_a_form_of_a_name_says_the_name_itself():
+    tr = Translator("samarkand", "en")
+    assert tr.move("marry levant") == "marry into Levant"
+    assert tr.move("expand egypt B2") == "a camel of Egypt on B2"
+
+
+NODE_SCRIPT = """
+import {{ readFileSync }} from "node:fs";
+globalThis.location = {{ search: "?lang={language}" }};
+globalThis.localStorage = {{ getItem: () => null }};
+globalThis.navigator = {{ language: "en" }};
+const root = {root};
+globalThis.fetch = async (url) => {{
+  const path = url.startsWith("/games/") ? `${{root}}/games/${{url.slice(7)}}` : `${{root}}${{url}}`;
+  try {{
+    const text = readFileSync(path, "utf-8");
+    return {{ ok: true, json: async () => JSON.parse(text) }};
+  }}
+  catch {{ return {{ ok: false }}; }}
+}};
+const i18n = await import(`${{root}}/server/static/i18n.js`);
+await i18n.loadLanguage();
+const tr = await i18n.gameTranslator("samarkand");
+console.log(JSON.stringify({{
+  moves: {moves}.map((m) => tr.move(m)),
+  camel: tr.event({{ type: "camel_one", seat: 0, family: "Levant", space: "K2" }}),
+}}));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node to run the page's module")
+@pytest.mark.parametrize("language", ["en", *sorted(MARRY)])
+def test_the_pages_samarkand_move_text_bends_family_names_as_the_server_does(language):
+    root = str(resources.files("merchantry"))
+    script = NODE_SCRIPT.format(language=language, root=json.dumps(root), moves=json.dumps(MOVES))
+    out = subprocess.run(
+        ["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True
+    )
+    said = json.loads(out.stdout)
+    tr = Translator("samarkand", language)
+    assert said["moves"] == [tr.move(m) for m in MOVES]
+    assert said["camel"] == tr.event({"type": "camel_one", "seat": 0, "family": "Levant", "space": "K2"})
