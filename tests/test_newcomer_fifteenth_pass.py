@@ -151,6 +151,48 @@ def test_a_language_without_a_form_of_a_name_says_the_name_itself():
     assert tr.move("expand egypt B2") == "a camel of Egypt on B2"
 
 
+# two families meet: one seat married into the first, two into the second; then two into the first, none
+# into the second
+MEETINGS = [
+    {"type": "relationship", "seat": 1, "family": "Arabia", "other": "Levant", "count": 2}
+    | {"active_seats": [1], "passive_seats": [1, 2]},
+    {"type": "relationship_unheld", "seat": 1, "family": "Arabia", "other": "Levant", "count": 1}
+    | {"active_seats": [0, 1]},
+]
+PAID = {
+    "en": (
+        "Married into Arabia: P2, 3 dirhams.",
+        "Married into Levant: P2 and P3, 1 dirham each.",
+        "Married into Arabia: P1 and P2, 3 dirhams each.",
+    ),
+    "fr": (
+        "Allié à la famille Arabie : P2, 3 dirhams.",
+        "Alliés à la famille Levant : P2 et P3, 1 dirham chacun.",
+        "Alliés à la famille Arabie : P1 et P2, 3 dirhams chacun.",
+    ),
+    "de": (
+        "Eingeheiratet in Arabien: P2, 3 Dirham.",
+        "Eingeheiratet in die Levante: P2 und P3, je 1 Dirham.",
+        "Eingeheiratet in Arabien: P1 und P2, je 3 Dirham.",
+    ),
+    "pt": (
+        "Casado com a família Arábia: P2, 3 dirhams.",
+        "Casados com a família Levante: P2 e P3, 1 dirham cada.",
+        "Casados com a família Arábia: P1 e P2, 3 dirhams cada.",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", sorted(PAID))
+def test_samarkand_sk_r2_relationship_payouts_say_each_only_for_more_than_one_player_paid(language):
+    """The log read "Married into Arabia: P2 Medium bot, 3 dirhams each" when one player was paid."""
+    tr = Translator("samarkand", language)
+    one_paid, two_paid, both_first = PAID[language]
+    first, unheld = (tr.event(event) for event in MEETINGS)
+    assert one_paid in first and two_paid in first, first
+    assert both_first in unheld, unheld
+
+
 NODE_SCRIPT = """
 import {{ readFileSync }} from "node:fs";
 globalThis.location = {{ search: "?lang={language}" }};
@@ -171,6 +213,7 @@ const tr = await i18n.gameTranslator("samarkand");
 console.log(JSON.stringify({{
   moves: {moves}.map((m) => tr.move(m)),
   camel: tr.event({{ type: "camel_one", seat: 0, family: "Levant", space: "K2" }}),
+  met: {met}.map((event) => tr.event(event)),
 }}));
 """
 
@@ -179,7 +222,9 @@ console.log(JSON.stringify({{
 @pytest.mark.parametrize("language", ["en", *sorted(MARRY)])
 def test_the_pages_samarkand_move_text_bends_family_names_as_the_server_does(language):
     root = str(resources.files("merchantry"))
-    script = NODE_SCRIPT.format(language=language, root=json.dumps(root), moves=json.dumps(MOVES))
+    script = NODE_SCRIPT.format(
+        language=language, root=json.dumps(root), moves=json.dumps(MOVES), met=json.dumps(MEETINGS)
+    )
     out = subprocess.run(
         ["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True
     )
@@ -187,3 +232,4 @@ def test_the_pages_samarkand_move_text_bends_family_names_as_the_server_does(lan
     tr = Translator("samarkand", language)
     assert said["moves"] == [tr.move(m) for m in MOVES]
     assert said["camel"] == tr.event({"type": "camel_one", "seat": 0, "family": "Levant", "space": "K2"})
+    assert said["met"] == [tr.event(event) for event in MEETINGS]

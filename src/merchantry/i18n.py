@@ -2,7 +2,8 @@
 
 One catalogue per language for the platform (`merchantry/locales/<lang>.json`) and one per game
 (`games/<game>/locales/<lang>.json`). Sections: `ui` (interface words), `term` (card, good and gem names),
-`event` (log templates), `reason` (why the rules refuse a move: errors.IllegalAction's key; read as an
+`event` (log templates; `<type>__<list>` says a list argument of an event in its own words, pluralised by its
+length), `reason` (why the rules refuse a move: errors.IllegalAction's key; read as an
 event is). Placeholders are `{{name}}`; a template with a count has plural forms `key_one`, `key_other`,
 ... chosen by CLDR's rules (Babel), and `key_zero` when the count is 0, as i18next does. An event's
 arguments read by name: `seat` / `*_seat` is a seat, `*_seats` a list of seats, `scores` one number per
@@ -178,6 +179,14 @@ class Translator:
         for name, value in event.items():
             if isinstance(value, str) and name in values:
                 values.update(self._forms(name, value, values[name]))
+        for name, value in event.items():
+            # a list with its own words, singular or plural by its length ("Married into Arabia: P2, 3
+            # dirhams" but "...: P1 and P3, 3 dirhams each"): the template `<type>__<name>` says it
+            phrase = (
+                self._find(f"event.{event['type']}__{name}", len(value)) if isinstance(value, list) else None
+            )
+            if phrase is not None and name in values:
+                values[name] = interpolate(phrase, values)
         text = self._find(f"event.{event['type']}", event.get("count"))
         if text is None:
             return f"{event['type']} {json.dumps(values, ensure_ascii=False)}"

@@ -141,6 +141,13 @@ export async function gameTranslator(game) {
       vars[name] = describe(name, value, { ui, term, seatName, join: (items) => join(items) });
       if (typeof value === "string") Object.assign(vars, forms(name, value, vars[name]));
     }
+    // a list with its own words, singular or plural by its length, as merchantry/i18n.py's Translator.event:
+    // the template `<type>__<name>` ("Married into Arabia: P2, 3 dirhams" but "...: P1 and P3, 3 dirhams each")
+    for (const [name, value] of Object.entries(ev)) {
+      if (!Array.isArray(value) || !(name in vars)) continue;
+      const phrase = pick(catalogues, `event.${ev.type}__${name}`, { count: value.length }, lang);
+      if (phrase !== undefined) vars[name] = interpolate(phrase, vars);
+    }
     const template = pick(catalogues, `event.${ev.type}`, { count: ev.count }, lang);
     return template === undefined ? `${ev.type} ${JSON.stringify(vars)}` : interpolate(template, vars);
   };
