@@ -233,3 +233,59 @@ def test_the_pages_samarkand_move_text_bends_family_names_as_the_server_does(lan
     assert said["moves"] == [tr.move(m) for m in MOVES]
     assert said["camel"] == tr.event({"type": "camel_one", "seat": 0, "family": "Levant", "space": "K2"})
     assert said["met"] == [tr.event(event) for event in MEETINGS]
+
+
+# a chart's caption and a turning point after a shared win: the winners' lines end at their share
+SHARED_WIN = {
+    "en": "shared win",
+    "de": "geteilten Sieg",
+    "fr": "victoire partagée",
+    "pt": "vitória partilhada",
+}
+
+
+@pytest.mark.parametrize("language", sorted(SHARED_WIN))
+def test_the_analysis_charts_caption_says_a_shared_win_ends_a_line_at_the_winners_share(language):
+    caption = Translator(None, language).ui("chartPerspective")
+    assert SHARED_WIN[language] in caption and "50" in caption, caption
+
+
+def test_a_turning_point_to_a_shared_win_says_it_was_a_shared_win():
+    from merchantry.bots.analysis import turning_points
+    from merchantry.cli import moment_in_words
+    from tests.test_search_bots import judged_decision
+
+    decisions = [
+        judged_decision(1, 0, [0.50, 0.50]),
+        judged_decision(2, 1, [0.20, 0.80]),  # P2's last decision: 80%
+        judged_decision(3, 0, [0.50, 0.50]),  # P1's last move catches up: the two share the win
+    ]
+    p1, p2 = turning_points(decisions, 2, result=[0.5, 0.5])
+    assert p1 == []
+    assert p2 == [
+        {
+            "move": 3,
+            "round": 1,
+            "by": [0],
+            "moves": [{"seat": 0, "played": "move3"}],
+            "from": 80,
+            "to": 50,
+            "end": True,
+            "shared": True,
+        }
+    ]
+    said = moment_in_words({"kind": "turning", **p2[0]}, 1)
+    assert said.endswith(
+        "fell from 80% to 50%, a shared win, not a win alone (from their last move to the end)"
+    )
+    # a loss at the end is no shared win
+    lost = turning_points(decisions, 2, result=[1.0, 0.0])[1]
+    assert lost and "shared" not in lost[0]
+
+
+@pytest.mark.parametrize("language", sorted(SHARED_WIN))
+def test_the_pages_turning_point_to_a_shared_win_has_its_own_words(language):
+    said = Translator(None, language).ui("turningPointShared", round=3, seats="P1", whose="P2", to=50)
+    assert SHARED_WIN[language].split()[-1] in said and "50" in said, said
+    app = (resources.files("merchantry.server") / "static" / "app.js").read_text(encoding="utf-8")
+    assert 'm.shared ? "turningPointShared"' in app
