@@ -289,3 +289,53 @@ def test_the_pages_turning_point_to_a_shared_win_has_its_own_words(language):
     assert SHARED_WIN[language].split()[-1] in said and "50" in said, said
     app = (resources.files("merchantry.server") / "static" / "app.js").read_text(encoding="utf-8")
     assert 'm.shared ? "turningPointShared"' in app
+
+
+def run_page_module(tmp_path, body: str) -> str:
+    """`body` run by node as a module of the page, its "/static/..." imports read from the package."""
+    static = (resources.files("merchantry.server") / "static").as_uri()
+    hooks = tmp_path / "hooks.mjs"
+    hooks.write_text(
+        "export async function resolve(spec, ctx, next) {\n"
+        f'  if (spec.startsWith("/static/")) return next({json.dumps(static)} + spec.slice(7), ctx);\n'
+        "  return next(spec, ctx);\n}\n"
+    )
+    script = f"""
+        import {{ register }} from "node:module";
+        register({json.dumps(hooks.as_uri())});
+        globalThis.location = {{ search: "" }};
+        globalThis.localStorage = {{ getItem: () => null }};
+        globalThis.navigator = {{ language: "en" }};
+        {body}
+    """
+    out = subprocess.run(
+        ["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True
+    )
+    return out.stdout
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node to run the page's module")
+def test_money_mo_e3_a_currency_the_penalty_takes_to_0_is_written_one_way(tmp_path):
+    """ "GBP 100 − 100 (under 200) = 0" stood beside "EUR 90 − 100 (under 200) → 0": two forms of one rule."""
+    drawing = (resources.files("merchantry.games.money") / "static" / "drawing.js").as_uri()
+    hands = [(100, 0), (90, 0), (150, 0), (100, 1), (90, 1), (250, 0), (250, 1)]
+    said = run_page_module(
+        tmp_path,
+        f"""
+        const {{ currencyScore }} = await import({json.dumps(drawing)});
+        const t = (key) => ({{ under200: "under 200", trios: "trio" }})[key] ?? key;
+        for (const [total, trios] of {json.dumps(hands)}) {{
+          const score = Math.max(0, total - (total < 200 ? 100 : 0)) + 100 * trios;
+          console.log(currencyScore({{}}, "GBP", {{ total, trios, score }}, t));
+        }}
+        """,
+    ).splitlines()
+    assert said == [
+        "GBP 100 − 100 (under 200) → 0",
+        "GBP 90 − 100 (under 200) → 0",
+        "GBP 150 − 100 (under 200) = 50",
+        "GBP 100 − 100 (under 200) → 0 + 100 (trio) = 100",
+        "GBP 90 − 100 (under 200) → 0 + 100 (trio) = 100",
+        "GBP 250",
+        "GBP 250 + 100 (trio) = 350",
+    ]
