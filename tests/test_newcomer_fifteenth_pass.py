@@ -339,3 +339,19 @@ def test_money_mo_e3_a_currency_the_penalty_takes_to_0_is_written_one_way(tmp_pa
         "GBP 250",
         "GBP 250 + 100 (trio) = 350",
     ]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node to run the page's module")
+@pytest.mark.parametrize("language", ["en", "de", "fr", "pt"])
+def test_money_currencies_in_your_hand_keep_a_separator_between_them_as_text(language, tmp_path):
+    """ "Currencies in your hand" read "BRL 30 / 200CAD 50 / 200" as text (a screen reader's, a copy's)."""
+    from tests.games.money_helpers import arrange
+    from tests.test_newcomer_sixth_pass import drawn, money_words, seat_one_payload
+
+    tr = Translator("money", language)
+    words = money_words(language) | {"listSeparator": tr.ui("listSeparator")}
+    state = arrange(hands=[["BRL30", "CAD50", "EUR20"], ["AUD20"], ["GBP20"], ["USD20"]])
+    script = """for (const n of find(drawing, "money-totals")) console.log(text(n));"""
+    said = drawn(tmp_path, "money", seat_one_payload(state), words, script)
+    sep = words["listSeparator"]
+    assert said == [f"{words['totals']}{words['colon']}BRL 30 / 200{sep}CAD 50 / 200{sep}EUR 20 / 200"], said

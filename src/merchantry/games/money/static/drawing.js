@@ -69,9 +69,12 @@ function currencyTotals(codes, t) {
   }
   const entries = Object.entries(totals).sort();
   if (!entries.length) return null;
+  // the chips with the language's list separator between them as text, which a screen reader and a copy keep
+  // (they read "BRL 30 / 200CAD 50 / 200")
+  const chips = entries.map(([currency, total]) => h("span", { class: `money-total c-${currency}${total >= 200 ? " safe" : ""}` },
+    `${currency} ${total}${total >= 200 ? " ✓" : " / 200"}`));
   return h("div", { class: "money-totals", title: t("totalsHelp") }, `${t("totals")}${t("colon")}`,
-    entries.map(([currency, total]) => h("span", { class: `money-total c-${currency}${total >= 200 ? " safe" : ""}` },
-      `${currency} ${total}${total >= 200 ? " ✓" : " / 200"}`)));
+    chips.flatMap((chip, i) => (i ? [t("listSeparator"), chip] : [chip])));
 }
 
 // The serial that decided each tied bid (MO-R5), as it was at the reveal: a seat's bid_serial is that of the
