@@ -12,7 +12,7 @@ seat; every list is joined as the language joins one ("tea, myrrh and olives":
 the same for every game; a word is looked up in `term` (the word itself when the catalogue has no
 translation). A name can have forms a template asks for by the placeholder `{{name_form}}`: section
 `termForm` (`termOf`, `termInto`), keyed as `term` is, says the name with what comes before it as the language
-bends it ("d'Arabie", "au Levant", "vom Kaukasus"); the plain name where the language's own catalogue has no
+bends it ("d'Italie", "au Portugal", "vom Rhein"); the plain name where the language's own catalogue has no
 such form. Every language has the same sections; a form placeholder stands for the same value as its name.
 """
 
@@ -138,7 +138,7 @@ class Translator:
         return text
 
     def _term_of(self, word: str) -> str:
-        """A notation word as a name (levant -> Levant, in this language)."""
+        """A notation word as a name, in this language."""
         return self.term(self._term_key(word))
 
     def _term_key(self, word: str) -> str:
@@ -150,7 +150,7 @@ class Translator:
 
     def _forms(self, placeholder: str, key: str, word: str) -> dict[str, str]:
         """`{{placeholder_form}}` for each of the language's forms: the name `key` in that form (French
-        "d'Arabie" for of, "à l'Arabie" for into), else the name as it is (`word`)."""
+        "d'Italie" for of, "à l'Italie" for into), else the name as it is (`word`)."""
         return {f"{placeholder}_{form}": names.get(key, word) for form, names in self.forms.items()}
 
     def rules(self, key: str, **values: Any) -> str:
@@ -180,8 +180,8 @@ class Translator:
             if isinstance(value, str) and name in values:
                 values.update(self._forms(name, value, values[name]))
         for name, value in event.items():
-            # a list with its own words, singular or plural by its length ("Married into Arabia: P2, 3
-            # dirhams" but "...: P1 and P3, 3 dirhams each"): the template `<type>__<name>` says it
+            # a list with its own words, singular or plural by its length ("Paid: P2, 3 coins" but
+            # "Paid: P1 and P3, 3 coins each"): the template `<type>__<name>` says it
             phrase = (
                 self._find(f"event.{event['type']}__{name}", len(value)) if isinstance(value, list) else None
             )

@@ -142,7 +142,7 @@ export async function gameTranslator(game) {
       if (typeof value === "string") Object.assign(vars, forms(name, value, vars[name]));
     }
     // a list with its own words, singular or plural by its length, as merchantry/i18n.py's Translator.event:
-    // the template `<type>__<name>` ("Married into Arabia: P2, 3 dirhams" but "...: P1 and P3, 3 dirhams each")
+    // the template `<type>__<name>` ("Paid: P2, 3 coins" but "Paid: P1 and P3, 3 coins each")
     for (const [name, value] of Object.entries(ev)) {
       if (!Array.isArray(value) || !(name in vars)) continue;
       const phrase = pick(catalogues, `event.${ev.type}__${name}`, { count: value.length }, lang);
@@ -181,7 +181,7 @@ export async function gameTranslator(game) {
   };
   const termOf = (word) => term(termKey(word));
   // a name's forms, as merchantry/i18n.py's Translator._forms: {{placeholder_form}} for each form of the
-  // language's own catalogues (sections termOf, termInto...: "d'Arabie" for termOf.Arabia in French), else
+  // language's own catalogues (sections termOf, termInto...: "d'Italie" for termOf.Italy in French), else
   // the name as it is; never another language's form
   const ownForms = {};
   for (const catalogue of [platform[0] || {}, own[0] || {}]) {
