@@ -214,6 +214,8 @@ console.log(JSON.stringify({{
   moves: {moves}.map((m) => tr.move(m)),
   camel: tr.event({{ type: "camel_one", seat: 0, family: "Levant", space: "K2" }}),
   met: {met}.map((event) => tr.event(event)),
+  start: tr.ui("start", tr.named("family", "Levant")),
+  second: tr.ui("promptSecond", tr.named("family", "Caucasus")),
 }}));
 """
 
@@ -233,6 +235,9 @@ def test_the_pages_samarkand_move_text_bends_family_names_as_the_server_does(lan
     assert said["moves"] == [tr.move(m) for m in MOVES]
     assert said["camel"] == tr.event({"type": "camel_one", "seat": 0, "family": "Levant", "space": "K2"})
     assert said["met"] == [tr.event(event) for event in MEETINGS]
+    if language == "de":  # the page's own sentences with a family's name bend it too
+        assert said["start"] == "Start von der Levante"
+        assert said["second"].startswith("Setze ein zweites Kamel vom Kaukasus ("), said["second"]
 
 
 # a chart's caption and a turning point after a shared win: the winners' lines end at their share
@@ -355,3 +360,17 @@ def test_money_currencies_in_your_hand_keep_a_separator_between_them_as_text(lan
     said = drawn(tmp_path, "money", seat_one_payload(state), words, script)
     sep = words["listSeparator"]
     assert said == [f"{words['totals']}{words['colon']}BRL 30 / 200{sep}CAD 50 / 200{sep}EUR 20 / 200"], said
+
+
+def test_samarkand_page_sentences_naming_a_family_give_it_with_its_forms():
+    """The board's "Start von Levante", "ein Kamel von Kaukasus" (German): the page passes a family's name
+    with its forms (tr.named), and the sentences that name one family say "the family" where the language
+    puts an article before a name ("Mais uma relação de Levante")."""
+    drawing = (resources.files("merchantry.games.samarkand") / "static" / "drawing.js").read_text("utf-8")
+    for key in ("start", "promptSecond", "promptChooseFamily"):
+        assert f't("{key}", named(tr, "family", ' in drawing, key
+    last = {"de": "der Familie Levante", "fr": "pour la famille Levant", "pt": "da família Levante"}
+    for language, words in last.items():
+        tr = Translator("samarkand", language)
+        said = tr.ui("endNearLastMarker", count=1, families=tr.term("Levant"))
+        assert words in said, said

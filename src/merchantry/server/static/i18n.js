@@ -123,7 +123,7 @@ export function playsBySeat(moves) {
 
 // A game's translator: its own catalogue first, then the platform's. `tr.ui(key)` for interface words,
 // `tr.term(word)` for a card, good or gem name (the word itself if the catalogue has none), and
-// `tr.event(event, seatName)` for a log event, `tr.move(text)` for a move's notation in words, `tr.join(items)`
+// `tr.named(name, key)` for a name as a template's values with its forms (termOf...), `tr.event(event, seatName)` for a log event, `tr.move(text)` for a move's notation in words, `tr.join(items)`
 // for a list as the language lists it, `tr.reason(why, english, seatName)` for why a move was refused.
 export async function gameTranslator(game) {
   const own = await chain(`/games/${game}/locales`);
@@ -212,7 +212,9 @@ export async function gameTranslator(game) {
   // an empty choice that the rules fill by the player count), else undefined
   const optionDefault = (name) => pick(catalogues, `optionDefault.${name}`, {}, lang);
   const join = (items) => joinList(items, catalogues, lang);
-  return { ui, term, event, move, moves, option, optionDefault, join, reason };
+  // a name as a template's values: {name: the term, name_of: its form...}, for the page's own sentences
+  const named = (name, key) => ({ [name]: term(key), ...forms(name, key, term(key)) });
+  return { ui, term, named, event, move, moves, option, optionDefault, join, reason };
 }
 
 // a whole move (its steps separated by ", ") as a sentence in the reader's language: a run of steps of one
