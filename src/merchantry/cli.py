@@ -438,9 +438,10 @@ def moment_in_words(moment: dict[str, Any], seat: int) -> str:
         f"{seat_label(other)} played {quoted_plays(played)}" for other, played in plays.items()
     )
     between = "from their last move to the end" if moment.get("end") else "between two of their moves"
+    shared = ", a shared win, not a win alone" if moment.get("shared") else ""
     return (
         f"while {others}, {seat_label(seat)}'s chance of winning fell from {moment['from']}% to"
-        f" {moment['to']}% ({between})"
+        f" {moment['to']}%{shared} ({between})"
     )
 
 

@@ -2,14 +2,18 @@
 
 One catalogue per language for the platform (`merchantry/locales/<lang>.json`) and one per game
 (`games/<game>/locales/<lang>.json`). Sections: `ui` (interface words), `term` (card, good and gem names),
-`event` (log templates), `reason` (why the rules refuse a move: errors.IllegalAction's key; read as an
+`event` (log templates; `<type>__<list>` says a list argument of an event in its own words, pluralised by its
+length), `reason` (why the rules refuse a move: errors.IllegalAction's key; read as an
 event is). Placeholders are `{{name}}`; a template with a count has plural forms `key_one`, `key_other`,
 ... chosen by CLDR's rules (Babel), and `key_zero` when the count is 0, as i18next does. An event's
 arguments read by name: `seat` / `*_seat` is a seat, `*_seats` a list of seats, `scores` one number per
 seat; every list is joined as the language joins one ("tea, myrrh and olives":
 `ui.listSeparator` between its items, `list.last` before the last one; an empty one reads `ui.nothing`),
 the same for every game; a word is looked up in `term` (the word itself when the catalogue has no
-translation).
+translation). A name can have forms a template asks for by the placeholder `{{name_form}}`: section
+`termForm` (`termOf`, `termInto`), keyed as `term` is, says the name with what comes before it as the language
+bends it ("d'Italie", "au Portugal", "vom Rhein"); the plain name where the language's own catalogue has no
+such form. Every language has the same sections; a form placeholder stands for the same value as its name.
 """
 
 from __future__ import annotations
@@ -52,6 +56,15 @@ def load_catalogue(folder: Path, language: str) -> Catalogue:
     return data
 
 
+FORM_SECTION = re.compile(r"term([A-Z]\w*)")
+
+
+def name_form(section: str) -> str | None:
+    """The form a catalogue section holds ("termOf" -> "of"), or None for another section."""
+    found = FORM_SECTION.fullmatch(section)
+    return found.group(1).lower() if found else None
+
+
 def check_language(language: str) -> str:
     if language not in LANGUAGES:
         raise ValueError(f"no language {language!r}; languages are: {', '.join(LANGUAGES)}")
@@ -76,6 +89,12 @@ class Translator:
         folders = ([games.package(game).folder / "locales"] if game else []) + [PLATFORM_LOCALES]
         chain = [language] if language == "en" else [language, "en"]
         self.catalogues = [load_catalogue(folder, lang) for lang in chain for folder in folders]
+        # a name's forms are the language's own: never another language's preposition
+        self.forms: dict[str, dict[str, str]] = {}
+        for catalogue in reversed(self.catalogues[: len(folders)]):
+            for section, names in catalogue.items():
+                if form := name_form(section):
+                    self.forms.setdefault(form, {}).update(names)
         self.plural = Locale.parse(PLURAL_LOCALE.get(language, language)).plural_form
 
     def _find(self, key: str, count: Any = None) -> str | None:
@@ -107,8 +126,11 @@ class Translator:
         with `{{args}}` (every argument, each a term where the catalogue has one), `{{a1}}`, `{{a2}}`...;
         the notation itself when the catalogue has no template for it."""
         verb, *args = text.split() or [""]
-        words = [self._term_of(arg) for arg in args]
+        keys = [self._term_key(arg) for arg in args]
+        words = [self.term(key) for key in keys]
         values = {"args": ", ".join(words), **{f"a{i}": word for i, word in enumerate(words, 1)}}
+        for i, (key, word) in enumerate(zip(keys, words, strict=True), 1):
+            values.update(self._forms(f"a{i}", key, word))
         for key in (f"{verb}_{'_'.join(args)}".lower(), verb.lower()):
             template = self._find(f"move.{key}")
             if template is not None:
@@ -116,12 +138,20 @@ class Translator:
         return text
 
     def _term_of(self, word: str) -> str:
-        """A notation word as a name: as written, or capitalised as names are keyed (levant -> Levant)."""
+        """A notation word as a name, in this language."""
+        return self.term(self._term_key(word))
+
+    def _term_key(self, word: str) -> str:
+        """A notation word as its name is keyed: as written, or capitalised (levant -> Levant)."""
         for candidate in (word, word.capitalize(), word.upper()):
-            found = self._find(f"term.{candidate}")
-            if found is not None:
-                return found
+            if self._find(f"term.{candidate}") is not None:
+                return candidate
         return word
+
+    def _forms(self, placeholder: str, key: str, word: str) -> dict[str, str]:
+        """`{{placeholder_form}}` for each of the language's forms: the name `key` in that form (French
+        "d'Italie" for of, "à l'Italie" for into), else the name as it is (`word`)."""
+        return {f"{placeholder}_{form}": names.get(key, word) for form, names in self.forms.items()}
 
     def rules(self, key: str, **values: Any) -> str:
         """Words of a rules page's tables (section `rules`)."""
@@ -146,6 +176,17 @@ class Translator:
             for name, value in event.items()
             if name not in ("type", "audience", "others", "new_round")
         }
+        for name, value in event.items():
+            if isinstance(value, str) and name in values:
+                values.update(self._forms(name, value, values[name]))
+        for name, value in event.items():
+            # a list with its own words, singular or plural by its length ("Paid: P2, 3 coins" but
+            # "Paid: P1 and P3, 3 coins each"): the template `<type>__<name>` says it
+            phrase = (
+                self._find(f"event.{event['type']}__{name}", len(value)) if isinstance(value, list) else None
+            )
+            if phrase is not None and name in values:
+                values[name] = interpolate(phrase, values)
         text = self._find(f"event.{event['type']}", event.get("count"))
         if text is None:
             return f"{event['type']} {json.dumps(values, ensure_ascii=False)}"
@@ -163,6 +204,9 @@ class Translator:
             return without_clause_ids(str(error))
         params: dict[str, Any] = getattr(error, "params", {})
         values = {name: self._describe(name, value, seat_name) for name, value in params.items()}
+        for name, value in params.items():
+            if isinstance(value, str):
+                values.update(self._forms(name, value, values[name]))
         return interpolate(text, values)
 
     def join(self, items: list[str]) -> str:

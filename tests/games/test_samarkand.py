@@ -720,13 +720,13 @@ def test_a_broken_state_is_refused_with_a_clear_reason():
         build(d)
 
 
-# each language's words for "meet for the first time", "3 dirhams each" and "1 dirham each": a first meeting
-# is said in plain words, never as "P1 +3, P2 +1"
+# each language's words for "meet for the first time", "3 dirhams" and "1 dirham" (one player paid each: no
+# "each", which is for several): a first meeting is said in plain words, never as "P1 +3, P2 +1"
 PLAIN_MEETING = {
-    "en": ("meet for the first time", "3 dirhams each", "1 dirham each"),
-    "de": ("begegnen sich zum ersten Mal", "je 3 Dirham", "je 1 Dirham"),
-    "fr": ("se rencontrent pour la première fois", "3 dirhams chacun", "1 dirham chacun"),
-    "pt": ("encontram-se pela primeira vez", "3 dirhams cada", "1 dirham cada"),
+    "en": ("meet for the first time", "3 dirhams", "1 dirham"),
+    "de": ("begegnen sich zum ersten Mal", "3 Dirham", "1 Dirham"),
+    "fr": ("se rencontrent pour la première fois", "3 dirhams", "1 dirham"),
+    "pt": ("encontram-se pela primeira vez", "3 dirhams", "1 dirham"),
 }
 
 

@@ -772,7 +772,8 @@ def turning_points(
 def turning_point(earlier: Decision, to: float, between: list[Decision], end: bool) -> dict[str, Any]:
     """The fall of `earlier.seat`'s chance from after its move `earlier` to `to` (before its next move, or
     its share of the win at the `end`), and the other seats' moves in between (those that had a choice),
-    the first of them where it is shown."""
+    the first of them where it is shown; at the end, "shared" where the result is a shared win (a fall "to
+    50%" of a seat that won with another)."""
     point = {
         "move": between[0].moves[0],
         "round": between[0].round,
@@ -781,7 +782,10 @@ def turning_point(earlier: Decision, to: float, between: list[Decision], end: bo
         "from": percent(earlier.after),
         "to": percent(to),
     }
-    return {**point, "end": True} if end else point
+    if not end:
+        return point
+    # a share of the win between 0 and 1 is a shared win: the seat won, with others (the fall is its share)
+    return {**point, "end": True, "shared": True} if 0 < to < 1 else {**point, "end": True}
 
 
 def clear_fall(earlier: Decision, to: float, to_high: float) -> bool:

@@ -1176,7 +1176,7 @@ function momentButton(m, seat, table, tr, show) {
     return `${seatName(table, other, m.move)} (${[...quoted, ...(more ? [t("morePlays", { count: more })] : [])].join(" ")})`;
   }));
   return h("button", { class: "link turning-point", onclick: () => show(m.move), "data-move-number": String(m.move), title: `${t("showPosition")} (${m.moves.map((other) => other.played).join(" · ")})`, "data-notation": m.moves[0].played },
-    t(m.end ? "turningPointEnd" : "turningPoint", { round: m.round, whose: seatName(table, seat, m.move), from: m.from, to: m.to, seats }));
+    t(m.shared ? "turningPointShared" : m.end ? "turningPointEnd" : "turningPoint", { round: m.round, whose: seatName(table, seat, m.move), from: m.from, to: m.to, seats }));
 }
 
 // a whole move in words, its steps each kept on one line (a long sealed bid wraps between its cards); its

@@ -123,10 +123,11 @@ export function playsBySeat(moves) {
 
 // A game's translator: its own catalogue first, then the platform's. `tr.ui(key)` for interface words,
 // `tr.term(word)` for a card, good or gem name (the word itself if the catalogue has none), and
-// `tr.event(event, seatName)` for a log event, `tr.move(text)` for a move's notation in words, `tr.join(items)`
+// `tr.named(name, key)` for a name as a template's values with its forms (termOf...), `tr.event(event, seatName)` for a log event, `tr.move(text)` for a move's notation in words, `tr.join(items)`
 // for a list as the language lists it, `tr.reason(why, english, seatName)` for why a move was refused.
 export async function gameTranslator(game) {
-  const catalogues = [...(await chain(`/games/${game}/locales`)), ...platform];
+  const own = await chain(`/games/${game}/locales`);
+  const catalogues = [...own, ...platform];
   const lang = language();
   const ui = (key, vars = {}) => {
     const text = pick(catalogues, `ui.${key}`, vars, lang);
@@ -138,6 +139,14 @@ export async function gameTranslator(game) {
     for (const [name, value] of Object.entries(ev)) {
       if (name === "type" || name === "audience" || name === "others" || name === "new_round") continue;
       vars[name] = describe(name, value, { ui, term, seatName, join: (items) => join(items) });
+      if (typeof value === "string") Object.assign(vars, forms(name, value, vars[name]));
+    }
+    // a list with its own words, singular or plural by its length, as merchantry/i18n.py's Translator.event:
+    // the template `<type>__<name>` ("Paid: P2, 3 coins" but "Paid: P1 and P3, 3 coins each")
+    for (const [name, value] of Object.entries(ev)) {
+      if (!Array.isArray(value) || !(name in vars)) continue;
+      const phrase = pick(catalogues, `event.${ev.type}__${name}`, { count: value.length }, lang);
+      if (phrase !== undefined) vars[name] = interpolate(phrase, vars);
     }
     const template = pick(catalogues, `event.${ev.type}`, { count: ev.count }, lang);
     return template === undefined ? `${ev.type} ${JSON.stringify(vars)}` : interpolate(template, vars);
@@ -147,8 +156,10 @@ export async function gameTranslator(game) {
   // itself when the catalogue has no template for it
   const move = (text) => {
     const [verb = "", ...args] = text.split(/\s+/).filter(Boolean);
-    const words = args.map((arg) => termOf(arg));
+    const keys = args.map((arg) => termKey(arg));
+    const words = keys.map((key) => term(key));
     const vars = { args: words.join(", "), ...Object.fromEntries(words.map((w, i) => [`a${i + 1}`, w])) };
+    keys.forEach((key, i) => Object.assign(vars, forms(`a${i + 1}`, key, words[i])));
     for (const key of [`${verb}_${args.join("_")}`.toLowerCase(), verb.toLowerCase()]) {
       const template = pick(catalogues, `move.${key}`, {}, lang);
       if (template !== undefined) return interpolate(template, vars);
@@ -161,14 +172,26 @@ export async function gameTranslator(game) {
     const template = pick(catalogues, `moves.${verb.toLowerCase()}`, {}, lang);
     return template === undefined ? undefined : interpolate(template, { args: join(args.map(termOf)) });
   };
-  // a notation word as a name: as written, or capitalised as names are keyed (levant -> Levant)
-  const termOf = (word) => {
+  // a notation word as its name is keyed: as written, or capitalised (levant -> Levant)
+  const termKey = (word) => {
     for (const candidate of [word, word.charAt(0).toUpperCase() + word.slice(1).toLowerCase(), word.toUpperCase()]) {
-      const found = pick(catalogues, `term.${candidate}`, {}, lang);
-      if (found !== undefined) return found;
+      if (pick(catalogues, `term.${candidate}`, {}, lang) !== undefined) return candidate;
     }
     return word;
   };
+  const termOf = (word) => term(termKey(word));
+  // a name's forms, as merchantry/i18n.py's Translator._forms: {{placeholder_form}} for each form of the
+  // language's own catalogues (sections termOf, termInto...: "d'Italie" for termOf.Italy in French), else
+  // the name as it is; never another language's form
+  const ownForms = {};
+  for (const catalogue of [platform[0] || {}, own[0] || {}]) {
+    for (const [section, names] of Object.entries(catalogue)) {
+      const found = /^term([A-Z]\w*)$/.exec(section);
+      if (found) ownForms[found[1].toLowerCase()] = { ...ownForms[found[1].toLowerCase()], ...names };
+    }
+  }
+  const forms = (placeholder, key, word) =>
+    Object.fromEntries(Object.entries(ownForms).map(([form, names]) => [`${placeholder}_${form}`, names[key] ?? word]));
   // why the rules refused a move (the server's "why": a key, its values, the clauses it cites), as
   // merchantry/i18n.py's Translator.refusal says it: the catalogue's `reason` section, its values read as an
   // event's; `english`, the server's own sentence, when the catalogue cannot say it. In words only: the
@@ -179,6 +202,7 @@ export async function gameTranslator(game) {
     const vars = {};
     for (const [name, value] of Object.entries(why.params || {})) {
       vars[name] = describe(name, value, { ui, term, seatName, join: (items) => join(items) });
+      if (typeof value === "string") Object.assign(vars, forms(name, value, vars[name]));
     }
     return interpolate(template, vars);
   };
@@ -188,7 +212,9 @@ export async function gameTranslator(game) {
   // an empty choice that the rules fill by the player count), else undefined
   const optionDefault = (name) => pick(catalogues, `optionDefault.${name}`, {}, lang);
   const join = (items) => joinList(items, catalogues, lang);
-  return { ui, term, event, move, moves, option, optionDefault, join, reason };
+  // a name as a template's values: {name: the term, name_of: its form...}, for the page's own sentences
+  const named = (name, key) => ({ [name]: term(key), ...forms(name, key, term(key)) });
+  return { ui, term, named, event, move, moves, option, optionDefault, join, reason };
 }
 
 // a whole move (its steps separated by ", ") as a sentence in the reader's language: a run of steps of one

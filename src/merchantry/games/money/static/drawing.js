@@ -69,9 +69,12 @@ function currencyTotals(codes, t) {
   }
   const entries = Object.entries(totals).sort();
   if (!entries.length) return null;
+  // the chips with the language's list separator between them as text, which a screen reader and a copy keep
+  // (they read "BRL 30 / 200CAD 50 / 200")
+  const chips = entries.map(([currency, total]) => h("span", { class: `money-total c-${currency}${total >= 200 ? " safe" : ""}` },
+    `${currency} ${total}${total >= 200 ? " ✓" : " / 200"}`));
   return h("div", { class: "money-totals", title: t("totalsHelp") }, `${t("totals")}${t("colon")}`,
-    entries.map(([currency, total]) => h("span", { class: `money-total c-${currency}${total >= 200 ? " safe" : ""}` },
-      `${currency} ${total}${total >= 200 ? " ✓" : " / 200"}`)));
+    chips.flatMap((chip, i) => (i ? [t("listSeparator"), chip] : [chip])));
 }
 
 // The serial that decided each tied bid (MO-R5), as it was at the reveal: a seat's bid_serial is that of the
@@ -208,13 +211,14 @@ export function render(payload, act, t, tr = { join: (items) => items.join(", ")
 }
 
 // MO-E3/MO-E4 step by step: "AUD 140 − 100 (under 200) + 100 (trio) = 140", the rulebook's numbers or a variant's
-function currencyScore(view, currency, c, t) {
+export function currencyScore(view, currency, c, t) {
   const penalty = (view.variants || {}).penalty ?? 100;
   const bonus = (view.variants || {}).trio_bonus ?? 100;
   const lost = c.total < 200 ? Math.min(c.total, penalty) : 0;
   // the rules' "loses 100, never below 0": "BRL 90 − 100 (under 200) → 0", not "BRL 90 − 90", which read as if
-  // the penalty were the currency's own total
-  const floored = lost && lost < penalty ? " → 0" : "";
+  // the penalty were the currency's own total; one form for every currency the penalty takes to 0, "GBP 100
+  // − 100 (under 200) → 0" too (it read "= 0" beside "EUR 90 − 100 (under 200) → 0")
+  const floored = lost && lost === c.total ? " → 0" : "";
   const steps = [lost ? ` − ${penalty} (${t("under200")})${floored}` : "", c.trios ? ` + ${c.trios * bonus} (${t("trios", { count: c.trios })})` : ""].join("");
   if (c.total - lost + c.trios * bonus !== c.score) return `${currency} ${c.total} → ${c.score}`;  // a rule this page does not know
   if (floored && !c.trios) return `${currency} ${c.total}${steps}`;  // "→ 0" is its score

@@ -107,7 +107,7 @@ function drawMap(view, targets, onSpace, t, tr) {
     const fill = space.kind === "water" ? "#9cc9e8" : space.kind === "goods" ? "#f7e6b5" : space.kind === "start" ? COLOURS[family.colour] : "#e9dcc0";
     // the hover text: the space's name, then what it is and what stands on it ("K2 · land · camels: China")
     const label = space.kind === "goods" ? t("goodsSpace", { good: space.good, name: tr.term(MAP.goods[space.good - 1].name) })
-      : space.kind === "start" ? t("start", { family: tr.term(family.name) })
+      : space.kind === "start" ? t("start", named(tr, "family", family.name))
       : space.kind === "water" ? t("water") : t("land");
     const tip = [space.id, label, camels.length ? t("camelsHere", { families: tr.join(names) }) : ""].filter(Boolean).join(" · ");
     const children = [
@@ -247,7 +247,6 @@ function scrollCue(box, part, hint) {
 function prompt(view, seat, moves, table, t, tr) {
   const offer = view.offer;
   const who = (s) => seatName(table, s);
-  const family = view.expanding ? tr.term(view.expanding) : "";
   if (view.over) return null;
   if (offer) {
     const name = tr.term(offer.name);
@@ -262,9 +261,9 @@ function prompt(view, seat, moves, table, t, tr) {
   if (view.phase === "discard") {
     return moves.other.has("done") ? t("promptDiscard", { left: 2 - view.discarded, limit: view.hand_limit }) : t("promptDiscardMust", { limit: view.hand_limit });
   }
-  if (view.phase === "second") return t("promptSecond", { family });
+  if (view.phase === "second") return t("promptSecond", named(tr, "family", view.expanding || ""));
   if (moves.other.has("pass")) return t("promptPass");
-  if (ui.family && moves.expand.has(ui.family)) return t("promptChooseFamily", { family: tr.term(MAP.families[familyIndex(ui.family)].name) });
+  if (ui.family && moves.expand.has(ui.family)) return t("promptChooseFamily", named(tr, "family", MAP.families[familyIndex(ui.family)].name));
   return t("promptAct");
 }
 
@@ -408,6 +407,12 @@ export function label(move, tr) {
   const card = /^(discard|sell) (\d+)$/.exec(move);
   const good = card ? MAP.goods[Number(card[2]) - 1] : null;
   return good ? `${move} (${tr.term(good.name)})` : move;
+}
+
+// a family's name as a template's values, with the forms its language bends it into ("von der Levante": the
+// catalogue's termOf) where the translator has them
+function named(tr, name, key) {
+  return tr.named ? tr.named(name, key) : { [name]: tr.term(key) };
 }
 
 export function render(payload, send, t, tr = { term: (w) => w, join: (items) => items.join(", ") }) {
