@@ -3,11 +3,11 @@ chose unseen drawn by the game's model of them (`GamePackage.hidden_model`) wher
 
 Why: a search's play-outs play the other seats by a policy (greedy), while `sample_hidden` draws a choice
 already made unseen at random (a sealed bid: any cards of the seat's sampled hand). The two disagree, and a
-seat's measured chance then jumped when the others sealed, though it learnt nothing of their bids: +10 to
-+13 points on average over a game's deals, one move's chance 4% before and 53% after (issue 32, fifteenth
-pass: a hint asked again after a bot sealed; docs/bots.md, "Worlds"). Drawn by the play-outs' own policy,
-the chance before and after the seals is the same on average. A model reads the world only, which is a function of what the seat knows, so
-the world still is.
+seat's measured chance then jumped when the others sealed, though it learnt nothing of their bids: +10 to +13
+points on average over a game's deals, one move's chance 4% before and 53% after (issue 32, fifteenth pass: a
+hint asked again after a bot sealed; docs/bots.md, "Worlds"). Drawn by the play-outs' own policy, the chance
+before and after the seals is the same on average. A model reads the world only, which is a function of what
+the seat knows, so the world still is.
 """
 
 from __future__ import annotations
