@@ -402,6 +402,9 @@ def test_a_lessons_analysis_shows_the_moves_it_asked_for_unmarked():
         ("mistake", False),
     ]
     assert (body["summary"][0]["blunder"], body["summary"][0]["mistake"]) == (0, 1)
+    # nor counted: one decision judged, its loss the mean (a lesson's moves made a newcomer's mean loss)
+    assert body["summary"][0]["decisions"] == 1
+    assert body["summary"][0]["mean_loss"] == pytest.approx(0.3)
     assert [moment["move"] for moment in body["moments"][0]] == [7]
     elsewhere = job.to_dict([0.0, 1.0])  # at any other table, marked as judged
     assert elsewhere["decisions"][0]["mark"] == "blunder"
