@@ -616,8 +616,14 @@ def test_samarkands_sale_offer_is_unmissable_and_its_wide_parts_say_they_scroll(
     assert page.evaluate("document.querySelector('.samarkand').firstElementChild.matches('.sk-offer')")
     for where in ("0", "document.body.scrollHeight"):
         page.evaluate(f"window.scrollTo(0, {where})")
-        box = offer.bounding_box()
-        assert box["y"] >= -1 and box["y"] + box["height"] <= 844, f"the offer is out of sight: {box}"
+        # read in one go in the page, again until it holds: each of the bots' moves redraws the board, and a
+        # box read between two draws was none (ci31)
+        page.wait_for_function(
+            "() => { const offer = document.querySelector('.samarkand .sk-offer.answering');"
+            " if (!offer) return false; const box = offer.getBoundingClientRect();"
+            " return box.height > 0 && box.top >= -1 && box.bottom <= 844; }",
+            timeout=5000,
+        )  # (a timeout: the offer is out of sight)
     shot(page, "31-samarkand-offer-phone")
     page.evaluate("window.scrollTo(0, 0)")
     for part in (".sk-map-frame", ".sk-families"):
