@@ -492,8 +492,7 @@ class Analysis:
         return kept
 
     def judged(self) -> list[Decision]:
-        names = {f.name for f in fields(Decision)}
-        return [Decision(**{k: v for k, v in d.items() if k in names}) for d in self.decisions]
+        return decisions_of(self.decisions)
 
     def to_dict(self, result: list[float], taught: set[int] | None = None) -> dict[str, Any]:
         """As sent; `result`: each seat's share of the win at the game's end, where every seat's line of
@@ -501,20 +500,24 @@ class Analysis:
         moves a guided first game's lesson asked for, whose decisions are shown unmarked (`lesson_moves`)."""
         players = len(result)
         body: dict[str, Any] = {"status": self.status, "done": self.done, "total": self.total}
-        lesson = taught or set()
         body["decisions"] = [
-            as_taught(d) if lesson and lesson.issuperset(d["moves"]) else d for d in self.decisions
+            as_taught(d) if taught and taught.issuperset(d["moves"]) else d for d in self.decisions
         ]
         body["result"] = result
         if self.status == "done":
-            names = {f.name for f in fields(Decision)}
-            judged = [Decision(**{k: v for k, v in d.items() if k in names}) for d in body["decisions"]]
+            judged = decisions_of(body["decisions"])
             # the lesson's moves are not judged: counted neither among the decisions nor in the mean loss
             # (issue 32, sixteenth pass: a mean loss of 0.4 was the lesson's two moves' alone)
             body["summary"] = summary([d for d in judged if not d.taught], players)
             body["moments"] = moments(judged, players, result)
             body["marks"] = {name: threshold for threshold, name in MARKS}
         return body
+
+
+def decisions_of(bodies: list[dict[str, Any]]) -> list[Decision]:
+    """Decisions as sent or stored (`work.decision_body`) read back: the fields a Decision has."""
+    names = {f.name for f in fields(Decision)}
+    return [Decision(**{k: v for k, v in d.items() if k in names}) for d in bodies]
 
 
 def as_taught(decision: dict[str, Any]) -> dict[str, Any]:
