@@ -45,6 +45,32 @@ def test_the_moves_panel_stays_open_with_the_focus_in_its_box_after_a_typed_move
     assert page.locator("details.moves-panel[open]").count() == 0
 
 
+def test_a_move_typed_but_not_yet_sent_survives_another_seats_move(live_server, browser):
+    host = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+    create_table(host, live_server, "Ann", ["human", "human", "bot:greedy"])
+    host.wait_for_selector(".money")
+    guest = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    guest.goto(host.input_value("input.invite[data-seat='1']"))
+    guest.fill("#join-name", "Bob")
+    guest.click("#join button[type=submit]")
+    guest.wait_for_selector(".money .hand button.card[data-move^='add ']")
+    host.wait_for_selector(".money .hand button.card[data-move^='add ']")
+    host.click(".moves-panel summary")
+    move = host.locator(".money .hand button.card[data-move^='add ']").first.get_attribute("data-move")
+    host.fill("#move", move[:-1])  # half typed, the caret at its end
+    # Bob seals his bid: Ann's page is drawn again (his seat reads "sealed"), her box with it (ci32: a redraw
+    # between typing and Enter sent an empty box, and the move typed was lost)
+    guest.locator(".money .hand button.card[data-move^='add ']").first.click()
+    guest.click("button.primary:has-text('Seal')")
+    host.wait_for_selector(".seat:has-text('Bob') .ok")
+    assert host.input_value("#move") == move[:-1]
+    assert host.evaluate("document.activeElement.id") == "move"
+    host.keyboard.type(move[-1])  # typing goes on where it stopped
+    host.press("#move", "Enter")
+    host.wait_for_function("document.querySelectorAll('.money .my-bid [data-card]').length === 1")
+    assert host.input_value("#move") == "", "a move sent leaves the box empty for the next"
+
+
 def test_a_typed_bid_in_byzanz_bids_the_cards_held_on_the_page(live_server, browser):
     page = browser.new_page(viewport={"width": 390, "height": 844})
     create_table(page, live_server, "Ann", ["human", "bot:greedy", "bot:greedy"], game="byzanz")

@@ -511,8 +511,12 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   // a guided first game takes a whole typed decision at once (tutorial.js, guard's `whole`): kept on the
   // sender the moves panel uses, or "add X · bid" sent its first card alone and the lesson waited for the rest
   sendMove.whole = send.whole;
-  const moveInput = h("input", { id: "move", placeholder: t("typeMove"), maxlength: 200, "aria-label": t("typeMove") });
-  const moveForm = h("form", { class: "move-form", onsubmit: (e) => { e.preventDefault(); typingAt = tableId; sendTyped(moveInput.value, sendMove); } },
+  const moveInput = h("input", { id: "move", placeholder: t("typeMove"), maxlength: 200, "aria-label": t("typeMove"),
+    oninput: () => { moveDraft = { table: tableId, text: moveInput.value }; } });
+  moveInput.value = moveDraft.table === tableId ? moveDraft.text : "";
+  const moveForm = h("form", { class: "move-form", onsubmit: (e) => {
+    e.preventDefault(); typingAt = tableId; moveDraft = { table: tableId, text: "" }; sendTyped(moveInput.value, sendMove);
+  } },
     moveInput, h("button", { type: "submit" }, t("send")));
   // each as it is typed; a drawing may add what it names (`label`: "discard 10 (cinnamon)"); on a page in
   // another language than the notation's English, the move in words beside it ("buy ruby · einen Rubin kaufen")
@@ -611,6 +615,9 @@ function startDecisionCountdown(area, table) {
 // is open only for a game without a drawing of its own, where it is the only way to play
 let movesPanel = { table: null, open: false };
 let typingAt = null;  // the table whose last move was typed in the moves panel, while nothing else took the focus
+// what is typed in the moves panel's box and not yet sent: every redraw (another seat's move) draws the box
+// afresh, and a move half typed, or typed but not yet sent with Enter, was lost with the old box (ci32)
+let moveDraft = { table: null, text: "" };
 document.addEventListener("focusin", (e) => { if (e.target.id !== "move") typingAt = null; });
 function movesOpen(tableId, renderer) {
   return movesPanel.table === tableId ? movesPanel.open : renderer === generic;
@@ -873,6 +880,8 @@ function startCountdown(area, clock, table) {
 // that focus stays in the hand when the card it was on has left it (added to a bid)
 function focusMemory(node) {
   const group = node.closest("[data-focus-group]");
+  // a box being typed in keeps its caret too (its text is kept by its own drawing: moveDraft)
+  if (!group && node.type === "text") return { key: focusKey(node), caret: [node.selectionStart, node.selectionEnd] };
   if (!group) return { key: focusKey(node) };
   return { key: focusKey(node), group: group.dataset.focusGroup, index: [...group.querySelectorAll("button")].indexOf(node) };
 }
@@ -888,6 +897,7 @@ function refocus(area, memory) {
     again = members[Math.min(memory.index, members.length - 1)];
   }
   if (again) again.focus({ preventScroll: true });
+  if (again && memory.caret && again.type === "text") again.setSelectionRange(...memory.caret);
 }
 
 function focusKey(node) {
