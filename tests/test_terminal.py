@@ -113,7 +113,46 @@ def test_every_game_is_playable_to_the_end_at_the_terminal(game, players, expect
     table, out = table_for(itertools.cycle(["1", "done", "bid", "keep"]), players=players, game=game)
     table.run()
     assert table.state.is_over()
-    assert expected in out.getvalue() and re.search(rf"Winner: .+ with [\d.]+ {unit}\.", out.getvalue())
+    # the Money game of seed 3 ends in a win P2 and P3 share: "Winners: P2 and P3 with 880 points each."
+    shared = len(table.state.winners()) > 1
+    said = rf"Winners: .+ with [\d.]+ {unit} each\." if shared else rf"Winner: .+ with [\d.]+ {unit}\."
+    assert expected in out.getvalue() and re.search(said, out.getvalue())
+
+
+class SharedByTheFirstTwo:
+    """A finished game as if seats P1 and P2 had tied for the best score (the rest as it ended)."""
+
+    def __init__(self, state):
+        self.state = state
+
+    def __getattr__(self, name):
+        return getattr(self.state, name)
+
+    def winners(self):
+        return [0, 1]
+
+    def scores(self):
+        best = max(self.state.scores())
+        return [best, best, *(min(score, best - 1) for score in self.state.scores()[2:])]
+
+
+@pytest.mark.parametrize(
+    ("game", "language", "shared"),
+    [
+        ("money", "en", "Winners: you and P2 with"),
+        ("money", "de", "Gewonnen haben du und P2 mit je"),
+        ("grand_bazaar", "pt", "Vencedores: tu e P2 com"),
+        ("grand_bazaar", "fr", "Victoire partagée : vous et P2 avec"),
+    ],
+)
+def test_a_shared_win_is_said_in_the_plural_at_the_terminal(game, language, shared):
+    # "Winner: you and P2 with 40 points." read as one winner (the sixteenth newcomer's pass, on the page)
+    table, out = table_for(itertools.cycle(["1", "done", "bid", "keep"]), players=3, game=game)
+    table.translator = Translator(game, language)
+    table.run()
+    table.session.state = SharedByTheFirstTwo(table.state)
+    table.show_final()
+    assert shared in out.getvalue().splitlines()[-1], out.getvalue().splitlines()[-1]
 
 
 def test_samarkand_asks_a_person_about_a_sale_only_when_they_hold_the_card():

@@ -6,6 +6,7 @@ view: what any seat sees is at least that)."""
 # ruff: noqa: F811  (the fixtures imported from test_browser are parameters here)
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 
@@ -15,6 +16,7 @@ from merchantry import records
 from tests.server.live_tables import finished_bot_table
 from tests.server.test_browser import browser, live_server, shot  # noqa: F401
 from tests.server.test_browser import pytestmark as browser_needed
+from tests.server.test_browser_answer_banner import updates_rewritten
 
 pytestmark = browser_needed
 WIDTHS = (1100, 390)  # a desktop, then a phone
@@ -260,3 +262,31 @@ def test_money_end_table_is_readable_on_a_phone(live_server, browser):
         assert working and min(working) >= 200, f"{language}: a currency's working is {min(working)} px wide"
         shot(page, f"money-end-phone-{language}")
         page.close()
+
+
+def shared_by_the_first_two(message: str) -> str:
+    """A finished table's update as the server sends it after a win the first two seats share."""
+    data = json.loads(message)
+    if data.get("type") == "state" and (data["table"].get("result") or {}).get("winners"):
+        data["table"]["result"]["winners"] = [0, 1]
+    return json.dumps(data)
+
+
+def test_a_shared_win_is_announced_in_the_plural_in_every_language(live_server, browser):
+    # the banner read "Winner: P1, P2" and "Vencedor: …" after a shared win (the sixteenth newcomer's pass)
+    table_id, state = finished_bot_game(live_server, "money")
+    alone = browser.new_page(viewport={"width": 1100, "height": 900})
+    alone.goto(f"{live_server}/table/{table_id}?lang=pt")
+    alone.wait_for_function("document.querySelector('.table-head .banner')?.textContent.includes(':')")
+    expected = {"en": "Winners: ", "de": "Sieger: ", "fr": "Gagnants : ", "pt": "Vencedores: "}
+    banner = alone.inner_text(".table-head .banner")
+    one = "Vencedor: " if len(state.winners()) == 1 else "Vencedores: "  # as the game really ended
+    assert banner.startswith(one), banner
+    shared = browser.new_page(viewport={"width": 1100, "height": 900})
+    updates_rewritten(shared, shared_by_the_first_two)
+    for language, heading in expected.items():
+        shared.goto(f"{live_server}/table/{table_id}?lang={language}")
+        shared.wait_for_function("document.querySelector('.table-head .banner')?.textContent.includes(':')")
+        banner = shared.inner_text(".table-head .banner")
+        assert banner.startswith(heading) and "P1" in banner and "P2" in banner, (language, banner)
+        assert "P3" not in banner, (language, banner)

@@ -320,4 +320,5 @@ class TerminalTable:
         winners = self.state.winners()
         scores = self.state.scores()
         names = self.say("and").join(self.say("you") if w == self.human else seat_label(w) for w in winners)
-        self.console.print(self.say("winner", names=f"[bold]{names}[/]", points=f"{scores[winners[0]]:g}"))
+        points = f"{scores[winners[0]]:g}"
+        self.console.print(self.say("winner", names=f"[bold]{names}[/]", points=points, count=len(winners)))

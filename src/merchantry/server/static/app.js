@@ -494,7 +494,7 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   const lastLog = area.querySelector(".log ol");
   const seen = lastLog ? lastLog.children.length : (view.log || []).length;
   let banner;
-  if (table.status === "finished") banner = `${t("winner")}${t("colon")}${listOf(table.result.winners.map((w) => noted(table, w)))}`;
+  if (table.status === "finished") banner = `${t("winner", { count: table.result.winners.length })}${t("colon")}${listOf(table.result.winners.map((w) => noted(table, w)))}`;
   else if (table.status === "closed") banner = t("closedBanner");
   // a browser with no seat is told so, and how to get one (a newcomer who opened the table's address in
   // another browser took it for their seat: issue 32, fourteenth pass); not "send each friend their link"
