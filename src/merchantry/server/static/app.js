@@ -850,7 +850,10 @@ function hintBox(advice, tr, renewing = false) {
     h("div", { class: "muted" }, t("hintChance", { chance: Math.round(advice.chance * 100), low: Math.round(advice.low * 100), high: Math.round(advice.high * 100) })),
     // a hint said 24% before the sealed bids were shown and 2% after: a newcomer took the first for a promise
     // (a certainty, nothing hidden any more, says no such thing)
-    advice.certain ? null : h("div", { class: "muted hint-knowledge" }, t("hintKnowledge", { chance: Math.round(advice.chance * 100) })));
+    advice.certain ? null : h("div", { class: "muted hint-knowledge" }, t("hintKnowledge", { chance: Math.round(advice.chance * 100) })),
+    // why the box fades and may change (a newcomer saw the hint re-think after a bot sealed, its move and chance
+    // moving, and took it for the hint's whim: issue 32, sixteenth pass)
+    renewing ? h("div", { class: "hint-renewing" }, t("hintRenewing")) : null);
 }
 
 // The turn clock counts down on the page between the server's messages (the server decides when time is up),
