@@ -130,6 +130,17 @@ def create_table(page, base: str, name: str, seats: list[str], game: str = "mone
     page.click("#create button[type=submit]")
 
 
+def joined_by_bob(host, browser, viewport: dict | None = None):
+    """A second person's page, in a browser of their own, that took seat P2 by the host's invite link."""
+    host.wait_for_selector("input.invite[data-seat='1']")
+    guest = browser.new_context(viewport=viewport or {"width": 1100, "height": 900}).new_page()
+    guest.goto(host.input_value("input.invite[data-seat='1']"))
+    guest.fill("#join-name", "Bob")
+    guest.click("#join button[type=submit]")
+    guest.wait_for_selector(".seat.me:has-text('Bob')")
+    return guest
+
+
 def test_two_people_and_a_bot_play_money_to_the_end_in_the_browser(live_server, browser):
     host = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
     create_table(host, live_server, "Ann", ["human", "human", "bot:greedy"])

@@ -10,6 +10,7 @@ import re
 from tests.server.test_browser import (  # noqa: F401
     browser,
     create_table,
+    joined_by_bob,
     live_server,
     shot,
 )
@@ -48,11 +49,7 @@ def test_the_moves_panel_stays_open_with_the_focus_in_its_box_after_a_typed_move
 def test_a_move_typed_but_not_yet_sent_survives_another_seats_move(live_server, browser):
     host = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
     create_table(host, live_server, "Ann", ["human", "human", "bot:greedy"])
-    host.wait_for_selector(".money")
-    guest = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
-    guest.goto(host.input_value("input.invite[data-seat='1']"))
-    guest.fill("#join-name", "Bob")
-    guest.click("#join button[type=submit]")
+    guest = joined_by_bob(host, browser, {"width": 390, "height": 844})
     guest.wait_for_selector(".money .hand button.card[data-move^='add ']")
     host.wait_for_selector(".money .hand button.card[data-move^='add ']")
     host.click(".moves-panel summary")

@@ -18,6 +18,7 @@ from tests.server.live_tables import finished_bot_table
 from tests.server.test_browser import (  # noqa: F401
     browser,
     create_table,
+    joined_by_bob,
     live_server,
     play_samarkand_step,
     shot,
@@ -246,11 +247,7 @@ def test_a_hint_shown_stays_through_another_seats_seal_and_is_asked_again_for_th
     stays, marked as being renewed, and is asked again by itself for the new position."""
     ann = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
     create_table(ann, live_server, "Ann", ["human", "human", "bot:greedy"])
-    ann.wait_for_selector("input.invite[data-seat='1']")
-    bob = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
-    bob.goto(ann.input_value("input.invite[data-seat='1']"))
-    bob.fill("#join-name", "Bob")
-    bob.click("#join button[type=submit]")
+    bob = joined_by_bob(ann, browser)
     bob.wait_for_selector(".money .mine [data-move^='add ']")
     ann.wait_for_selector(".money .seat[data-seat='2'] .ok")  # the bot has sealed: Bob's seal is the next
     ann.wait_for_selector("#hint:not([disabled])")
