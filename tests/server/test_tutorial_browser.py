@@ -291,6 +291,9 @@ def test_the_guided_first_game_plays_to_its_end(lesson_server, browser, game, la
     page.goto(live_server + "/")
     page.locator(f"#learn-{game}").click()
     page.wait_for_selector("#tutorial", timeout=WAIT_MS)
+    # a learner who never gave a name is named as one, not "Host" ("P1 Anfitrião" all through a lesson: nc17)
+    page.wait_for_selector(".seat.me", timeout=WAIT_MS)
+    assert ui["learnerName"] in page.inner_text(".seat.me"), page.inner_text(".seat.me")
     total = len(script["steps"])
     explained = False
     moves = [number for number, step in enumerate(script["steps"], 1) if "do" in step]

@@ -318,7 +318,8 @@ function learnLinks(games) {
 async function learn(game) {
   main.replaceChildren(h("p", {}, t("tutorialStarting")));
   try {
-    await tutorial.start(game, localStorage.getItem("merchantry:name") || t("defaultName"), (created) => {
+    // a learner with no name of their own is no "Host" (a lesson has no guests): the log and tables say "P1 Learner"
+    await tutorial.start(game, localStorage.getItem("merchantry:name") || t("learnerName"), (created) => {
       save(created.id, { seat: created.seat, token: created.token, host: created.host_token, invites: created.invites });
       history.replaceState({}, "", `/table/${created.id}`);
     });
