@@ -570,6 +570,23 @@ def test_bz_h1_the_hand_limit_is_checked_after_a_market_pick():
     assert state.to_act() == [0] and state.phase == MARKET  # the picks go on
 
 
+def test_bz_h1_getting_down_to_the_limit_after_ones_own_take_is_the_rest_of_that_move():
+    # a person's move is the take and what it obliges (the hint and the analysis judge it whole: nc19), while
+    # the bots decide the discard apart (`in_decision`), and a lot won by all passing is no move of one's own
+    state = market_round()
+    data = state.to_dict()
+    abel_hand = ["grain1", "grain1", "grain1", "grain3", "olive3"]
+    data["hands"][1] = count([CODE_INDEX[c] for c in abel_hand])
+    data["deck"] = _deck_without(state, abel_hand)
+    state = GAME.from_dict(data)
+    act(state, 1, "take wood")
+    assert state.in_turn(1) and not state.in_decision(1)
+    act(state, 1, "discard grain1")
+    assert not state.in_turn(1) and state.to_act() == [0]
+    passed = lot_of_four_won_by_p1(["wine1", "wine2", "olive1", "grain1"])
+    assert passed.to_act() == [0] and not passed.in_turn(0)
+
+
 def _deck_without(state: ByzanzState, codes: list[str]) -> list[int]:
     deck = list(state.deck)
     for code in codes:

@@ -457,3 +457,37 @@ def test_samarkand_says_when_one_more_relationship_ends_the_game(live_server, br
     assert f"One more relationship of {first} (its last marker) ends the game at once." in said, said
     assert f"{last} has had no relationship yet: its first ends the game at once." in said, said
     page.close()
+
+
+def test_the_chart_marks_every_mark_with_a_dot_and_a_lessons_moves_with_a_hollow_square(live_server, browser):
+    """nc18: an inaccuracy listed among the marks had no dot on the chart (a mistake and a blunder had); nc17,
+    nc18: a lesson's own moves, unjudged, were drawn like the learner's, and their drops read as slips. The
+    analysis is the server's, but for the first decision called the lesson's and the next an inaccuracy."""
+    table_id, _ = finished_table_with_a_person(live_server)
+    changed = {}
+
+    def one_taught_one_inaccuracy(route):
+        body = route.fetch().json()
+        if body.get("status") == "done":
+            mine = [d for d in body["decisions"] if d["seat"] == 0]
+            mine[0].update(taught=True, mark=None)
+            mine[1].update(mark="inaccuracy")
+            changed.update(taught=mine[0]["move"], inaccuracy=mine[1]["move"])
+        route.fulfill(json=body)
+
+    page = browser.new_page(viewport=DESKTOP)
+    page.route(re.compile(r"/api/tables/[^/]+/analysis$"), one_taught_one_inaccuracy)
+    page.goto(f"{live_server}/replay/{table_id}")
+    page.click("#analyse")
+    page.wait_for_selector("#analysis .analysis-summary", timeout=120_000)
+    chart = page.locator("svg.chance-chart")
+    assert chart.locator("rect.lesson-move").count() == 1
+    assert f" {changed['taught']}: " in chart.locator("rect.lesson-move title").text_content()
+    assert "(the lesson's move (not judged))" in chart.locator("rect.lesson-move title").text_content()
+    dots = chart.locator("circle.mark-inaccuracy")
+    assert dots.count() == 1
+    assert f" {changed['inaccuracy']}: " in dots.locator("title").text_content()
+    legend = page.locator(".chart-legend .legend-lesson").inner_text()
+    assert legend.strip() == "the lesson's move (not judged)"
+    marked = page.locator(".analysis-marks tbody tr").count()
+    assert chart.locator("circle.mark-dot").count() == marked, "a dot for every mark of the table"

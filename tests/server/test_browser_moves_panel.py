@@ -94,6 +94,34 @@ def test_a_typed_bid_in_byzanz_bids_the_cards_held_on_the_page(live_server, brow
     assert page.locator(".bz-building [data-take-back]").count() == 0
 
 
+def test_bz_a4_an_add_typed_or_clicked_in_the_moves_list_is_held_on_the_page_as_a_click_on_the_card(
+    live_server, browser
+):
+    """nc17: a card clicked in the hand was held on the page (it could go back until Bid), while the same
+    `add` typed, or clicked in the moves list, went to the table for good (BZ-A4 has no taking back); and the
+    list's `add` of a card held by a click sent it. Every `add` now holds the card on the page, once."""
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    create_table(page, live_server, "Ann", ["human", "bot:greedy", "bot:greedy"], game="byzanz")
+    assert my_turn_to_bid_in_byzanz(page), "no turn to bid came"
+    code = page.locator(".byzanz .mine [data-move^='add ']").first.get_attribute("data-move")[4:]
+    copies = page.locator(f".byzanz .mine [data-move='add {code}']").count()
+    page.evaluate("document.querySelector('.moves-panel').open = true")
+    page.fill("#move", f"add {code}")
+    page.press("#move", "Enter")
+    page.wait_for_selector(f".bz-building [data-take-back='{code}']")
+    assert "—" in page.inner_text(".seat.me .bz-bid"), "nothing sent: the card is the page's"
+    if copies == 1:  # the list's add of a card held already holds nothing more, and sends nothing
+        page.evaluate("document.querySelector('.moves-panel').open = true")
+        page.click(f".moves-panel button[data-move='add {code}']")
+        page.wait_for_timeout(300)
+        assert page.locator(f".bz-building [data-take-back='{code}']").count() == 1
+        assert "—" in page.inner_text(".seat.me .bz-bid")
+    page.click(f".bz-building [data-take-back='{code}']")  # and it goes back to the hand
+    page.wait_for_selector(f".byzanz .mine [data-move='add {code}']")
+    assert page.locator(".bz-building [data-take-back]").count() == 0
+    assert "—" in page.inner_text(".seat.me .bz-bid")
+
+
 def test_the_list_names_samarkand_s_cards_and_the_lobby_says_what_money_s_standard_leaves_out(
     live_server, browser
 ):

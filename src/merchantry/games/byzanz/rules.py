@@ -259,10 +259,17 @@ class ByzanzState(State):
     def in_turn(self, player: int) -> bool:
         """`in_decision`, and after the player's own sale on their turn while the turn's move (a bid or a
         pass, a lot card, a take) is still to come: the hint and the analysis take such sales with that move,
-        one whole turn ("sell wine3 wine1 merchant, take olive"). Sales are decisions of their own for the
-        bots (`in_decision`), whose play this leaves as it was."""
+        one whole turn ("sell wine3 wine1 merchant, take olive"). Likewise getting down to the hand limit
+        after the player's own lot card or take (BZ-H1) finishes that move: "take olive, sell merchant
+        merchant merchant" is the move "sell merchant merchant merchant, take olive" made in the other order
+        (the analysis judged the take alone, its play-outs getting down to the limit otherwise, a 20-point
+        blunder for a move as good as the one it preferred: nc19). A lot won by everyone passing (BZ-A8) is
+        no move of the player's: getting down after it is a decision of its own. Sales and discards are
+        decisions of their own for the bots (`in_decision`), whose play this leaves as it was."""
         if self.in_decision(player):
             return True
+        if self.limit_player == player:
+            return self.phase in (LOT_CHOICE, MARKET) and self._last_step_was(player, ("over_limit",))
         return (
             self.limit_player < 0
             and self.phase in (AUCTION, LOT_CHOICE, MARKET)

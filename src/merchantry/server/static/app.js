@@ -507,8 +507,11 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
 
   // a move of the moves panel, clicked or typed, goes through the drawing first (`typed`): a page that holds
   // a move in the making (a bid built by clicks) plays it as its own controls do, one state for both
-  const ownMove = (move) => Boolean(renderer.typed && renderer.typed(move, send));
+  // (`typed` answers "held" for a move it only holds on the page, a card put into a bid in the making: nothing
+  // is sent, so a typed sequence goes on to its next step at once, with no new position to wait for)
+  const ownMove = (move) => (renderer.typed ? renderer.typed(move, send) || false : false);
   const sendMove = (move) => { if (!ownMove(move)) send(move); };
+  sendMove.held = (move) => ownMove(move) === "held";
   // a guided first game takes a whole typed decision at once (tutorial.js, guard's `whole`): kept on the
   // sender the moves panel uses, or "add X · bid" sent its first card alone and the lesson waited for the rest
   sendMove.whole = send.whole;
@@ -663,6 +666,7 @@ function sendTyped(text, send) {
   if (!steps.length) return;
   // a guided first game takes a whole decision at once (tutorial.js, guard)
   if (steps.length > 1 && send.whole && send.whole(steps)) { typedSteps = []; return; }
+  while (steps.length > 1 && send.held && send.held(steps[0])) steps.shift();
   typedSteps = steps.slice(1);
   typedAt = shownPosition;
   send(steps[0]);
@@ -673,7 +677,9 @@ function continueTyped(payload, position, myTurn, send, ownMove) {
   // a sale offer the server answers for this seat (it does not hold the card) comes between two steps
   if (!myTurn && payload.answered_for_you && payload.table.status === "playing") return;
   const step = typedSteps.shift();
-  if (myTurn && ownMove(step)) { typedAt = position; return; }  // the drawing played it (a bid it holds)
+  const own = myTurn && ownMove(step);
+  if (own === "held") { typedAt = null; continueTyped(payload, position, myTurn, send, ownMove); return; }  // on the page only
+  if (own) { typedAt = position; return; }  // the drawing played it (a bid it holds)
   const same = (move) => move.toLowerCase().replace(/\s+/g, " ") === step.toLowerCase().replace(/\s+/g, " ");
   const legal = myTurn ? payload.legal.find(same) : undefined;
   if (legal === undefined) {
@@ -1087,6 +1093,7 @@ async function replayPage(tableId) {
 const ANALYSIS_RETRY_MS = 5000;  // one's own earlier analysis still under way: asked again this often
 const SEAT_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf"];
 const SEAT_DASHES = ["", "6 3", "2 3", "8 3 2 3", "1 2", "10 4", "4 4"];  // colour-blind safe: a pattern too
+const MARK_DOTS = { blunder: 4, mistake: 3, inaccuracy: 2 };  // a mark's dot on the chart, its radius
 
 function analysisPanel(analysis, table, start, show, tr, rounds = [], busy = null) {
   if (!analysis) {
@@ -1299,13 +1306,22 @@ function chanceChart(analysis, table, tr, rounds = []) {
     chart.append(svg("polygon", { class: "chance-band", fill: colour, "fill-opacity": 0.12, stroke: "none", points: band.join(" ") }));
     chart.append(svg("polyline", { fill: "none", stroke: colour, "stroke-width": 2, "stroke-dasharray": dash,
       points: points.map((p) => `${x(p.move).toFixed(1)},${y(p.chance).toFixed(1)}`).join(" ") }));
-    for (const d of mine.filter((m) => m.mark === "blunder" || m.mark === "mistake")) {
-      chart.append(svg("circle", { cx: x(d.move), cy: y(d.after), r: d.mark === "blunder" ? 4 : 3, fill: colour },
-        svg("title", {}, `${seatName(table, seat, d.move)} ${d.move}${t("colon")}${moveInWords(d.played, tr)} (${t(`mark_${d.mark}`)})`)));
+    // every mark a dot, the larger the worse (an inaccuracy listed in the marks had none: nc18); a lesson's
+    // move a hollow square, not judged (its drop read as the learner's own slip: nc17, nc18)
+    for (const d of mine.filter((m) => m.mark || m.taught)) {
+      const said = `${seatName(table, seat, d.move)} ${d.move}${t("colon")}${moveInWords(d.played, tr)} (${t(d.taught ? "chartLessonMove" : `mark_${d.mark}`)})`;
+      chart.append(d.taught
+        ? svg("rect", { class: "lesson-move", x: x(d.move) - 3.5, y: y(d.after) - 3.5, width: 7, height: 7, fill: "#fff", stroke: colour, "stroke-width": 1.5 }, svg("title", {}, said))
+        : svg("circle", { class: `mark-dot mark-${d.mark}`, cx: x(d.move), cy: y(d.after), r: MARK_DOTS[d.mark], fill: colour }, svg("title", {}, said)));
     }
     legend.append(h("span", { class: "legend-item" },
       svg("svg", { width: 28, height: 10 }, svg("line", { x1: 0, x2: 28, y1: 5, y2: 5, stroke: colour, "stroke-width": 2, "stroke-dasharray": dash })),
       ` ${noted(table, seat)}`));
+  }
+  if (analysis.decisions.some((d) => d.taught)) {
+    legend.append(h("span", { class: "legend-item legend-lesson" },
+      svg("svg", { width: 28, height: 10 }, svg("rect", { x: 10, y: 1.5, width: 7, height: 7, fill: "#fff", stroke: "#555", "stroke-width": 1.5 })),
+      ` ${t("chartLessonMove")}`));
   }
   // the dotted line named in the legend: a newcomer read it as a line of its own, unexplained
   legend.append(h("span", { class: "legend-item legend-parity" },

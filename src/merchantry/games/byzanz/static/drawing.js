@@ -156,15 +156,29 @@ function sendBid(act) {
   act("bid");
 }
 
-// A move of the moves panel (typed, or clicked in its list) while a bid is being built on the page: `bid`
-// bids the cards held as Bid does (it said "a bid must beat 5 (your bid is 0)" beside "Your bid: 2"), and
-// `pass` lets them go with the bid (BZ-A5); every other move goes to the server as it is (an `add` typed is
-// the engine's, for good). True when the page played the move itself.
+// A move of the moves panel (typed, or clicked in its list) while a bid is being built on the page: `add`
+// holds the card on the page as a click on it in the hand does ("held": it can go back until Bid; typed or
+// clicked in the list it was sent for good, and a card held by a click was then sent by its `add` in the
+// list: issue 32, seventeenth pass), `bid` bids the cards held as Bid does (it said "a bid must beat 5 (your
+// bid is 0)" beside "Your bid: 2"), and `pass` lets them go with the bid (BZ-A5); every other move goes to the
+// server as it is. True when the page played the move itself.
 export function typed(move, act) {
   const text = move.trim().toLowerCase().replace(/\s+/g, " ");
+  if (text.startsWith("add ") && holdCard) return holdCard(text.slice(4)) ? "held" : false;
   if (text === "bid" && building.cards.length) { sendBid(act); return true; }
   if (text === "pass") building.cards = [];
   return false;
+}
+
+// Holds a card of the hand on the bid in the making (`typed`), while the seat is to bid: one the hand still
+// has beside those held; one already held stays so (a second `add` of it is not a second card)
+let holdCard = null;
+function holder(view, can, redraw) {
+  return (code) => {
+    if (!can.has(`add ${code}`)) return false;
+    if (withoutCards(view.hand, building.cards).includes(code)) { building.cards.push(code); redraw(); }
+    return true;
+  };
 }
 
 // Over the hand limit (BZ-H1), the cards to discard are chosen on the page (a click puts one back), then one
@@ -266,6 +280,7 @@ export function render(payload, act, t, tr = { term: (w) => w }) {
   building.cards = bidding ? heldBack(view.hand || []) : [];
   let root = null;
   const redraw = () => { const before = focusedIn(root); const again = render(payload, act, t, tr); root.replaceWith(again); root = again; refocus(again, before); };
+  holdCard = bidding && seat !== null ? holder(view, can, redraw) : null;
   // (Bid is the bidding panel's while it shows a bid: sent cards or cards held on the page)
   const panelBids = building.cards.length > 0 || view.me_bid.length > 0;
   const main = ["bid", "pass", "done"].filter((m) => can.has(m) && !(m === "bid" && panelBids));
