@@ -555,14 +555,20 @@ def test_bz_h1_seven_cards_are_within_the_limit_eight_are_not():
     assert at_eight.to_act() == [0] and "discard wine1" in legal(at_eight, 0)
 
 
-def test_bz_h1_the_hand_limit_is_checked_after_a_market_pick():
+def abel_over_the_limit_by_a_take() -> ByzanzState:
+    """BZ-X4's market, Abel (P2) holding five cards: he takes the three wood, 8 cards, over the limit."""
     state = market_round()
     abel_hand = ["grain1", "grain1", "grain1", "grain3", "olive3"]
     data = state.to_dict()
     data["hands"][1] = count([CODE_INDEX[c] for c in abel_hand])
     data["deck"] = _deck_without(state, abel_hand)
     state = GAME.from_dict(data)
-    act(state, 1, "take wood")  # Abel: 5 + 3 wood = 8 cards, over the limit
+    act(state, 1, "take wood")
+    return state
+
+
+def test_bz_h1_the_hand_limit_is_checked_after_a_market_pick():
+    state = abel_over_the_limit_by_a_take()
     assert state.hand_size(1) == 8 and state.to_act() == [1]
     with pytest.raises(merchantry.IllegalAction, match="must first get down to 7"):
         state.apply(0, "take spice")
@@ -573,13 +579,7 @@ def test_bz_h1_the_hand_limit_is_checked_after_a_market_pick():
 def test_bz_h1_getting_down_to_the_limit_after_ones_own_take_is_the_rest_of_that_move():
     # a person's move is the take and what it obliges (the hint and the analysis judge it whole: nc19), while
     # the bots decide the discard apart (`in_decision`), and a lot won by all passing is no move of one's own
-    state = market_round()
-    data = state.to_dict()
-    abel_hand = ["grain1", "grain1", "grain1", "grain3", "olive3"]
-    data["hands"][1] = count([CODE_INDEX[c] for c in abel_hand])
-    data["deck"] = _deck_without(state, abel_hand)
-    state = GAME.from_dict(data)
-    act(state, 1, "take wood")
+    state = abel_over_the_limit_by_a_take()
     assert state.in_turn(1) and not state.in_decision(1)
     act(state, 1, "discard grain1")
     assert not state.in_turn(1) and state.to_act() == [0]
