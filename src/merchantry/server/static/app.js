@@ -318,7 +318,7 @@ function learnLinks(games) {
 async function learn(game) {
   main.replaceChildren(h("p", {}, t("tutorialStarting")));
   try {
-    // a learner with no name of their own is no "Host" (a lesson has no guests): the log and tables say "P1 Learner"
+    // a learner with no name of their own is named as a learner, not as a host (a lesson has no guests: nc17)
     await tutorial.start(game, localStorage.getItem("merchantry:name") || t("learnerName"), (created) => {
       save(created.id, { seat: created.seat, token: created.token, host: created.host_token, invites: created.invites });
       history.replaceState({}, "", `/table/${created.id}`);
