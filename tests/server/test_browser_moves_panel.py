@@ -122,6 +122,43 @@ def test_bz_a4_an_add_typed_or_clicked_in_the_moves_list_is_held_on_the_page_as_
     assert "—" in page.inner_text(".seat.me .bz-bid")
 
 
+def test_a_byzanz_hint_says_only_what_is_left_of_its_bid_once_the_page_holds_some_of_it(live_server, browser):
+    """nc20: the hint "add wood2 → add wood3 → bid", wood 2 clicked (held on the page, not yet sent), asked
+    again, said "add wood2" first again, and typing it did nothing. The server knows no held card, so the
+    page shows what is left of the plan. (The hint's plan is rewritten to two cards of the hand and Bid, so
+    that it starts with cards whatever the search prefers here.)"""
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    create_table(page, live_server, "Ann", ["human", "bot:greedy", "bot:greedy"], game="byzanz")
+    assert my_turn_to_bid_in_byzanz(page), "no turn to bid came"
+    hand = page.locator(".byzanz .mine [data-move^='add ']")
+    cards = hand.evaluate_all("bs => bs.map((b) => b.dataset.move)")
+    if len(cards) < 2:
+        return  # one card to bid with: no plan of two
+    plan = [cards[0], cards[1], "bid"]
+
+    def two_cards_and_bid(route):
+        body = route.fetch().json()
+        route.fulfill(json={**body, "plan": plan})
+
+    page.route("**/hint", two_cards_and_bid)
+    steps = "document.querySelectorAll('.hint-box:not(.renewing) .notation code')"
+    page.click("#hint")
+    page.wait_for_function(f"{steps}.length === 3")
+    page.click(f".byzanz .mine [data-move='{cards[0]}']")  # held on the page: the box says the rest at once
+    page.wait_for_function(f"{steps}.length === 2")
+    assert page.locator(".hint-box .notation code").all_inner_texts() == plan[1:]
+    page.click("#hint")  # asked again, the server's plan is the whole bid; the page shows what is left
+    page.wait_for_selector("#hint:not([disabled])")
+    assert page.locator(".hint-box .notation code").all_inner_texts() == plan[1:]
+    page.evaluate("document.querySelector('.moves-panel').open = true")
+    page.fill("#move", plan[1])  # typed, the next card is held too, and the box is ready for the next move
+    page.press("#move", "Enter")
+    page.wait_for_function(f"{steps}.length === 1")
+    assert page.locator(".hint-box .notation code").all_inner_texts() == ["bid"]
+    assert page.input_value("#move") == ""
+    assert "—" in page.inner_text(".seat.me .bz-bid"), "nothing sent yet"
+
+
 def test_the_list_names_samarkand_s_cards_and_the_lobby_says_what_money_s_standard_leaves_out(
     live_server, browser
 ):

@@ -511,7 +511,10 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
   // is sent, so a typed sequence goes on to its next step at once, with no new position to wait for)
   const ownMove = (move) => (renderer.typed ? renderer.typed(move, send) || false : false);
   const sendMove = (move) => { if (!ownMove(move)) send(move); };
-  sendMove.held = (move) => ownMove(move) === "held";
+  sendMove.own = ownMove;
+  sendMove.raw = send;
+  heldOnPage = renderer.held || (() => []);
+  shownTr = tr;
   // a guided first game takes a whole typed decision at once (tutorial.js, guard's `whole`): kept on the
   // sender the moves panel uses, or "add X · bid" sent its first card alone and the lesson waited for the rest
   sendMove.whole = send.whole;
@@ -519,7 +522,9 @@ function drawTable(tableId, payload, send, area, renderer, tr) {
     oninput: () => { moveDraft = { table: tableId, text: moveInput.value }; } });
   moveInput.value = moveDraft.table === tableId ? moveDraft.text : "";
   const moveForm = h("form", { class: "move-form", onsubmit: (e) => {
-    e.preventDefault(); typingAt = tableId; moveDraft = { table: tableId, text: "" }; sendTyped(moveInput.value, sendMove);
+    e.preventDefault(); typingAt = tableId; moveDraft = { table: tableId, text: "" };
+    // a move the page only holds draws no table anew: the box is emptied here (Enter again held nothing more)
+    if (sendTyped(moveInput.value, sendMove)) moveInput.value = "";
   } },
     moveInput, h("button", { type: "submit" }, t("send")));
   // each as it is typed; a drawing may add what it names (`label`: "discard 10 (cinnamon)"); on a page in
@@ -661,15 +666,25 @@ function nothingToPlay(table, view, seat) {
 // otherwise the rest is dropped and said so, never sent into a position it was not meant for
 let typedSteps = [];
 let typedAt = null;  // the position the last step was sent in: the next waits until the page has moved on
+// True when every step was held on the page (nothing sent). Each step goes through the drawing once (`own`):
+// "held" (on the page only) goes on to the next step at once, true (the drawing sent it) or false (sent as
+// it is) waits for the table to show it
 function sendTyped(text, send) {
   const steps = text.split("·").map((step) => step.trim()).filter(Boolean);
-  if (!steps.length) return;
+  if (!steps.length) return false;
   // a guided first game takes a whole decision at once (tutorial.js, guard)
-  if (steps.length > 1 && send.whole && send.whole(steps)) { typedSteps = []; return; }
-  while (steps.length > 1 && send.held && send.held(steps[0])) steps.shift();
-  typedSteps = steps.slice(1);
-  typedAt = shownPosition;
-  send(steps[0]);
+  if (steps.length > 1 && send.whole && send.whole(steps)) { typedSteps = []; return false; }
+  typedSteps = [];
+  while (steps.length) {
+    const step = steps.shift();
+    const own = send.own ? send.own(step) : false;
+    if (own === "held") continue;
+    typedSteps = steps;
+    typedAt = shownPosition;
+    if (!own) (send.raw || send)(step);
+    return false;
+  }
+  return true;
 }
 
 function continueTyped(payload, position, myTurn, send, ownMove) {
@@ -845,15 +860,38 @@ function hintReady(asked, area) {
   if (now) { now.disabled = false; now.textContent = t("hint"); }
 }
 
+// What the page holds of a move in the making (a Byzanz bid's cards, not yet sent: the drawing's `held`) is
+// no step left to play: a hint whose plan holds them all says the rest ("add wood2 → add wood3 → bid" with
+// wood 2 held: "add wood3 → bid"; it repeated "add wood2", which did nothing: nc20). Held moves the plan
+// does not have leave it whole: it is the hint for the move as the table knows it
+let heldOnPage = () => [];
+let shownTr = null;
+function unheld(plan) {
+  const rest = [...plan];
+  for (const move of heldOnPage()) {
+    const at = rest.indexOf(move);
+    if (at < 0) return plan;
+    rest.splice(at, 1);
+  }
+  return rest;
+}
+
+// a move held or let go on the page (the drawing says so) redraws the hint shown for it
+document.addEventListener("merchantry:held", () => {
+  const box = document.querySelector(".hint-box:not(.renewing)");
+  if (box && lastHint && lastHint.position === shownPosition && shownTr) box.replaceWith(hintBox(lastHint, shownTr));
+});
+
 // the hinted move in words, step by step; its notation beneath, for people who type moves. A hint for the
 // decision on screen from before another seat's seal is shown "busy" while it is asked for again
 function hintBox(advice, tr, renewing = false) {
+  const plan = unheld(advice.plan);
   return h("div", { class: renewing ? "hint-box renewing" : "hint-box", role: "status", "aria-busy": renewing ? "true" : null },
     // a guided first game's step: the lesson's move, which the hard bot need not prefer (its analysis once
     // marked a move the hint had called the hard bot's, issue 32, fifteenth pass)
-    h("strong", {}, `${t(advice.taught ? "hintLesson" : "hintSays")} `), advice.plan.map((step, i) => h("span", {}, i ? " → " : "",
+    h("strong", {}, `${t(advice.taught ? "hintLesson" : "hintSays")} `), plan.map((step, i) => h("span", {}, i ? " → " : "",
       h("span", { class: "hint-step", "data-notation": step, title: step }, tr.move(step)))),
-    h("div", { class: "notation muted" }, `${t("notationToType")} `, advice.plan.flatMap((step, i) => [i ? " · " : "", h("code", {}, step)])),
+    h("div", { class: "notation muted" }, `${t("notationToType")} `, plan.flatMap((step, i) => [i ? " · " : "", h("code", {}, step)])),
     h("div", { class: "muted" }, t("hintChance", { chance: Math.round(advice.chance * 100), low: Math.round(advice.low * 100), high: Math.round(advice.high * 100) })),
     // a hint said 24% before the sealed bids were shown and 2% after: a newcomer took the first for a promise
     // (a certainty, nothing hidden any more, says no such thing)

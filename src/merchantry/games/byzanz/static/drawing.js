@@ -170,6 +170,14 @@ export function typed(move, act) {
   return false;
 }
 
+// The moves the page holds (the platform's hint shows what is left of its plan) and a word to it on a change
+export function held() {
+  return building.cards.map((code) => `add ${code}`);
+}
+function heldChanged() {
+  document.dispatchEvent(new Event("merchantry:held"));
+}
+
 // Holds a card of the hand on the bid in the making (`typed`), while the seat is to bid: one the hand still
 // has beside those held; one already held stays so (a second `add` of it is not a second card)
 let holdCard = null;
@@ -279,7 +287,7 @@ export function render(payload, act, t, tr = { term: (w) => w }) {
   if (building.turn !== key) { building.turn = key; building.cards = []; }
   building.cards = bidding ? heldBack(view.hand || []) : [];
   let root = null;
-  const redraw = () => { const before = focusedIn(root); const again = render(payload, act, t, tr); root.replaceWith(again); root = again; refocus(again, before); };
+  const redraw = () => { const before = focusedIn(root); const again = render(payload, act, t, tr); root.replaceWith(again); root = again; refocus(again, before); heldChanged(); };
   holdCard = bidding && seat !== null ? holder(view, can, redraw) : null;
   // (Bid is the bidding panel's while it shows a bid: sent cards or cards held on the page)
   const panelBids = building.cards.length > 0 || view.me_bid.length > 0;
