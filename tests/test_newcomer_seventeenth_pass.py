@@ -34,3 +34,14 @@ def test_the_analysis_with_no_marks_does_not_say_every_decision_was_within_5_poi
     said = Translator(None, language).ui("noMarks")
     assert OLD_CLAIM[language] not in said
     assert RANGE_RULE[language] in said, said
+
+
+APART = {"en": "ranges before and after apart", "fr": "disjointes", "pt": "separados", "de": "getrennten Bereichen"}
+
+
+@pytest.mark.parametrize("language", sorted(APART))
+def test_a_game_with_no_key_moment_says_what_a_clear_fall_is(language):
+    # nc20: "no player's chance fell clearly by 10 points" beside an 18-point fall on the chart: a fall is a
+    # turning point only when the ranges before and after it do not meet (analysis.turning_points)
+    said = Translator(None, language).ui("noKeyMoments")
+    assert APART[language] in said, said
