@@ -36,7 +36,12 @@ def test_the_analysis_with_no_marks_does_not_say_every_decision_was_within_5_poi
     assert RANGE_RULE[language] in said, said
 
 
-APART = {"en": "ranges before and after apart", "fr": "disjointes", "pt": "separados", "de": "getrennten Bereichen"}
+APART = {
+    "en": "ranges before and after apart",
+    "fr": "disjointes",
+    "pt": "separados",
+    "de": "getrennten Bereichen",
+}
 
 
 @pytest.mark.parametrize("language", sorted(APART))
