@@ -860,10 +860,10 @@ function hintReady(asked, area) {
   if (now) { now.disabled = false; now.textContent = t("hint"); }
 }
 
-// What the page holds of a move in the making (a Byzanz bid's cards, not yet sent: the drawing's `held`) is
-// no step left to play: a hint whose plan holds them all says the rest ("add wood2 → add wood3 → bid" with
-// wood 2 held: "add wood3 → bid"; it repeated "add wood2", which did nothing: nc20). Held moves the plan
-// does not have leave it whole: it is the hint for the move as the table knows it
+// What the page holds of a move in the making (a bid's cards, not yet sent: the drawing's `held`) is no step
+// left to play: a hint whose plan holds them all says the rest ("add A → add B → bid" with A held: "add B →
+// bid"; it repeated "add A", which did nothing: nc20). Held moves the plan does not have leave it whole: it
+// is the hint for the move as the table knows it
 let heldOnPage = () => [];
 let shownTr = null;
 function unheld(plan) {
