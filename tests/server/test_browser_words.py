@@ -598,11 +598,17 @@ def test_every_samarkand_cards_name_lies_inside_its_card_with_room(server, chrom
         page = page_in(chromium, server, language, size)
         seat_at(page, server, created)
         page.wait_for_selector("section.samarkand")
-        cards = page.evaluate(EVERY_SAMARKAND_GOOD_IN_ITS_CARD, payload)
+        # looked at again after a pause if a name touched its edge: a bot's move redraws the hand, and a card
+        # measured in the middle of it read 0 px once (ci38); a name that does not fit fails every look
+        for _ in range(3):
+            cards = page.evaluate(EVERY_SAMARKAND_GOOD_IN_ITS_CARD, payload)
+            tight = [(card["name"], min(card["left"], card["right"])) for card in cards]
+            tight = [(name, room) for name, room in tight if room < 3]
+            if not tight:
+                break
+            page.wait_for_timeout(500)
         assert len(cards) >= 20
-        for card in cards:
-            room = min(card["left"], card["right"])
-            assert room >= 3, f"{language}: {card['name']!r} is {room:.1f} px from its card's edge"
+        assert not tight, f"{language}: names this close to their card's edge (px): {tight}"
         page.context.close()
 
 
