@@ -1132,6 +1132,7 @@ const ANALYSIS_RETRY_MS = 5000;  // one's own earlier analysis still under way: 
 const SEAT_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf"];
 const SEAT_DASHES = ["", "6 3", "2 3", "8 3 2 3", "1 2", "10 4", "4 4"];  // colour-blind safe: a pattern too
 const MARK_DOTS = { blunder: 4, mistake: 3, inaccuracy: 2 };  // a mark's dot on the chart, its radius
+const LESSON_SQUARE = { width: 7, height: 7, fill: "#fff", "stroke-width": 1.5 };  // a lesson's move, chart and legend
 
 function analysisPanel(analysis, table, start, show, tr, rounds = [], busy = null) {
   if (!analysis) {
@@ -1349,7 +1350,7 @@ function chanceChart(analysis, table, tr, rounds = []) {
     for (const d of mine.filter((m) => m.mark || m.taught)) {
       const said = `${seatName(table, seat, d.move)} ${d.move}${t("colon")}${moveInWords(d.played, tr)} (${t(d.taught ? "chartLessonMove" : `mark_${d.mark}`)})`;
       chart.append(d.taught
-        ? svg("rect", { class: "lesson-move", x: x(d.move) - 3.5, y: y(d.after) - 3.5, width: 7, height: 7, fill: "#fff", stroke: colour, "stroke-width": 1.5 }, svg("title", {}, said))
+        ? svg("rect", { class: "lesson-move", x: x(d.move) - 3.5, y: y(d.after) - 3.5, ...LESSON_SQUARE, stroke: colour }, svg("title", {}, said))
         : svg("circle", { class: `mark-dot mark-${d.mark}`, cx: x(d.move), cy: y(d.after), r: MARK_DOTS[d.mark], fill: colour }, svg("title", {}, said)));
     }
     legend.append(h("span", { class: "legend-item" },
@@ -1358,7 +1359,7 @@ function chanceChart(analysis, table, tr, rounds = []) {
   }
   if (analysis.decisions.some((d) => d.taught)) {
     legend.append(h("span", { class: "legend-item legend-lesson" },
-      svg("svg", { width: 28, height: 10 }, svg("rect", { x: 10, y: 1.5, width: 7, height: 7, fill: "#fff", stroke: "#555", "stroke-width": 1.5 })),
+      svg("svg", { width: 28, height: 10 }, svg("rect", { x: 10, y: 1.5, ...LESSON_SQUARE, stroke: "#555" })),
       ` ${t("chartLessonMove")}`));
   }
   // the dotted line named in the legend: a newcomer read it as a line of its own, unexplained
